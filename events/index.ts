@@ -1,0 +1,16 @@
+import { EventCatalog, type EventDefinition } from './catalog.js';
+import { NOTE_EVENTS } from './note.js';
+
+export * from './canonical.js';
+export * from './catalog.js';
+export * from './envelope.js';
+export * from './note.js';
+export * from './patterns.js';
+export * from './validation.js';
+
+/** Every domain's event definitions. Each domain issue adds its list here. */
+export const ALL_EVENT_DEFINITIONS: readonly EventDefinition[] = [...NOTE_EVENTS];
+
+export function createCatalog(extra: readonly EventDefinition[] = []): EventCatalog {
+  return new EventCatalog([...ALL_EVENT_DEFINITIONS, ...extra]);
+}

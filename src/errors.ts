@@ -1,0 +1,83 @@
+import type { FieldProblem } from '../events/validation.js';
+import { formatProblems } from '../events/validation.js';
+
+/** The shared error codes of the architecture spec and their exit codes. Domains add their own. */
+export const ErrorCode = {
+  INVALID_INPUT: 'INVALID_INPUT',
+  UNKNOWN_ID: 'UNKNOWN_ID',
+  ILLEGAL_TRANSITION: 'ILLEGAL_TRANSITION',
+  LOG_CORRUPT: 'LOG_CORRUPT',
+  INTEGRITY_BLOCKED: 'INTEGRITY_BLOCKED',
+  CONFLICT: 'CONFLICT',
+  IDEMPOTENCY_CONFLICT: 'IDEMPOTENCY_CONFLICT',
+  STORE_UNAVAILABLE: 'STORE_UNAVAILABLE',
+  UNEXPECTED: 'UNEXPECTED',
+  INTERRUPTED: 'INTERRUPTED',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export const EXIT_CODES: Record<string, number> = {
+  INVALID_INPUT: 2,
+  UNKNOWN_ID: 2,
+  ILLEGAL_TRANSITION: 2,
+  LOG_CORRUPT: 3,
+  INTEGRITY_BLOCKED: 3,
+  CONFLICT: 4,
+  IDEMPOTENCY_CONFLICT: 4,
+  STORE_UNAVAILABLE: 5,
+  UNEXPECTED: 1,
+  INTERRUPTED: 130,
+};
+
+/** Exit code for a code; `UNKNOWN_<THING>` codes are unknown ids (2). */
+export function exitCodeFor(code: string): number {
+  const known = EXIT_CODES[code];
+  if (known !== undefined) return known;
+  if (code.startsWith('UNKNOWN_')) return 2;
+  return 1;
+}
+
+export class BatonError extends Error {
+  readonly code: string;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'BatonError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get exitCode(): number {
+    return exitCodeFor(this.code);
+  }
+}
+
+export function invalidInput(problems: FieldProblem[] | string, field?: string): BatonError {
+  if (typeof problems === 'string') {
+    return new BatonError(ErrorCode.INVALID_INPUT, field ? `${field}: ${problems}` : problems, field ? { field } : undefined);
+  }
+  return new BatonError(ErrorCode.INVALID_INPUT, formatProblems(problems), { problems });
+}
+
+export class ConflictError extends BatonError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(ErrorCode.CONFLICT, message, details);
+  }
+}
+
+export class IdempotencyConflictError extends BatonError {
+  constructor(key: string) {
+    super(ErrorCode.IDEMPOTENCY_CONFLICT, `idempotency key "${key}" was already used with different content`, { idempotency_key: key });
+  }
+}
+
+export class LogCorruptError extends BatonError {
+  constructor(message: string, details: { seq: number; offset: number; segment?: string; reason: string }) {
+    super(ErrorCode.LOG_CORRUPT, message, details);
+  }
+}
+
+export function isBatonError(error: unknown): error is BatonError {
+  return error instanceof BatonError;
+}

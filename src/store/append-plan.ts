@@ -1,0 +1,131 @@
+import { monotonicFactory } from 'ulid';
+import type { EventCatalog } from '../../events/catalog.js';
+import { ENVELOPE_VERSION, NewEventSchema, type NewEvent, type StoredEvent } from '../../events/envelope.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../events/patterns.js';
+import { describeZodIssues, type FieldProblem } from '../../events/validation.js';
+import { ConflictError, IdempotencyConflictError, invalidInput } from '../errors.js';
+import type { AppendOptions, ExpectedVersion } from './contract.js';
+import { hashEvent } from './hash.js';
+import { contentDigest, type StoreIndex } from './store-index.js';
+
+/**
+ * The adapter-independent half of `append`: validate, check idempotency and expected versions
+ * against the index, and build the envelopes (seq, id, prev, hash). Adapters supply the index under
+ * their lock and write what this returns.
+ */
+
+export interface ValidatedBatch {
+  events: { type: string; stream: string; data: Record<string, unknown>; actor: string | undefined; at: string | undefined }[];
+  digest: string;
+  idempotencyKey: string | undefined;
+  expected: Map<string, ExpectedVersion>;
+}
+
+const nextUlid = monotonicFactory();
+
+export function newEventId(): string {
+  return nextUlid();
+}
+
+/** Validation that needs no store state; runs before the lock is taken. Throws INVALID_INPUT. */
+export function validateBatch(catalog: EventCatalog, events: readonly NewEvent[], options: AppendOptions = {}): ValidatedBatch {
+  if (!Array.isArray(events) || events.length === 0) throw invalidInput('must hold at least one event', 'events');
+  const problems: FieldProblem[] = [];
+  const validated: ValidatedBatch['events'] = [];
+  events.forEach((raw, i) => {
+    const prefix = events.length > 1 ? `events[${i}]` : '';
+    const shape = NewEventSchema.safeParse(raw);
+    if (!shape.success) {
+      problems.push(...describeZodIssues(shape.error, prefix));
+      return;
+    }
+    const checked = catalog.validateNew(shape.data.type, shape.data.stream, shape.data.data);
+    if (!checked.ok) {
+      problems.push(...checked.problems.map((p) => ({ field: prefix ? `${prefix}.${p.field}` : p.field, rule: p.rule })));
+      return;
+    }
+    validated.push({ type: shape.data.type, stream: shape.data.stream, data: checked.data, actor: shape.data.actor, at: shape.data.at });
+  });
+  const key = options.idempotencyKey;
+  if (key !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    problems.push({ field: 'idempotency_key', rule: 'must be 1–200 printable ASCII characters without spaces' });
+  }
+  const expected = new Map<string, ExpectedVersion>();
+  const ev = options.expectedVersion;
+  if (ev !== undefined) {
+    if (typeof ev === 'object') {
+      for (const [stream, value] of Object.entries(ev)) {
+        if (!isExpectedVersion(value)) problems.push({ field: `expected_version.${stream}`, rule: 'must be a whole number ≥ 0, "no_stream" or "stream_exists"' });
+        else expected.set(stream, value);
+      }
+    } else if (!isExpectedVersion(ev)) {
+      problems.push({ field: 'expected_version', rule: 'must be a whole number ≥ 0, "no_stream" or "stream_exists"' });
+    } else {
+      for (const e of validated) expected.set(e.stream, ev);
+    }
+  }
+  if (problems.length > 0) throw invalidInput(problems);
+  return { events: validated, digest: contentDigest(validated), idempotencyKey: key, expected };
+}
+
+function isExpectedVersion(value: unknown): value is ExpectedVersion {
+  return value === 'no_stream' || value === 'stream_exists' || (typeof value === 'number' && Number.isInteger(value) && value >= 0);
+}
+
+export type AppendPlan = { kind: 'deduplicated'; first: number; last: number } | { kind: 'write'; events: StoredEvent[] };
+
+export interface PlanContext {
+  now: () => string;
+  defaultActor: string;
+}
+
+/** Decide the append against the current index. Throws CONFLICT or IDEMPOTENCY_CONFLICT. */
+export function planAppend(batch: ValidatedBatch, index: StoreIndex, ctx: PlanContext): AppendPlan {
+  if (batch.idempotencyKey !== undefined) {
+    const seen = index.idempotency.get(batch.idempotencyKey);
+    if (seen) {
+      if (seen.digest !== batch.digest) throw new IdempotencyConflictError(batch.idempotencyKey);
+      return { kind: 'deduplicated', first: seen.first, last: seen.last };
+    }
+  }
+  for (const [stream, expected] of batch.expected) {
+    const actual = index.streams.get(stream) ?? 0;
+    const ok = expected === 'no_stream' ? actual === 0 : expected === 'stream_exists' ? actual > 0 : actual === expected;
+    if (!ok) {
+      const wanted = expected === 'no_stream' ? 'no stream' : expected === 'stream_exists' ? 'an existing stream' : `version ${expected}`;
+      throw new ConflictError(`stream ${stream} is at version ${actual}, expected ${wanted}`, { stream, expected, actual });
+    }
+  }
+  const at = ctx.now();
+  const batchEnd = batch.events.length > 1 ? index.seq + batch.events.length : undefined;
+  let prev = index.hash;
+  const stored: StoredEvent[] = [];
+  batch.events.forEach((e, i) => {
+    const base: Omit<StoredEvent, 'hash'> = {
+      v: ENVELOPE_VERSION,
+      seq: index.seq + i + 1,
+      id: newEventId(),
+      type: e.type,
+      stream: e.stream,
+      at: e.at ?? at,
+      actor: e.actor ?? ctx.defaultActor,
+      data: e.data,
+      ...(batch.idempotencyKey !== undefined ? { idempotency_key: batch.idempotencyKey } : {}),
+      ...(batchEnd !== undefined ? { batch_end: batchEnd } : {}),
+      prev,
+    };
+    const hash = hashEvent(base);
+    stored.push({ ...base, hash });
+    prev = hash;
+  });
+  return { kind: 'write', events: stored };
+}
+
+/** Fold freshly written events into the index (after a successful write). */
+export function recordWritten(index: StoreIndex, events: readonly StoredEvent[], digest: string, key: string | undefined): void {
+  for (const e of events) index.streams.set(e.stream, (index.streams.get(e.stream) ?? 0) + 1);
+  const last = events.at(-1)!;
+  index.seq = last.seq;
+  index.hash = last.hash;
+  if (key !== undefined) index.idempotency.set(key, { digest, first: events[0]!.seq, last: last.seq });
+}
