@@ -1,15 +1,17 @@
 import { EventCatalog, type EventDefinition } from './catalog.js';
+import { LOG_EVENTS } from './log.js';
 import { NOTE_EVENTS } from './note.js';
 
 export * from './canonical.js';
 export * from './catalog.js';
 export * from './envelope.js';
+export * from './log.js';
 export * from './note.js';
 export * from './patterns.js';
 export * from './validation.js';
 
 /** Every domain's event definitions. Each domain issue adds its list here. */
-export const ALL_EVENT_DEFINITIONS: readonly EventDefinition[] = [...NOTE_EVENTS];
+export const ALL_EVENT_DEFINITIONS: readonly EventDefinition[] = [...NOTE_EVENTS, ...LOG_EVENTS];
 
 export function createCatalog(extra: readonly EventDefinition[] = []): EventCatalog {
   return new EventCatalog([...ALL_EVENT_DEFINITIONS, ...extra]);

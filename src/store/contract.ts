@@ -63,6 +63,13 @@ export interface SubscribeOptions {
   onError?: (error: unknown) => void;
 }
 
+export interface StorageInfo {
+  /** Segment files (JSONL), 0 where the adapter has none. */
+  segments: number;
+  /** Bytes of stored events. */
+  bytes: number;
+}
+
 export interface EventStore {
   /** Which adapter this is: `jsonl`, `memory`, `postgres`. */
   readonly kind: string;
@@ -77,5 +84,12 @@ export interface EventStore {
   subscribe(from: number, handler: EventHandler, options?: SubscribeOptions): Subscription;
   /** Walk the whole log: contiguous seq, schema-valid lines, unbroken hash chain. */
   verify(): Promise<VerifyReport>;
+  /** Where and how much is stored (for `log stats`). */
+  storageInfo(): Promise<StorageInfo>;
+  /**
+   * Load exported events, exactly as stored (seq, id, prev, hash kept), into an empty store. The
+   * whole chain is verified before anything is committed; a non-empty store is a CONFLICT.
+   */
+  importLog(events: AsyncIterable<StoredEvent>): Promise<Head>;
   close(): Promise<void>;
 }

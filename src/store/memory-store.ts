@@ -3,11 +3,12 @@ import type { NewEvent, StoredEvent } from '../../events/envelope.js';
 import { createCatalog } from '../../events/index.js';
 import { planAppend, recordWritten, validateBatch } from './append-plan.js';
 import { ChainChecker } from './chain-checker.js';
-import type { AppendOptions, AppendResult, EventHandler, EventStore, Head, ReadOptions, SubscribeOptions, Subscription, VerifyReport } from './contract.js';
+import { ConflictError, invalidInput } from '../errors.js';
+import type { AppendOptions, AppendResult, EventHandler, EventStore, Head, ReadOptions, StorageInfo, SubscribeOptions, Subscription, VerifyReport } from './contract.js';
 import { DeliveryLoop } from './delivery.js';
 import { serializeEvent } from './hash.js';
 import { matchesFilter } from './read-filter.js';
-import { emptyIndex } from './store-index.js';
+import { emptyIndex, IndexBuilder } from './store-index.js';
 
 export interface MemoryStoreOptions {
   catalog?: EventCatalog;
@@ -91,6 +92,36 @@ export class MemoryEventStore implements EventStore {
       if (!result.ok) return { ok: false, head_seq: this.index.seq, checked: checker.checked, first_bad: result.bad };
     }
     return { ok: true, head_seq: this.index.seq, checked: checker.checked, first_bad: null };
+  }
+
+  async storageInfo(): Promise<StorageInfo> {
+    let bytes = 0;
+    for (const e of this.events) bytes += Buffer.byteLength(serializeEvent(e)) + 1;
+    return { segments: 0, bytes };
+  }
+
+  importLog(events: AsyncIterable<StoredEvent>): Promise<Head> {
+    const run = async (): Promise<Head> => {
+      if (this.events.length > 0) throw new ConflictError(`the store is not empty (head seq ${this.index.seq}); import needs an empty store`);
+      const checker = new ChainChecker(this.catalog);
+      const staged: StoredEvent[] = [];
+      for await (const event of events) {
+        const result = checker.check(serializeEvent(event), staged.length);
+        if (!result.ok) throw invalidInput(`event at seq ${result.bad.seq}: ${result.bad.reason}`, 'import');
+        staged.push(result.event);
+      }
+      const builder = new IndexBuilder(this.index);
+      for (const event of staged) {
+        this.events.push(event);
+        builder.add(event);
+      }
+      builder.flush();
+      for (const sub of this.subscriptions) sub.poke();
+      return { seq: this.index.seq, hash: this.index.hash };
+    };
+    const result = this.tail.then(run, run);
+    this.tail = result.catch(() => undefined);
+    return result;
   }
 
   async close(): Promise<void> {

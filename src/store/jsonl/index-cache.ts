@@ -1,0 +1,81 @@
+import { closeSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { StoreIndex } from '../store-index.js';
+import type { Cursor, Segment } from './segment-scan.js';
+import { FILE_MODE } from './layout.js';
+
+/**
+ * A cache of the store index (stream versions, idempotency keys) so a process that needs them does
+ * not rescan the whole log. Trusted only when the line just before its position in the named
+ * segment still carries the recorded seq and hash; otherwise ignored and rebuilt.
+ */
+const CACHE_FILE = 'store-index.json';
+
+const IndexCacheSchema = z.object({
+  version: z.literal(1),
+  segment: z.string(),
+  offset: z.number().int().min(0),
+  seq: z.number().int().min(0),
+  hash: z.string(),
+  streams: z.array(z.tuple([z.string(), z.number().int()])),
+  idempotency: z.array(z.tuple([z.string(), z.object({ digest: z.string(), first: z.number().int(), last: z.number().int() })])),
+});
+
+export function saveIndexCache(cacheDir: string, index: StoreIndex, cursor: Cursor): void {
+  if (cursor.segment.name === '') return;
+  const body = {
+    version: 1,
+    segment: cursor.segment.name,
+    offset: cursor.offset,
+    seq: index.seq,
+    hash: index.hash,
+    streams: [...index.streams],
+    idempotency: [...index.idempotency],
+  };
+  const path = join(cacheDir, CACHE_FILE);
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, JSON.stringify(body), { mode: FILE_MODE });
+    renameSync(temp, path);
+  } catch {
+    // A cache that cannot be written is only a slower next start.
+  }
+}
+
+export function loadIndexCache(cacheDir: string, segments: readonly Segment[]): { index: StoreIndex; cursor: Cursor } | undefined {
+  let parsed: z.infer<typeof IndexCacheSchema>;
+  try {
+    const result = IndexCacheSchema.safeParse(JSON.parse(readFileSync(join(cacheDir, CACHE_FILE), 'utf8')));
+    if (!result.success) return undefined;
+    parsed = result.data;
+  } catch {
+    return undefined;
+  }
+  const segment = segments.find((s) => s.name === parsed.segment);
+  if (!segment || parsed.seq < 1 || parsed.offset < 1) return undefined;
+  if (lastLineBefore(segment.path, parsed.offset) !== `"seq":${parsed.seq},` + parsed.hash) return undefined;
+  return {
+    index: { seq: parsed.seq, hash: parsed.hash, streams: new Map(parsed.streams), idempotency: new Map(parsed.idempotency) },
+    cursor: { segment, offset: parsed.offset, seq: parsed.seq + 1, prevHash: parsed.hash },
+  };
+}
+
+/** The seq and hash of the line that ends exactly at `offset`, as `"seq":N,<hash>`. */
+function lastLineBefore(path: string, offset: number): string | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const length = Math.min(offset, 1 << 20);
+    const buffer = Buffer.alloc(length);
+    const got = readSync(fd, buffer, 0, length, offset - length);
+    if (got !== length || buffer[length - 1] !== 0x0a) return undefined;
+    const text = buffer.toString('utf8', 0, length - 1);
+    const line = text.slice(text.lastIndexOf('\n') + 1);
+    const event = JSON.parse(line) as { seq?: unknown; hash?: unknown };
+    return `"seq":${String(event.seq)},${String(event.hash)}`;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,264 @@
+import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StoredEvent } from '../../../events/envelope.js';
+import { GENESIS_HASH } from '../../../events/patterns.js';
+import { LogCorruptError } from '../../errors.js';
+import { parseStoredLine } from '../stored-line.js';
+import { LineReader } from './line-reader.js';
+import { segmentFirstSeq } from './layout.js';
+
+/**
+ * Reading the segment files: listing them, walking committed events forward from a position with
+ * seq/prev continuity checks, finding the byte offset of a seq by binary search, and locating the
+ * committed tail. "Committed" excludes an unterminated last line and the lines of a multi-event
+ * batch whose last line is missing: both are a write in flight or torn by a crash.
+ */
+
+export interface Segment {
+  name: string;
+  firstSeq: number;
+  path: string;
+}
+
+export function listSegments(logDir: string): Segment[] {
+  let names: string[];
+  try {
+    names = readdirSync(logDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const segments: Segment[] = [];
+  for (const name of names) {
+    const firstSeq = segmentFirstSeq(name);
+    if (firstSeq !== undefined) segments.push({ name, firstSeq, path: join(logDir, name) });
+  }
+  return segments.sort((a, b) => a.firstSeq - b.firstSeq);
+}
+
+/** A position in the log: the next event to read is `seq`, at `offset` in `segment`. */
+export interface Cursor {
+  segment: Segment;
+  offset: number;
+  seq: number;
+  /** Hash of the event before `seq` (for `prev` continuity), when known. */
+  prevHash: string | undefined;
+}
+
+export interface ScannedEvent {
+  event: StoredEvent;
+  line: string;
+  segment: Segment;
+  offset: number;
+  length: number;
+}
+
+export interface ScanEnd {
+  /** Where committed content ends (the next event would go here). */
+  cursor: Cursor;
+  /** Bytes after the committed content in the last segment read: a torn or in-flight write. */
+  uncommittedBytes: number;
+  /** How many complete lines belong to an unfinished batch at the end. */
+  uncommittedLines: number;
+}
+
+function corrupt(segment: Segment, offset: number, seq: number, reason: string): LogCorruptError {
+  return new LogCorruptError(`log corrupt at seq ${seq} (segment ${segment.name}, byte ${offset}): ${reason}`, {
+    seq,
+    offset,
+    segment: segment.name,
+    reason,
+  });
+}
+
+/**
+ * Walk committed events from `start` through the last segment. Yields each committed event once,
+ * in order; throws LOG_CORRUPT at the first line that breaks the envelope, seq or prev. Returns the
+ * end position and what lies after it.
+ */
+export function* scanFrom(segments: readonly Segment[], start: Cursor): Generator<ScannedEvent, ScanEnd> {
+  let expectedSeq = start.seq;
+  let prevHash = start.prevHash;
+  let segIndex = segments.findIndex((s) => s.name === start.segment.name);
+  if (segIndex < 0) segIndex = segments.findIndex((s) => s.firstSeq > start.segment.firstSeq);
+  let cursor: Cursor = { ...start };
+  let pending: ScannedEvent[] = [];
+  let uncommittedBytes = 0;
+  if (segIndex < 0) return { cursor, uncommittedBytes: 0, uncommittedLines: 0 };
+  for (let i = segIndex; i < segments.length; i++) {
+    const segment = segments[i]!;
+    const offset = segment.name === cursor.segment.name ? cursor.offset : 0;
+    if (segment.name !== cursor.segment.name) {
+      if (pending.length > 0) throw corrupt(cursor.segment, cursor.offset, pending[0]!.event.seq, 'a batch ends at a segment boundary without its last event');
+      if (segment.firstSeq !== expectedSeq) throw corrupt(segment, 0, expectedSeq, `segment ${segment.name} starts at seq ${segment.firstSeq}, expected ${expectedSeq}`);
+      cursor = { segment, offset: 0, seq: expectedSeq, prevHash };
+    }
+    const reader = new LineReader(segment.path, offset);
+    for (const line of reader.lines()) {
+      const parsed = parseStoredLine(line.text);
+      if (typeof parsed === 'string') throw corrupt(segment, line.offset, expectedSeq, parsed);
+      if (parsed.seq !== expectedSeq) throw corrupt(segment, line.offset, expectedSeq, `seq ${parsed.seq} where ${expectedSeq} was expected`);
+      if (prevHash !== undefined && parsed.prev !== prevHash) throw corrupt(segment, line.offset, expectedSeq, 'prev does not match the previous event hash (chain broken)');
+      const scanned: ScannedEvent = { event: parsed, line: line.text, segment, offset: line.offset, length: line.length };
+      expectedSeq += 1;
+      prevHash = parsed.hash;
+      const batchEnd = parsed.batch_end;
+      if (pending.length > 0 || (batchEnd !== undefined && batchEnd > parsed.seq)) {
+        if (pending.length > 0 && pending[0]!.event.batch_end !== batchEnd) {
+          throw corrupt(segment, line.offset, parsed.seq, 'batch_end differs from the rest of its batch');
+        }
+        pending.push(scanned);
+        if (batchEnd !== parsed.seq) continue;
+        for (const item of pending) yield item;
+        pending = [];
+      } else {
+        yield scanned;
+      }
+      cursor = { segment, offset: line.offset + line.length, seq: expectedSeq, prevHash };
+    }
+    if (i === segments.length - 1) uncommittedBytes = reader.tailBytes;
+    else if (reader.tailBytes > 0) throw corrupt(segment, reader.tailOffset, expectedSeq, 'unterminated line before the end of the log');
+  }
+  const pendingBytes = pending.reduce((sum, item) => sum + item.length, 0);
+  return { cursor, uncommittedBytes: uncommittedBytes + pendingBytes, uncommittedLines: pending.length };
+}
+
+export function startCursor(segments: readonly Segment[]): Cursor | undefined {
+  const first = segments[0];
+  return first ? { segment: first, offset: 0, seq: first.firstSeq, prevHash: first.firstSeq === 1 ? GENESIS_HASH : undefined } : undefined;
+}
+
+function readWindow(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  const got = readSync(fd, buffer, 0, length, position);
+  return buffer.subarray(0, got);
+}
+
+const SEEK_WINDOW = 64 * 1024;
+
+/** The seq of the first complete line starting at or after `position`, with its offset. */
+function lineAfter(fd: number, position: number, limit: number): { offset: number; seq: number } | undefined {
+  let start = position;
+  if (position > 0) {
+    // Find the newline that ends the line containing position - 1.
+    let at = position - 1;
+    for (;;) {
+      if (at >= limit) return undefined;
+      const window = readWindow(fd, at, Math.min(SEEK_WINDOW, limit - at));
+      const nl = window.indexOf(0x0a);
+      if (nl >= 0) {
+        start = at + nl + 1;
+        break;
+      }
+      at += window.length;
+      if (window.length === 0) return undefined;
+    }
+  }
+  if (start >= limit) return undefined;
+  const head = readWindow(fd, start, Math.min(200, limit - start)).toString('utf8');
+  const match = /^\{"v":1,"seq":(\d+),/.exec(head);
+  if (!match) return undefined;
+  return { offset: start, seq: Number(match[1]) };
+}
+
+/**
+ * The byte offset in `segment` of the line holding `seq` (or of the last line before it), found
+ * by binary search on the `"seq":` prefix every canonical line starts with. Scanning forward from
+ * the result reaches `seq` after at most one window of lines.
+ */
+export function seekOffset(segment: Segment, seq: number): number {
+  if (seq <= segment.firstSeq) return 0;
+  const fd = openSync(segment.path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    let lo = 0;
+    let hi = size;
+    while (hi - lo > SEEK_WINDOW) {
+      const mid = Math.floor((lo + hi) / 2);
+      const found = lineAfter(fd, mid, hi);
+      if (!found) {
+        hi = mid;
+        continue;
+      }
+      if (found.seq === seq) return found.offset;
+      if (found.seq < seq) lo = found.offset;
+      else hi = mid;
+    }
+    return lo;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A cursor positioned so that scanning from it yields `seq` first (events before it skipped by the caller). */
+export function cursorFor(segments: readonly Segment[], seq: number): Cursor | undefined {
+  let chosen: Segment | undefined;
+  for (const segment of segments) {
+    if (segment.firstSeq <= seq) chosen = segment;
+    else break;
+  }
+  if (!chosen) return startCursor(segments);
+  const offset = seekOffset(chosen, seq);
+  if (offset === 0) return { segment: chosen, offset: 0, seq: chosen.firstSeq, prevHash: chosen.firstSeq === 1 ? GENESIS_HASH : undefined };
+  const fd = openSync(chosen.path, 'r');
+  try {
+    const head = readWindow(fd, offset, 200).toString('utf8');
+    const match = /^\{"v":1,"seq":(\d+),/.exec(head);
+    if (!match) return { segment: chosen, offset: 0, seq: chosen.firstSeq, prevHash: chosen.firstSeq === 1 ? GENESIS_HASH : undefined };
+    return { segment: chosen, offset, seq: Number(match[1]), prevHash: undefined };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The committed end of the log, found from the end of the last segment without reading the whole
+ * log: start at a line some distance before the end and scan forward. When that start lands inside
+ * an unfinished batch (its first line is not in view), start further back.
+ */
+export function findTail(segments: readonly Segment[]): { end: ScanEnd; last: StoredEvent | undefined } {
+  for (let i = segments.length - 1; i >= 0; i--) {
+    const segment = segments[i]!;
+    for (let distance = 256 * 1024; ; distance *= 4) {
+      const start = lineStartBefore(segment, distance);
+      let last: StoredEvent | undefined;
+      const scan = scanFrom(segments, start);
+      let step = scan.next();
+      while (!step.done) {
+        last = step.value.event;
+        step = scan.next();
+      }
+      const end = step.value;
+      const ambiguous = start.offset > 0 && end.cursor.segment.name === segment.name && end.cursor.offset === start.offset;
+      if (ambiguous) continue;
+      if (last !== undefined || i === 0 || end.uncommittedLines > 0 || end.uncommittedBytes > 0) {
+        if (last === undefined && end.cursor.prevHash === undefined && i > 0) {
+          // Only torn bytes in a freshly rolled segment: the head is the previous segment's tail.
+          const before = findTail(segments.slice(0, i));
+          return { end: { ...end, cursor: { ...end.cursor, prevHash: before.end.cursor.prevHash } }, last: before.last };
+        }
+        return { end, last };
+      }
+      break;
+    }
+  }
+  return { end: { cursor: emptyCursor(), uncommittedBytes: 0, uncommittedLines: 0 }, last: undefined };
+}
+
+function emptyCursor(): Cursor {
+  return { segment: { name: '', firstSeq: 1, path: '' }, offset: 0, seq: 1, prevHash: GENESIS_HASH };
+}
+
+/** The start of a line about `distance` bytes before the end of the segment (or its start). */
+function lineStartBefore(segment: Segment, distance: number): Cursor {
+  const fromStart: Cursor = { segment, offset: 0, seq: segment.firstSeq, prevHash: segment.firstSeq === 1 ? GENESIS_HASH : undefined };
+  const fd = openSync(segment.path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size <= distance) return fromStart;
+    const found = lineAfter(fd, size - distance, size);
+    return found ? { segment, offset: found.offset, seq: found.seq, prevHash: undefined } : fromStart;
+  } finally {
+    closeSync(fd);
+  }
+}
