@@ -71,6 +71,20 @@ export class EventCatalog {
     return { ok: true, data: result.value as Record<string, unknown> };
   }
 
+  /**
+   * Upcast a stored event's data to today's shape without validating it: the fast path for
+   * replaying Baton's own verified log (zod costs ~2.9 µs an event; the replay budget is
+   * ≥200,000 events/s). Unknown types, and types without upcasters, pass through as the same
+   * object; the caller must not mutate it.
+   */
+  upcast(event: StoredEvent): DecodedEvent {
+    const upcasters = this.definitions.get(event.type)?.upcasters;
+    if (upcasters === undefined || upcasters.length === 0) return event;
+    let data = event.data;
+    for (const upcast of upcasters) data = upcast(data);
+    return { ...event, data };
+  }
+
   /** Upcast a stored event's data to today's shape and validate it. Never throws. */
   decode(event: StoredEvent): DecodeResult {
     const def = this.definitions.get(event.type);

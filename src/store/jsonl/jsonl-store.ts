@@ -116,8 +116,14 @@ export class JsonlEventStore implements EventStore {
   // ---- append -------------------------------------------------------------------------------
 
   append(events: readonly NewEvent[], options: AppendOptions = {}): Promise<AppendResult> {
-    // Validation needs no lock and rejects bad input before anything is touched.
-    const batch = validateBatch(this.catalog, events, options);
+    // Validation needs no lock and rejects bad input before anything is touched. It is reported as
+    // a rejected promise, like every other failure, never thrown synchronously.
+    let batch: ValidatedBatch;
+    try {
+      batch = validateBatch(this.catalog, events, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const run = (): Promise<AppendResult> => this.appendLocked(batch);
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
@@ -349,9 +355,11 @@ export class JsonlEventStore implements EventStore {
 
   async streamVersion(stream: string): Promise<number> {
     // Without the lock: catching up reads committed lines only, so the answer is always consistent.
-    const index = this.ensureIndex();
+    this.ensureIndex();
     this.catchUp();
-    return index.streams.get(stream) ?? 0;
+    // catchUp drops the index when it had to find the tail afresh (e.g. the first segment appeared
+    // since this handle last looked); ask again so a dropped index is rebuilt, never read stale.
+    return this.ensureIndex().streams.get(stream) ?? 0;
   }
 
   subscribe(from: number, handler: EventHandler, options: SubscribeOptions = {}): Subscription {

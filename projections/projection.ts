@@ -1,0 +1,57 @@
+import type { DecodedEvent } from '../events/envelope.js';
+
+/**
+ * A projection: a pure fold from the log to a view. No I/O, no clock — `now` is an argument of
+ * `view`, so a view is a function of (a prefix of the log, a clock value) and replaying to any
+ * position gives what the engine saw then.
+ *
+ * State rules (the snapshot runner relies on them):
+ * - The state must survive a JSON round trip: either it is plain JSON (objects, arrays, strings,
+ *   finite numbers, booleans, null — no `undefined`, Map, Set, Date, class instances), or the
+ *   projection supplies `serialize`/`deserialize` that turn it into such a value and back.
+ *   Folding from a deserialised snapshot must give byte-identical views to folding from scratch.
+ * - `apply` may update the state it is given in place and return it: the fold owns that state and
+ *   never looks at it again (copying on every event would make a 1,000,000-event replay quadratic).
+ *   It must not mutate the event, and must not throw on history: an event today's rules reject is
+ *   recorded in the state as a finding, not crashed on.
+ * - Bump `version` whenever the state's shape or meaning changes: snapshots of another version are
+ *   ignored and the state is rebuilt from the log.
+ */
+export interface Projection<S, V> {
+  /** Unique, `[a-z][a-z0-9_]*`: also the snapshot's file name. */
+  readonly name: string;
+  readonly version: number;
+  init(): S;
+  apply(state: S, event: DecodedEvent): S;
+  view(state: S, now: string): V;
+  /** State → JSON value, when the state holds something JSON cannot (a Set, a Map). */
+  serialize?(state: S): unknown;
+  /** JSON value → state; may throw on a malformed value (the snapshot is then ignored). */
+  deserialize?(json: unknown): S;
+}
+
+/**
+ * Any projection, for registries and multi-projection runs. (Method syntax above makes the
+ * parameters bivariant, so every `Projection<S, V>` is assignable to this.)
+ */
+export type AnyProjection = Projection<unknown, unknown>;
+
+export type StateOf<P> = P extends Projection<infer S, unknown> ? S : never;
+export type ViewOf<P> = P extends Projection<infer _S, infer V> ? V : never;
+
+/** Pure fold of `events` into `state` (default: a fresh `init()`). The state passed in is consumed. */
+export function foldEvents<S, V>(projection: Projection<S, V>, events: Iterable<DecodedEvent>, state: S = projection.init()): S {
+  let current = state;
+  for (const event of events) current = projection.apply(current, event);
+  return current;
+}
+
+/** The state as a JSON value (what a snapshot stores). */
+export function serializeState<S, V>(projection: Projection<S, V>, state: S): unknown {
+  return projection.serialize ? projection.serialize(state) : state;
+}
+
+/** The state back from a JSON value. Throws when the projection rejects the value. */
+export function deserializeState<S, V>(projection: Projection<S, V>, json: unknown): S {
+  return projection.deserialize ? projection.deserialize(json) : (json as S);
+}

@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { NewEvent } from '../../../events/envelope.js';
+import { describeZodIssues } from '../../../events/validation.js';
+import { invalidInput } from '../../errors.js';
+import type { AppendOptions, AppendResult } from '../../store/contract.js';
+import type { CommandContext } from '../context.js';
+import { AppendedEnvelope } from '../envelopes.js';
+import { parseExpectedVersion, parseJsonObject } from '../flags.js';
+
+export interface LogAppendFlags {
+  type?: string;
+  stream?: string;
+  data?: string;
+  expectedVersion?: string;
+  idempotencyKey?: string;
+  events?: string;
+  batch?: boolean;
+}
+
+/** One line of `--events`: the flags of a single append, as JSON. */
+const EventLineSchema = z.strictObject({
+  type: z.string(),
+  stream: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  expected_version: z.union([z.number().int().min(0), z.literal('no_stream'), z.literal('stream_exists')]).optional(),
+  idempotency_key: z.string().optional(),
+});
+
+interface AppendCall {
+  events: NewEvent[];
+  options: AppendOptions;
+}
+
+export async function logAppend(ctx: CommandContext, flags: LogAppendFlags): Promise<void> {
+  const calls = flags.events !== undefined ? callsFromFile(flags) : [singleCall(flags)];
+  const store = await ctx.store();
+  for (const call of calls) {
+    const result = await store.append(call.events, call.options);
+    printAppended(ctx, result);
+  }
+}
+
+function singleCall(flags: LogAppendFlags): AppendCall {
+  if (flags.batch) throw invalidInput('only applies with --events', '--batch');
+  for (const [flag, value] of [['--type', flags.type], ['--stream', flags.stream], ['--data', flags.data]] as const) {
+    if (value === undefined) throw invalidInput('is required (or give --events FILE)', flag);
+  }
+  const data = parseJsonObject(flags.data!, '--data');
+  const expectedVersion = flags.expectedVersion !== undefined ? parseExpectedVersion(flags.expectedVersion) : undefined;
+  return {
+    events: [{ type: flags.type!, stream: flags.stream!, data }],
+    options: {
+      ...(expectedVersion !== undefined ? { expectedVersion } : {}),
+      ...(flags.idempotencyKey !== undefined ? { idempotencyKey: flags.idempotencyKey } : {}),
+    },
+  };
+}
+
+/**
+ * `--events FILE|-`: one event per JSON line. Every line is checked before anything is appended.
+ * Each line is then its own append call (its own fsync and result), or with `--batch` all lines are
+ * one atomic batch (one write, one fsync).
+ */
+function callsFromFile(flags: LogAppendFlags): AppendCall[] {
+  for (const [flag, value] of [['--type', flags.type], ['--stream', flags.stream], ['--data', flags.data], ['--expected-version', flags.expectedVersion]] as const) {
+    if (value !== undefined) throw invalidInput('cannot be combined with --events (put it in each line)', flag);
+  }
+  const text = readFileSync(flags.events === '-' ? 0 : flags.events!, 'utf8');
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  if (lines.length === 0) throw invalidInput('holds no events', '--events');
+  const parsed = lines.map((line, i) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      throw invalidInput(`line ${i + 1} is not valid JSON (${(error as Error).message})`, '--events');
+    }
+    const result = EventLineSchema.safeParse(value);
+    if (!result.success) throw invalidInput(describeZodIssues(result.error, `--events line ${i + 1}`));
+    return result.data;
+  });
+  const toCall = (line: z.infer<typeof EventLineSchema>): AppendCall => ({
+    events: [{ type: line.type, stream: line.stream, data: line.data }],
+    options: {
+      ...(line.expected_version !== undefined ? { expectedVersion: line.expected_version } : {}),
+      ...(line.idempotency_key !== undefined ? { idempotencyKey: line.idempotency_key } : {}),
+    },
+  });
+  if (!flags.batch) return parsed.map(toCall);
+  if (parsed.some((line) => line.idempotency_key !== undefined)) throw invalidInput('with --batch, give --idempotency-key once instead of per line', '--events');
+  const expected: Record<string, number | 'no_stream' | 'stream_exists'> = {};
+  for (const line of parsed) if (line.expected_version !== undefined) expected[line.stream] = line.expected_version;
+  return [
+    {
+      events: parsed.map((line) => ({ type: line.type, stream: line.stream, data: line.data })),
+      options: {
+        ...(Object.keys(expected).length > 0 ? { expectedVersion: expected } : {}),
+        ...(flags.idempotencyKey !== undefined ? { idempotencyKey: flags.idempotencyKey } : {}),
+      },
+    },
+  ];
+}
+
+function printAppended(ctx: CommandContext, result: AppendResult): void {
+  ctx.output.emit(
+    AppendedEnvelope,
+    {
+      v: 1,
+      type: 'appended',
+      generated_at: ctx.now,
+      events: result.events.map((e) => ({ seq: e.seq, id: e.id, type: e.type, stream: e.stream, hash: e.hash })),
+      deduplicated: result.deduplicated,
+    },
+    (e) => e.events.map((ev) => `${e.deduplicated ? 'already appended' : 'appended'} #${ev.seq} ${ev.type} on ${ev.stream} (${ev.hash.slice(0, 12)})`).join('\n'),
+  );
+}

@@ -1,0 +1,30 @@
+import { PROJECTIONS } from '../../../projections/index.js';
+import { invalidInput } from '../../errors.js';
+import { runProjection } from '../../store/projection-runner.js';
+import type { CommandContext } from '../context.js';
+import { ViewEnvelope } from '../envelopes.js';
+import { parseCount, parseIsoTime } from '../flags.js';
+
+/** `replay --view NAME (--to SEQ | --at ISO)`: a view as of a past position. */
+export async function replay(ctx: CommandContext, flags: { view: string; to?: string; at?: string }): Promise<void> {
+  const projection = PROJECTIONS[flags.view];
+  if (!projection) throw invalidInput(`unknown view "${flags.view}" (known: ${Object.keys(PROJECTIONS).sort().join(', ')})`, '--view');
+  if ((flags.to === undefined) === (flags.at === undefined)) throw invalidInput('give exactly one of --to SEQ or --at ISO', '--to');
+  const store = await ctx.store();
+  let to: number;
+  let asOf = ctx.now;
+  if (flags.to !== undefined) {
+    to = parseCount(flags.to, '--to');
+  } else {
+    asOf = parseIsoTime(flags.at!, '--at');
+    // The position of --at is the last event recorded at or before that time.
+    to = 0;
+    const limit = Date.parse(asOf);
+    for await (const event of store.read({})) {
+      if (Date.parse(event.at) > limit) break;
+      to = event.seq;
+    }
+  }
+  const run = await runProjection(store, projection, { catalog: await ctx.catalog(), cacheDir: await ctx.cacheDir(), now: asOf, to });
+  ctx.output.emit(ViewEnvelope, run.view as { v: 1; type: string; generated_at: string }, (v) => JSON.stringify(v, null, 2));
+}

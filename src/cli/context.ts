@@ -1,0 +1,101 @@
+import type { EventCatalog } from '../../events/catalog.js';
+import type { EventStore } from '../store/contract.js';
+import { invalidInput } from '../errors.js';
+import { chooseMode, Output } from './output.js';
+
+/**
+ * What every command shares, read once per command: the workspace, the output mode, the acting
+ * session, and the clock (`BATON_NOW` fixes it for the whole command). The store and the catalog
+ * are opened on first use, so a command that needs neither never loads them.
+ */
+export interface GlobalFlags {
+  dir?: string;
+  json?: boolean;
+  human?: boolean;
+  session?: string;
+}
+
+const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+
+export class CommandContext {
+  readonly output: Output;
+  readonly now: string;
+  readonly session: string | undefined;
+  readonly actor: string;
+  private workspaceDir: string | undefined;
+  private storePromise: Promise<EventStore> | undefined;
+  private catalogPromise: Promise<EventCatalog> | undefined;
+
+  constructor(
+    readonly flags: GlobalFlags,
+    readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.output = new Output(chooseMode(flags, Boolean(process.stdout.isTTY)));
+    this.now = readClock(env['BATON_NOW']);
+    const session = flags.session ?? env['BATON_SESSION'];
+    if (session !== undefined && !SESSION_ID_PATTERN.test(session)) {
+      throw invalidInput('must be a session id (letters, digits, . _ : @ -; at most 128)', flags.session !== undefined ? '--session' : 'BATON_SESSION');
+    }
+    this.session = session === '' ? undefined : session;
+    const identity = env['BATON_AGENT_IDENTITY'];
+    this.actor = this.session ?? (identity && identity.trim() !== '' ? identity.trim().slice(0, 200) : 'system');
+  }
+
+  async workspace(): Promise<string> {
+    if (this.workspaceDir === undefined) {
+      const { resolveWorkspace } = await import('../workspace.js');
+      this.workspaceDir = resolveWorkspace(this.flags.dir ?? this.env['BATON_DIR']);
+    }
+    return this.workspaceDir;
+  }
+
+  /** Where projection snapshots go: `.baton/cache/` of the workspace, whatever the store. */
+  async cacheDir(): Promise<string> {
+    const { workspaceLayout } = await import('../store/jsonl/layout.js');
+    return workspaceLayout(await this.workspace()).cache;
+  }
+
+  catalog(): Promise<EventCatalog> {
+    this.catalogPromise ??= import('../../events/index.js').then((m) => m.createCatalog());
+    return this.catalogPromise;
+  }
+
+  store(): Promise<EventStore> {
+    this.storePromise ??= (async () => {
+      const workspace = await this.workspace();
+      const [{ readConfigText }, { storeConfigFrom }, { openStore }] = await Promise.all([
+        import('../workspace.js'),
+        import('../store/store-config.js'),
+        import('../store/open-store.js'),
+      ]);
+      const lockTimeout = this.env['BATON_LOCK_TIMEOUT_MS'];
+      return openStore({
+        workspace,
+        config: storeConfigFrom(readConfigText(workspace), this.env['BATON_STORE_URL']),
+        catalog: await this.catalog(),
+        now: () => this.now,
+        actor: this.actor,
+        onRecovered: (report) =>
+          this.output.warn(`recovered from a torn write: ${report.bytes} bytes at ${report.segment}:${report.offset} moved to ${report.quarantined_to}`),
+        ...(lockTimeout && /^\d+$/.test(lockTimeout) ? { lockTimeoutMs: Number(lockTimeout) } : {}),
+      });
+    })();
+    return this.storePromise;
+  }
+
+  async close(): Promise<void> {
+    if (this.storePromise) {
+      const store = await this.storePromise.catch(() => undefined);
+      await store?.close();
+    }
+  }
+}
+
+function readClock(value: string | undefined): string {
+  if (value === undefined || value === '') return new Date().toISOString();
+  if (!ISO_UTC.test(value) || Number.isNaN(Date.parse(value))) {
+    throw invalidInput('must be an ISO-8601 UTC time like 2026-01-31T12:00:00Z', 'BATON_NOW');
+  }
+  return new Date(value).toISOString();
+}

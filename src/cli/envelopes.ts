@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/** The JSON envelopes the foundation's commands print, each validated before printing. */
+const generatedAt = z.iso.datetime();
+
+/** Every envelope starts `{ "v": 1, "type": …, "generated_at": … }`, in that order. */
+function envelope<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
+  return z.strictObject({ v: z.literal(1), type: z.literal(type), generated_at: generatedAt, ...shape });
+}
+const hash = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const WorkspaceEnvelope = envelope('workspace', {
+  dir: z.string(), created: z.boolean() });
+
+export const AppendedEnvelope = envelope('appended', {
+  events: z.array(z.strictObject({ seq: z.number().int().min(1), id: z.string(), type: z.string(), stream: z.string(), hash })),
+  deduplicated: z.boolean(),
+});
+
+export const LogVerificationEnvelope = envelope('log_verification', {
+  ok: z.boolean(),
+  head_seq: z.number().int().min(0),
+  checked: z.number().int().min(0),
+  first_bad: z
+    .strictObject({ seq: z.number().int(), offset: z.number().int(), segment: z.string().optional(), reason: z.string() })
+    .nullable(),
+});
+
+export const LogStatsEnvelope = envelope('log_stats', {
+  head_seq: z.number().int().min(0),
+  head_hash: hash,
+  events: z.number().int().min(0),
+  streams: z.number().int().min(0),
+  segments: z.number().int().min(0),
+  bytes: z.number().int().min(0),
+  by_type: z.record(z.string(), z.number().int().min(0)),
+});
+
+export const LogExportedEnvelope = envelope('log_exported', {
+  events: z.number().int().min(0),
+  head_seq: z.number().int().min(0),
+  head_hash: hash,
+});
+
+export const LogImportedEnvelope = envelope('log_imported', {
+  events: z.number().int().min(0),
+  head_seq: z.number().int().min(0),
+  head_hash: hash,
+});
+
+/** A view printed by `replay`: any projection's envelope, which always carries these fields. */
+export const ViewEnvelope = z.looseObject({ v: z.literal(1), type: z.string().min(1), generated_at: generatedAt });

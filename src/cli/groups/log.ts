@@ -1,0 +1,95 @@
+import type { Command } from 'commander';
+import { runCommand } from '../run-command.js';
+
+/** `baton log …`: the event log itself. */
+export function registerLog(program: Command): void {
+  const log = program.command('log').description('append to, read, verify, export and import the event log');
+
+  log
+    .command('append')
+    .description('append one event (validated against its type\'s schema)')
+    .option('--type <type>', 'event type, e.g. note.recorded (required unless --events)')
+    .option('--stream <stream>', 'stream, e.g. note/ops (required unless --events)')
+    .option('--data <json>', 'the event payload as a JSON object (required unless --events)')
+    .option('--expected-version <version>', 'a number, no_stream or stream_exists; a mismatch is CONFLICT (exit 4)')
+    .option('--idempotency-key <key>', 'a retry with the same key and content writes nothing and returns the first events')
+    .option('--events <file>', 'append each JSON line of FILE (- = stdin) {type, stream, data, expected_version?, idempotency_key?} as its own call; all lines are validated first')
+    .option('--batch', 'with --events: append all lines as one atomic batch (one write, one fsync)')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  baton log append --type note.recorded --stream note/ops --data '{"text":"deploy paused"}'\n  baton log append --type note.recorded --stream note/ops --data '{"text":"first"}' --expected-version no_stream --idempotency-key op-1\n  printf '%s\\n' '{"type":"note.recorded","stream":"note/a","data":{"text":"one"}}' | baton log append --events -`,
+    )
+    .action(async (options: LogAppendOptions, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/log-append.js')).logAppend(ctx, options));
+    });
+
+  log
+    .command('show')
+    .description('print stored events byte for byte, one per line (bounds inclusive)')
+    .option('--from <seq>', 'first seq')
+    .option('--to <seq>', 'last seq')
+    .option('--type <type>', 'only this event type (repeatable)', collect, [])
+    .option('--stream <stream>', 'only this stream (repeatable)', collect, [])
+    .addHelpText('after', '\nExamples:\n  baton log show --from 10 --to 20\n  baton log show --stream note/ops | jq .data')
+    .action(async (options: { from?: string; to?: string; type: string[]; stream: string[] }, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/log-show.js')).logShow(ctx, options));
+    });
+
+  log
+    .command('tail')
+    .description('print the last events; -f keeps printing new ones as any process appends them')
+    .option('-n, --lines <n>', 'how many (default 10)', '10')
+    .option('-f, --follow', 'keep following the log until interrupted')
+    .addHelpText('after', '\nExamples:\n  baton log tail -n 5\n  baton log tail -f | jq -c "{seq, type}"')
+    .action(async (options: { lines: string; follow?: boolean }, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/log-tail.js')).logTail(ctx, options));
+    });
+
+  log
+    .command('verify')
+    .description('walk the whole log: contiguous seq, schema-valid lines, unbroken hash chain (exit 3 when not ok)')
+    .addHelpText('after', '\nExamples:\n  baton log verify\n  baton log verify --json | jq .first_bad')
+    .action(async (_options: unknown, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/log-verify.js')).logVerify(ctx));
+    });
+
+  log
+    .command('stats')
+    .description('head, event and stream counts, segments, bytes, events by type')
+    .addHelpText('after', '\nExamples:\n  baton log stats')
+    .action(async (_options: unknown, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/log-stats.js')).logStats(ctx));
+    });
+
+  log
+    .command('export')
+    .description('write every stored event, in seq order, exactly as stored')
+    .requiredOption('--out <file>', 'destination file, or - for stdout')
+    .addHelpText('after', '\nExamples:\n  baton log export --out backup.jsonl\n  baton log export --out - | gzip > backup.jsonl.gz')
+    .action(async (options: { out: string }, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/log-export.js')).logExport(ctx, options));
+    });
+
+  log
+    .command('import')
+    .description('load an export into this workspace\'s (empty) store; the chain is verified before anything is committed')
+    .argument('<file>', 'an export file, or - for stdin')
+    .addHelpText('after', '\nExamples:\n  baton --dir fresh-ws log import backup.jsonl\n  gunzip -c backup.jsonl.gz | baton log import -')
+    .action(async (file: string, _options: unknown, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/log-import.js')).logImport(ctx, file));
+    });
+}
+
+interface LogAppendOptions {
+  type?: string;
+  stream?: string;
+  data?: string;
+  expectedVersion?: string;
+  idempotencyKey?: string;
+  events?: string;
+  batch?: boolean;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

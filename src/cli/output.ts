@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+import { BatonError, ErrorCode, exitCodeFor, isBatonError } from '../errors.js';
+
+/**
+ * How a command speaks: JSON envelopes (one per line) when `--json` is given or stdout is not a
+ * TTY, human text otherwise; `--human` always wins. Every JSON envelope is validated against its
+ * zod schema before it is printed, so a command can never emit a malformed envelope.
+ */
+export const OutputMode = { json: 'json', human: 'human' } as const;
+export type OutputMode = (typeof OutputMode)[keyof typeof OutputMode];
+
+export function chooseMode(flags: { json?: boolean; human?: boolean }, stdoutIsTTY: boolean): OutputMode {
+  if (flags.human) return OutputMode.human;
+  if (flags.json || !stdoutIsTTY) return OutputMode.json;
+  return OutputMode.human;
+}
+
+export class Output {
+  constructor(
+    readonly mode: OutputMode,
+    private readonly stdout: NodeJS.WritableStream = process.stdout,
+    private readonly stderr: NodeJS.WritableStream = process.stderr,
+  ) {}
+
+  /** Print an envelope: validated JSON in JSON mode, `human(envelope)` otherwise. */
+  emit<S extends z.ZodType>(schema: S, envelope: z.input<S>, human: (value: z.output<S>) => string, options: { toStderr?: boolean } = {}): void {
+    const parsed = schema.safeParse(envelope);
+    if (!parsed.success) {
+      throw new BatonError(ErrorCode.UNEXPECTED, `internal: the ${String((envelope as { type?: unknown }).type)} envelope failed its schema: ${parsed.error.message}`);
+    }
+    const stream = options.toStderr ? this.stderr : this.stdout;
+    if (this.mode === OutputMode.json) stream.write(JSON.stringify(parsed.data) + '\n');
+    else stream.write(human(parsed.data) + '\n');
+  }
+
+  /** Raw stored lines (log show/tail): JSONL in both modes, ready for `jq`. */
+  line(text: string): void {
+    this.stdout.write(text + '\n');
+  }
+
+  warn(message: string): void {
+    this.stderr.write(`baton: warning: ${message}\n`);
+  }
+
+  /** The error envelope (JSON mode, on stdout) or a one-line message (human mode, on stderr). */
+  error(error: unknown, generatedAt: string | undefined): number {
+    const { code, message, details } = describeError(error);
+    if (this.mode === OutputMode.json) {
+      const envelope = { v: 1, type: 'error', code, message, ...(generatedAt ? { generated_at: generatedAt } : {}), ...(details ? { details } : {}) };
+      this.stdout.write(JSON.stringify(envelope) + '\n');
+    } else {
+      this.stderr.write(`baton: ${code}: ${message}\n`);
+    }
+    return exitCodeFor(code);
+  }
+}
+
+function describeError(error: unknown): { code: string; message: string; details: Record<string, unknown> | undefined } {
+  if (isBatonError(error)) return { code: error.code, message: error.message, details: error.details };
+  const err = error as NodeJS.ErrnoException;
+  if (err && (err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS' || err.code === 'ENOSPC')) {
+    return { code: ErrorCode.STORE_UNAVAILABLE, message: `${err.message}; nothing was written`, details: undefined };
+  }
+  return { code: ErrorCode.UNEXPECTED, message: err instanceof Error ? err.message : String(error), details: undefined };
+}

@@ -1,0 +1,1 @@
+export { describeStoreConformance, type ConformanceFactory, type ConformanceHarness } from './store-conformance.js';

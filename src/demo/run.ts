@@ -1,0 +1,93 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+/**
+ * The README's first command: a demo workspace in a temporary folder, driven through the built
+ * `baton` binary exactly as agents and wrappers drive it. Later issues grow the scenario.
+ */
+const run = promisify(execFile);
+const BIN = fileURLToPath(new URL('../../bin/baton.js', import.meta.url));
+
+interface Result {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+async function baton(dir: string, args: string[], env: Record<string, string> = {}): Promise<Result> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, '--dir', dir, ...args], { env: { ...process.env, ...env } });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string; code?: number };
+    return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: e.code ?? 1 };
+  }
+}
+
+function step(title: string): void {
+  process.stdout.write(`\n\x1b[1m== ${title}\x1b[0m\n`);
+}
+
+function show(command: string, result: Result): void {
+  process.stdout.write(`$ baton ${command}\n${result.stdout}${result.stderr}`);
+  if (result.code !== 0) process.stdout.write(`(exit ${result.code})\n`);
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'baton-demo-'));
+  step(`A fresh workspace in ${dir}`);
+  show('init --human', await baton(dir, ['init', '--human']));
+
+  step('Four agents append at once, each from its own process');
+  const agents = ['claude-code', 'codex', 'gemini', 'cursor'];
+  const perAgent = 25;
+  const started = Date.now();
+  await Promise.all(
+    agents.map(async (agent) => {
+      for (let i = 1; i <= perAgent; i++) {
+        const result = await baton(dir, ['log', 'append', '--type', 'note.recorded', '--stream', `note/${agent}`, '--data', JSON.stringify({ text: `${agent}: step ${i} done` })], {
+          BATON_AGENT_IDENTITY: agent,
+        });
+        if (result.code !== 0) throw new Error(`append by ${agent} failed: ${result.stdout}${result.stderr}`);
+      }
+    }),
+  );
+  process.stdout.write(`${agents.length} processes × ${perAgent} appends through the CLI in ${Date.now() - started} ms\n`);
+  show('log tail -n 3', await baton(dir, ['log', 'tail', '-n', '3']));
+
+  step('A retried append with the same idempotency key writes nothing');
+  const args = ['log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":"release 1.4 approved"}', '--idempotency-key', 'approve-1.4', '--human'];
+  show(args.join(' '), await baton(dir, args));
+  show(args.join(' '), await baton(dir, args));
+
+  step('Bad input is refused, naming the field; nothing is written');
+  show(`log append --type note.recorded --stream note/ops --data '{"text":""}' --human`, await baton(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":""}', '--human']));
+
+  step('The log verifies and summarises itself');
+  show('log verify --human', await baton(dir, ['log', 'verify', '--human']));
+  show('log stats --human', await baton(dir, ['log', 'stats', '--human']));
+
+  step('Tampering is caught: one byte flipped in a copy of the workspace');
+  const copy = mkdtempSync(join(tmpdir(), 'baton-demo-tampered-'));
+  cpSync(join(dir, '.baton'), join(copy, '.baton'), { recursive: true });
+  const logDir = join(copy, '.baton', 'log');
+  const segment = join(logDir, readdirSync(logDir).sort()[0]!);
+  const bytes = readFileSync(segment);
+  const target = bytes.indexOf('step 7 done');
+  bytes[target + 5] = '8'.charCodeAt(0);
+  writeFileSync(segment, bytes);
+  show('log verify --human   (tampered copy)', await baton(copy, ['log', 'verify', '--human']));
+
+  step('Time travel: the stats as of seq 10');
+  show('replay --view log_stats --to 10 --human', await baton(dir, ['replay', '--view', 'log_stats', '--to', '10', '--human']));
+  process.stdout.write(`\nThe demo workspace stays in ${dir} — try: node ${BIN} --dir ${dir} log tail\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

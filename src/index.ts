@@ -1,0 +1,15 @@
+/**
+ * Baton's library API: the event catalog and envelope, the store contract and its adapters, the
+ * projection runner, the conformance suite's entry point lives in `src/conformance/` (it imports
+ * vitest, so it is not re-exported here).
+ */
+export * from '../events/index.js';
+export * from './errors.js';
+export type * from './store/contract.js';
+export { MemoryEventStore, type MemoryStoreOptions } from './store/memory-store.js';
+export { JsonlEventStore, type JsonlStoreOptions } from './store/jsonl/jsonl-store.js';
+export { workspaceLayout, type WorkspaceLayout } from './store/jsonl/layout.js';
+export { openStore, type OpenStoreOptions } from './store/open-store.js';
+export { storeConfigFrom, StoreConfigSchema, StoreKind, type StoreConfig } from './store/store-config.js';
+export { hashEvent, serializeEvent } from './store/hash.js';
+export { resolveWorkspace } from './workspace.js';

@@ -1,0 +1,206 @@
+import type { EventCatalog } from '../../events/catalog.js';
+import { GENESIS_HASH } from '../../events/patterns.js';
+import { deserializeState, serializeState, type AnyProjection, type Projection, type StateOf, type ViewOf } from '../../projections/projection.js';
+import { BatonError, ErrorCode, invalidInput } from '../errors.js';
+import type { EventStore } from './contract.js';
+import { loadSnapshot, SnapshotLoadKind, writeSnapshot } from './snapshots.js';
+
+/**
+ * Runs projections over a store: fold from the latest valid snapshot plus the events after it, in
+ * one pass over the log for any number of projections, and leave a fresh snapshot behind.
+ *
+ * A snapshot is used only when its name and version match, its seq is at or before the requested
+ * position, and the log still holds an event with the snapshot's hash at the snapshot's seq (so a
+ * rebuilt or replaced log — another store in the same cache folder — never lends it state).
+ * Anything else is reported in `snapshot` and the projection folds from scratch.
+ *
+ * Snapshots are written only when the run reached the head of the log: the cache holds one
+ * snapshot per projection, and replacing a head snapshot with one at a past position (`replay
+ * --to`) would make every later current-view run slower. A snapshot is written when the run folded
+ * at least `snapshotEvery` events, or when it replaced an unusable (corrupt or stale) one.
+ */
+export interface RunProjectionOptions {
+  catalog: EventCatalog;
+  /** Where snapshots live (`.baton/cache/`); without it every run folds from scratch, writing nothing. */
+  cacheDir?: string;
+  /** Last seq to fold (inclusive); default and upper bound: the head. */
+  to?: number;
+  /** The clock value handed to `view`. */
+  now: string;
+  /** Write a snapshot after folding at least this many events (default 1000). */
+  snapshotEvery?: number;
+}
+
+export const DEFAULT_SNAPSHOT_EVERY = 1000;
+
+export const SnapshotOutcome = {
+  /** Folded from a valid snapshot. */
+  USED: 'used',
+  /** No cache folder was given. */
+  DISABLED: 'disabled',
+  MISSING: 'missing',
+  CORRUPT: 'corrupt',
+  /** Another projection version, or the log no longer holds the snapshot's event. */
+  STALE: 'stale',
+  /** Valid, but past the requested position (`to`): a fold cannot be undone. */
+  AHEAD: 'ahead',
+} as const;
+
+export type SnapshotReport =
+  | { kind: typeof SnapshotOutcome.USED; seq: number }
+  | { kind: typeof SnapshotOutcome.DISABLED | typeof SnapshotOutcome.MISSING }
+  | { kind: typeof SnapshotOutcome.CORRUPT | typeof SnapshotOutcome.STALE | typeof SnapshotOutcome.AHEAD; reason: string };
+
+export interface ProjectionRun<S, V> {
+  view: V;
+  state: S;
+  /** The position the view is as of: the last event folded (0 for the empty log). */
+  seq: number;
+  /** That event's hash (64 zeros for the empty log). */
+  hash: string;
+  from_snapshot: boolean;
+  /** Events folded in this run (after the snapshot, when one was used). */
+  folded: number;
+  /** What became of the stored snapshot, for diagnostics. */
+  snapshot: SnapshotReport;
+  snapshot_written: boolean;
+}
+
+export type ProjectionRuns<P extends readonly AnyProjection[]> = { -readonly [K in keyof P]: ProjectionRun<StateOf<P[K]>, ViewOf<P[K]>> };
+
+export async function runProjection<S, V>(store: EventStore, projection: Projection<S, V>, options: RunProjectionOptions): Promise<ProjectionRun<S, V>> {
+  const [run] = await runProjections(store, [projection as AnyProjection], options);
+  return run as ProjectionRun<S, V>;
+}
+
+/** One projection's progress through the pass. */
+interface Lane {
+  projection: AnyProjection;
+  state: unknown;
+  /** Last seq folded into `state`. */
+  seq: number;
+  folded: number;
+  snapshot: SnapshotReport;
+}
+
+/**
+ * Fold several projections in ONE pass over the log (a full replay reads and parses each event
+ * once, whatever the number of views). Each projection starts from its own snapshot; the pass
+ * starts at the earliest of them and hands each event only to the projections that lack it.
+ */
+export async function runProjections<const P extends readonly AnyProjection[]>(
+  store: EventStore,
+  projections: P,
+  options: RunProjectionOptions,
+): Promise<ProjectionRuns<P>> {
+  const every = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
+  if (!Number.isSafeInteger(every) || every < 1) throw invalidInput('must be a positive integer', 'snapshotEvery');
+  if (options.to !== undefined && (!Number.isSafeInteger(options.to) || options.to < 0)) throw invalidInput('must be a non-negative integer', 'to');
+  const names = new Set<string>();
+  for (const p of projections) {
+    if (names.has(p.name)) throw new Error(`projection ${p.name} given twice`);
+    names.add(p.name);
+  }
+
+  if (projections.length === 0) return [] as unknown as ProjectionRuns<P>;
+
+  const head = await store.head();
+  const target = Math.min(options.to ?? head.seq, head.seq);
+  const { lanes, hashes } = await startLanes(store, projections, options.cacheDir, target, head.seq);
+
+  // The pass: from the earliest lane's position to the target, contiguous and chained.
+  let seq = Math.min(...lanes.map((l) => l.seq));
+  let hash = seq === 0 ? GENESIS_HASH : hashes.get(seq)!;
+  if (seq < target) {
+    for await (const stored of store.read({ from: seq + 1, to: target })) {
+      // The store checks the chain inside a read, not across where the read starts.
+      if (stored.seq !== seq + 1) throw chainBroken(seq + 1, `the store returned seq ${stored.seq}`);
+      if (stored.prev !== hash) throw chainBroken(seq + 1, 'prev does not match the hash of the event before it');
+      const event = options.catalog.upcast(stored);
+      for (const lane of lanes) {
+        if (lane.seq >= stored.seq) continue;
+        lane.state = lane.projection.apply(lane.state, event);
+        lane.seq = stored.seq;
+        lane.folded += 1;
+      }
+      seq = stored.seq;
+      hash = stored.hash;
+    }
+  }
+  if (seq !== target) throw new Error(`the store ended at seq ${seq}, before the head seq ${target} it reported`);
+
+  const atHead = target === head.seq;
+  return lanes.map((lane) => {
+    let written = false;
+    const replaces = lane.snapshot.kind === SnapshotOutcome.CORRUPT || lane.snapshot.kind === SnapshotOutcome.STALE;
+    if (options.cacheDir !== undefined && atHead && lane.folded > 0 && (lane.folded >= every || replaces)) {
+      const state = serializeState(lane.projection, lane.state);
+      written = writeSnapshot(options.cacheDir, { name: lane.projection.name, version: lane.projection.version, seq, hash, state }).written;
+    }
+    return {
+      view: lane.projection.view(lane.state, options.now),
+      state: lane.state,
+      seq,
+      hash,
+      from_snapshot: lane.snapshot.kind === SnapshotOutcome.USED,
+      folded: lane.folded,
+      snapshot: lane.snapshot,
+      snapshot_written: written,
+    };
+  }) as ProjectionRuns<P>;
+}
+
+/**
+ * Each projection's starting point: its snapshot when that is usable at `target`, else `init()`
+ * at seq 0. The log's hash at a snapshot's seq is read once per distinct seq (projections run
+ * together share one), which is a point read, not a scan.
+ */
+async function startLanes(
+  store: EventStore,
+  projections: readonly AnyProjection[],
+  cacheDir: string | undefined,
+  target: number,
+  headSeq: number,
+): Promise<{ lanes: Lane[]; hashes: Map<number, string | undefined> }> {
+  const loads = projections.map((p) => (cacheDir === undefined ? undefined : loadSnapshot(cacheDir, p.name, p.version)));
+  const hashes = new Map<number, string | undefined>();
+  for (const load of loads) {
+    if (load?.kind !== SnapshotLoadKind.OK || load.snapshot.seq > target || hashes.has(load.snapshot.seq)) continue;
+    hashes.set(load.snapshot.seq, await hashAt(store, load.snapshot.seq));
+  }
+  const lanes = projections.map((projection, i): Lane => {
+    const fresh = (snapshot: SnapshotReport): Lane => ({ projection, state: projection.init(), seq: 0, folded: 0, snapshot });
+    const load = loads[i];
+    if (load === undefined) return fresh({ kind: SnapshotOutcome.DISABLED });
+    if (load.kind === SnapshotLoadKind.MISSING) return fresh({ kind: SnapshotOutcome.MISSING });
+    if (load.kind !== SnapshotLoadKind.OK) return fresh({ kind: load.kind, reason: load.reason });
+    const snapshot = load.snapshot;
+    if (snapshot.seq > headSeq) {
+      return fresh({ kind: SnapshotOutcome.STALE, reason: `snapshot at seq ${snapshot.seq}, but the log ends at seq ${headSeq}` });
+    }
+    if (snapshot.seq > target) {
+      return fresh({ kind: SnapshotOutcome.AHEAD, reason: `snapshot at seq ${snapshot.seq} is past the requested seq ${target}` });
+    }
+    if (hashes.get(snapshot.seq) !== snapshot.hash) {
+      return fresh({ kind: SnapshotOutcome.STALE, reason: `the log holds another event at seq ${snapshot.seq} (rebuilt or replaced log)` });
+    }
+    let state: unknown;
+    try {
+      state = deserializeState(projection, snapshot.state);
+    } catch (error) {
+      return fresh({ kind: SnapshotOutcome.CORRUPT, reason: `state rejected by the projection: ${(error as Error).message}` });
+    }
+    return { projection, state, seq: snapshot.seq, folded: 0, snapshot: { kind: SnapshotOutcome.USED, seq: snapshot.seq } };
+  });
+  return { lanes, hashes };
+}
+
+/** The hash of the event the log holds at `seq`, if any. */
+async function hashAt(store: EventStore, seq: number): Promise<string | undefined> {
+  for await (const event of store.read({ from: seq, to: seq })) return event.seq === seq ? event.hash : undefined;
+  return undefined;
+}
+
+function chainBroken(seq: number, reason: string): BatonError {
+  return new BatonError(ErrorCode.LOG_CORRUPT, `log corrupt at seq ${seq}: ${reason}`, { seq, reason });
+}

@@ -1,0 +1,57 @@
+import type { StoredEvent } from '../../events/envelope.js';
+import { hashEvent, serializeEvent } from '../../src/store/hash.js';
+
+/**
+ * Hand-made stored lines that continue a log's hash chain, for simulating what a crashed writer
+ * leaves behind (the complete lines of a batch whose last line never made it, a torn line).
+ */
+export interface ChainHead {
+  seq: number;
+  hash: string;
+}
+
+/**
+ * `count` note.recorded events continuing `head`; with `batchSize`, they are the first `count`
+ * events of a batch of that many (every line carries `batch_end`).
+ */
+export function forgeEvents(head: ChainHead, count: number, options: { text: string; batchSize?: number; at?: string }): StoredEvent[] {
+  const batchEnd = options.batchSize !== undefined && options.batchSize > 1 ? head.seq + options.batchSize : undefined;
+  const out: StoredEvent[] = [];
+  let prev = head.hash;
+  for (let i = 0; i < count; i++) {
+    const seq = head.seq + i + 1;
+    const base: Omit<StoredEvent, 'hash'> = {
+      v: 1,
+      seq,
+      id: `01FORGED${String(seq).padStart(18, '0')}`,
+      type: 'note.recorded',
+      stream: 'note/forged',
+      at: options.at ?? '2026-01-01T00:00:00.000Z',
+      actor: 'system',
+      data: { text: `${options.text} ${i}` },
+      ...(batchEnd !== undefined ? { batch_end: batchEnd } : {}),
+      prev,
+    };
+    const hash = hashEvent(base);
+    out.push({ ...base, hash });
+    prev = hash;
+  }
+  return out;
+}
+
+/** The stored bytes of events: each canonical line with its newline. */
+export function linesOf(events: readonly StoredEvent[]): Buffer {
+  return Buffer.from(events.map((e) => serializeEvent(e) + '\n').join(''), 'utf8');
+}
+
+/** A deterministic PRNG (mulberry32) so a failing random run can be replayed from its seed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,187 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineEvent, EventCatalog } from '../events/catalog.js';
+import type { StoredEvent } from '../events/envelope.js';
+import { NoteRecordedData } from '../events/note.js';
+import { GENESIS_HASH } from '../events/patterns.js';
+import { createCatalog } from '../events/index.js';
+import { isBatonError } from '../src/errors.js';
+import { hashEvent, serializeEvent } from '../src/store/hash.js';
+import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
+import { segmentName, workspaceLayout } from '../src/store/jsonl/layout.js';
+import { MemoryEventStore } from '../src/store/memory-store.js';
+
+/**
+ * Legacy shapes are upcast on read, never rewritten: a test-only catalog whose `note.recorded` has
+ * an upcaster from an old shape `{ note }` to today's `{ text }`, applied to history written in
+ * the old shape.
+ */
+
+/** The old writer's definition: `note.recorded` carried its words under `note`. */
+const legacyNoteRecorded = defineEvent({
+  type: 'note.recorded',
+  schema: z.strictObject({ note: z.string().min(1) }),
+  streams: ['note'],
+  description: 'note.recorded as an older writer stored it.',
+});
+
+/** Lifts `{ note }` to `{ text }`; anything else (today's shape included) passes through untouched. */
+function upcastLegacyNote(data: Record<string, unknown>): Record<string, unknown> {
+  if (typeof data['note'] === 'string' && !('text' in data)) {
+    const { note, ...rest } = data;
+    return { ...rest, text: note };
+  }
+  return data;
+}
+
+const noteRecordedWithUpcaster = defineEvent({
+  type: 'note.recorded',
+  schema: NoteRecordedData,
+  streams: ['note'],
+  description: 'note.recorded today, reading the legacy { note } shape as { text }.',
+  upcasters: [upcastLegacyNote],
+});
+
+const legacyCatalog = new EventCatalog([legacyNoteRecorded]);
+const todayCatalog = new EventCatalog([noteRecordedWithUpcaster]);
+
+/** A stored line in the legacy shape, built by hand exactly as an old writer would have stored it. */
+function legacyEvent(seq: number, prev: string, words: string): StoredEvent {
+  const base: Omit<StoredEvent, 'hash'> = {
+    v: 1,
+    seq,
+    id: `01HZZZZZZZZZZZZZZZZZZZZZ${String(seq).padStart(2, '0')}`,
+    type: 'note.recorded',
+    stream: 'note/ops',
+    at: '2023-03-04T05:06:07.089Z',
+    actor: 'system',
+    data: { note: words },
+    prev,
+  };
+  return { ...base, hash: hashEvent(base) };
+}
+
+function todayEvent(seq: number, prev: string, text: string): StoredEvent {
+  const base: Omit<StoredEvent, 'hash'> = {
+    v: 1,
+    seq,
+    id: `01HZZZZZZZZZZZZZZZZZZZZZ${String(seq).padStart(2, '0')}`,
+    type: 'note.recorded',
+    stream: 'note/ops',
+    at: '2024-03-04T05:06:07.089Z',
+    actor: 'system',
+    data: { text },
+    prev,
+  };
+  return { ...base, hash: hashEvent(base) };
+}
+
+async function readAll(store: { read(): AsyncIterable<StoredEvent> }): Promise<StoredEvent[]> {
+  const out: StoredEvent[] = [];
+  for await (const e of store.read()) out.push(e);
+  return out;
+}
+
+describe('upcasting legacy shapes on read', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A JSONL workspace whose log holds `events`, written by hand; returns the segment path. */
+  function workspaceWith(events: readonly StoredEvent[]): { dir: string; segment: string } {
+    const dir = mkdtempSync(join(tmpdir(), 'baton-upcast-'));
+    dirs.push(dir);
+    JsonlEventStore.initWorkspace(dir);
+    const segment = join(workspaceLayout(dir).log, segmentName(1));
+    writeFileSync(segment, events.map((e) => serializeEvent(e) + '\n').join(''), { mode: 0o600 });
+    return { dir, segment };
+  }
+
+  it("decodes a legacy note.recorded { note } written by an old writer as today's { text }, leaving the stored event as it was", async () => {
+    const oldWriter = new MemoryEventStore({ catalog: legacyCatalog });
+    await oldWriter.append([{ type: 'note.recorded', stream: 'note/ops', data: { note: 'written long ago' } }]);
+    const [stored] = await readAll(oldWriter);
+    const bytesBefore = serializeEvent(stored!);
+
+    const decoded = todayCatalog.decode(stored!);
+
+    expect(decoded).toEqual({ ok: true, event: { ...stored!, data: { text: 'written long ago' } } });
+    expect(stored!.data).toEqual({ note: 'written long ago' });
+    expect(serializeEvent(stored!)).toBe(bytesBefore);
+    expect(hashEvent(stored!)).toBe(stored!.hash);
+  });
+
+  it('keeps the legacy bytes on disk unchanged through read, decode and verify, and verify passes', async () => {
+    const first = legacyEvent(1, GENESIS_HASH, 'legacy words');
+    const second = todayEvent(2, first.hash, 'current words');
+    const { dir, segment } = workspaceWith([first, second]);
+    const bytesBefore = readFileSync(segment);
+    const store = new JsonlEventStore(dir, { catalog: todayCatalog });
+    try {
+      expect(await store.verify()).toEqual({ ok: true, head_seq: 2, checked: 2, first_bad: null });
+      const stored = await readAll(store);
+      expect(stored).toEqual([first, second]);
+      expect(stored[0]!.data).toEqual({ note: 'legacy words' });
+      const decoded = stored.map((e) => todayCatalog.decode(e));
+      expect(decoded.map((d) => (d.ok ? d.event.data : d.reason))).toEqual([{ text: 'legacy words' }, { text: 'current words' }]);
+      // Appending after the legacy history chains onto its stored hash.
+      const next = await store.append([{ type: 'note.recorded', stream: 'note/ops', data: { text: 'new' } }]);
+      expect(next.events[0]!.prev).toBe(second.hash);
+      expect(await store.verify()).toEqual({ ok: true, head_seq: 3, checked: 3, first_bad: null });
+    } finally {
+      await store.close();
+    }
+    expect(readFileSync(segment).subarray(0, bytesBefore.length).equals(bytesBefore)).toBe(true);
+  });
+
+  it('fails decode and verify on the same legacy history without the upcaster (control)', async () => {
+    const first = legacyEvent(1, GENESIS_HASH, 'legacy words');
+    const { dir } = workspaceWith([first]);
+    const decoded = createCatalog().decode(first);
+    expect(decoded.ok).toBe(false);
+    expect(decoded.ok ? undefined : decoded.reason).toBe('invalid_data');
+    const store = new JsonlEventStore(dir);
+    try {
+      const report = await store.verify();
+      expect(report.ok).toBe(false);
+      expect(report.first_bad?.seq).toBe(1);
+      expect(report.first_bad?.reason).toContain('data invalid for note.recorded');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("leaves today's shape unchanged when decoding", () => {
+    const current = todayEvent(1, GENESIS_HASH, 'already current');
+    const decoded = todayCatalog.decode(current);
+    expect(decoded).toEqual({ ok: true, event: current });
+  });
+
+  it('imports legacy history into a store with the upcasting catalog unchanged, and verify passes', async () => {
+    const first = legacyEvent(1, GENESIS_HASH, 'legacy one');
+    const second = legacyEvent(2, first.hash, 'legacy two');
+    const store = new MemoryEventStore({ catalog: todayCatalog });
+    async function* exported(): AsyncIterable<StoredEvent> {
+      yield structuredClone(first);
+      yield structuredClone(second);
+    }
+    expect(await store.importLog(exported())).toEqual({ seq: 2, hash: second.hash });
+    expect((await readAll(store)).map(serializeEvent)).toEqual([serializeEvent(first), serializeEvent(second)]);
+    expect(await store.verify()).toEqual({ ok: true, head_seq: 2, checked: 2, first_bad: null });
+  });
+
+  it('refuses new appends in the legacy shape: upcasting is for reading history only', async () => {
+    const store = new MemoryEventStore({ catalog: todayCatalog });
+    const error = await store.append([{ type: 'note.recorded', stream: 'note/ops', data: { note: 'old habits' } }]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isBatonError(error) ? error.code : error).toBe('INVALID_INPUT');
+    expect(isBatonError(error) ? error.message : '').toContain('data');
+    expect((await store.head()).seq).toBe(0);
+  });
+});
