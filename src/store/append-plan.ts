@@ -22,9 +22,30 @@ export interface ValidatedBatch {
 }
 
 const nextUlid = monotonicFactory();
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-export function newEventId(): string {
-  return nextUlid();
+/**
+ * A new ULID that sorts after `previous` (the id of the event before it in the log). Each process
+ * has its own ULID clock, so under concurrent appenders a fresh id can sort before the previous
+ * event's; then the previous id plus one is used, which keeps id order = seq order in the log.
+ */
+export function newEventId(previous?: string): string {
+  const candidate = nextUlid();
+  if (previous === undefined || candidate > previous || !/^[0-9A-HJKMNP-TV-Z]{26}$/.test(previous)) return candidate;
+  return incrementCrockford(previous) ?? candidate;
+}
+
+function incrementCrockford(id: string): string | undefined {
+  const chars = id.split('');
+  for (let i = chars.length - 1; i >= 0; i--) {
+    const digit = CROCKFORD.indexOf(chars[i]!);
+    if (digit < CROCKFORD.length - 1) {
+      chars[i] = CROCKFORD[digit + 1]!;
+      return chars.join('');
+    }
+    chars[i] = '0';
+  }
+  return undefined;
 }
 
 /** Validation that needs no store state; runs before the lock is taken. Throws INVALID_INPUT. */
@@ -77,6 +98,8 @@ export type AppendPlan = { kind: 'deduplicated'; first: number; last: number } |
 export interface PlanContext {
   now: () => string;
   defaultActor: string;
+  /** Id of the last event in the log, so new ids sort after it whichever process wrote it. */
+  lastId?: string | undefined;
 }
 
 /** Decide the append against the current index. Throws CONFLICT or IDEMPOTENCY_CONFLICT. */
@@ -99,12 +122,13 @@ export function planAppend(batch: ValidatedBatch, index: StoreIndex, ctx: PlanCo
   const at = ctx.now();
   const batchEnd = batch.events.length > 1 ? index.seq + batch.events.length : undefined;
   let prev = index.hash;
+  let lastId = ctx.lastId;
   const stored: StoredEvent[] = [];
   batch.events.forEach((e, i) => {
     const base: Omit<StoredEvent, 'hash'> = {
       v: ENVELOPE_VERSION,
       seq: index.seq + i + 1,
-      id: newEventId(),
+      id: (lastId = newEventId(lastId)),
       type: e.type,
       stream: e.stream,
       at: e.at ?? at,

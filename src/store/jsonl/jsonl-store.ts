@@ -83,6 +83,8 @@ export class JsonlEventStore implements EventStore {
   /** The committed end as this process last saw it. */
   private tail: Cursor | undefined;
   private headHash = GENESIS_HASH;
+  /** Id of the last committed event, when known (new ids must sort after it). */
+  private headId: string | undefined;
   /** Streams and idempotency keys; loaded only when an append or a query needs them. */
   private index: StoreIndex | undefined;
   private foldedSinceCache = 0;
@@ -140,7 +142,7 @@ export class JsonlEventStore implements EventStore {
       // Streams and idempotency keys are only loaded when the batch asks about them: a plain
       // append needs nothing but the head.
       const index = needsIndex ? this.ensureIndex() : (this.index ?? { ...emptyIndex(), seq: this.tail!.seq - 1, hash: this.headHash });
-      const plan = planAppend(batch, index, { now: this.now, defaultActor: this.actor });
+      const plan = planAppend(batch, index, { now: this.now, defaultActor: this.actor, lastId: this.headId });
       if (plan.kind === 'deduplicated') {
         const stored: StoredEvent[] = [];
         for await (const e of this.read({ from: plan.first, to: plan.last })) stored.push(e);
@@ -175,6 +177,7 @@ export class JsonlEventStore implements EventStore {
     const offset = segment.name === tail.segment.name ? tail.offset + bytes.length : bytes.length;
     this.tail = { segment, offset, seq: last.seq + 1, prevHash: last.hash };
     this.headHash = last.hash;
+    this.headId = last.id;
   }
 
   private createSegment(firstSeq: number): Segment {
@@ -218,6 +221,7 @@ export class JsonlEventStore implements EventStore {
       const { end, last } = findTail(segments);
       this.tail = end.cursor;
       this.headHash = last?.hash ?? end.cursor.prevHash ?? GENESIS_HASH;
+      this.headId = last?.id;
       if (this.index && this.index.seq !== end.cursor.seq - 1) this.index = undefined;
       this.foldedSinceCache = this.index ? this.foldedSinceCache : 0;
       return end;
@@ -229,6 +233,7 @@ export class JsonlEventStore implements EventStore {
       builder?.add(step.value.event);
       this.foldedSinceCache += builder ? 1 : 0;
       this.headHash = step.value.event.hash;
+      this.headId = step.value.event.id;
       step = scan.next();
     }
     builder?.flush();
@@ -251,18 +256,35 @@ export class JsonlEventStore implements EventStore {
     const bytes = size - offset;
     if (bytes <= 0) return;
     mkdirSync(this.layout.quarantine, { recursive: true, mode: DIR_MODE });
-    const quarantineName = `${segment.name.replace(/\.jsonl$/, '')}-at-${offset}-${this.now().replace(/[:.]/g, '-')}.torn`;
-    const quarantinePath = join(this.layout.quarantine, quarantineName);
+    // A recovery cut short after quarantining (before truncating) is redone by the next append:
+    // with a fixed clock (BATON_NOW) that would pick the same name, so never reuse one.
+    const baseName = `${segment.name.replace(/\.jsonl$/, '')}-at-${offset}-${this.now().replace(/[:.]/g, '-')}`;
+    let quarantineName = `${baseName}.torn`;
     const source = openSync(segment.path, 'r+');
     try {
       const buffer = Buffer.alloc(bytes);
       readSync(source, buffer, 0, bytes, offset);
-      const out = openSync(quarantinePath, 'wx', FILE_MODE);
+      let out: number | undefined;
+      for (let copy = 2; out === undefined; copy++) {
+        try {
+          out = openSync(join(this.layout.quarantine, quarantineName), 'wx', FILE_MODE);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+          quarantineName = `${baseName}-${copy}.torn`;
+        }
+      }
       try {
         writeSync(out, buffer);
         fsyncSync(out);
       } finally {
         closeSync(out);
+      }
+      // The quarantine file's directory entry must be durable before the bytes are cut.
+      const dirFd = openSync(this.layout.quarantine, 'r');
+      try {
+        fsyncSync(dirFd);
+      } finally {
+        closeSync(dirFd);
       }
       ftruncateSync(source, offset);
       fsyncSync(source);
@@ -281,7 +303,7 @@ export class JsonlEventStore implements EventStore {
     const plan = planAppend(
       validateBatch(this.catalog, [{ type: 'log.recovered', stream: 'log/recovery', data: report }]),
       this.index ?? { ...emptyIndex(), seq: this.tail!.seq - 1, hash: this.headHash },
-      { now: this.now, defaultActor: 'system' },
+      { now: this.now, defaultActor: 'system', lastId: this.headId },
     );
     if (plan.kind === 'write') {
       this.writeCommitted(plan.events);
@@ -308,6 +330,7 @@ export class JsonlEventStore implements EventStore {
       while (!step.done) {
         builder.add(step.value.event);
         this.foldedSinceCache += 1;
+        this.headId = step.value.event.id;
         step = scan.next();
       }
       builder.flush();
@@ -499,6 +522,7 @@ export class JsonlEventStore implements EventStore {
           this.closeWriteFd();
           this.tail = { segment, offset: size, seq: last.seq + 1, prevHash: last.hash };
           this.headHash = last.hash;
+          this.headId = last.id;
         } else {
           rmSync(tempPath, { force: true });
         }

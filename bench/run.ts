@@ -1,0 +1,128 @@
+/**
+ * `npm run bench`: every performance budget of the architecture spec that the foundation owns.
+ * Each benchmark prints Baton's figure, the machine's own limit for the same work measured in the
+ * same run, their ratio, and the spec's floor with PASS/FAIL; a summary table closes the run.
+ *
+ *   node --expose-gc dist/bench/run.js [--quick] [--log-events=N] [NAME…]
+ *
+ * NAME (any part of a benchmark's name) runs only the matching benchmarks. `--quick` is a smoke
+ * run: fewer events, a 100,000-event log. Exit code 1 when any figure misses its floor or fails.
+ */
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { benchAppendBatch, APPEND_BATCH } from './append-batch.js';
+import { benchAppendConcurrent, APPEND_CONCURRENT } from './append-concurrent.js';
+import { benchAppendSingle, APPEND_SINGLE } from './append-single.js';
+import { generateLog, type LogFixture } from './log-fixture.js';
+import { benchReplay, REPLAY } from './replay.js';
+import { formatNumber, printHeader, printResult, printSummary, type BenchResult } from './report.js';
+import { benchShortCommand, SHORT_COMMAND } from './short-command.js';
+import { childCommand, collectGarbage, COMPILED, makeTempDir, mb, NOTE_TEXT_LENGTH, rawLine, removeAllTempDirs, removeTempDir } from './support.js';
+import { benchVerify, VERIFY } from './verify.js';
+
+interface Sizes {
+  singleEvents: number;
+  perWorker: number;
+  batches: number;
+  logEvents: number;
+  repeats: number;
+  commandRuns: number;
+}
+
+const FULL: Sizes = { singleEvents: 3_000, perWorker: 500, batches: 300, logEvents: 1_000_000, repeats: 2, commandRuns: 15 };
+const QUICK: Sizes = { singleEvents: 500, perWorker: 100, batches: 50, logEvents: 100_000, repeats: 1, commandRuns: 7 };
+
+function parseArgs(argv: readonly string[]): { sizes: Sizes; quick: boolean; filters: string[] } {
+  let quick = false;
+  let logEvents: number | undefined;
+  const filters: string[] = [];
+  for (const arg of argv) {
+    if (arg === '--quick') quick = true;
+    else if (arg.startsWith('--log-events=')) {
+      logEvents = Number(arg.slice('--log-events='.length));
+      if (!Number.isSafeInteger(logEvents) || logEvents < 1) throw new Error('--log-events must be a positive integer');
+    } else if (arg === '--help' || arg === '-h') {
+      console.log('usage: node --expose-gc dist/bench/run.js [--quick] [--log-events=N] [NAME…]');
+      console.log(`benchmarks: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
+      process.exit(0);
+    } else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}`);
+    else filters.push(arg);
+  }
+  const sizes = { ...(quick ? QUICK : FULL) };
+  if (logEvents !== undefined) sizes.logEvents = logEvents;
+  return { sizes, quick, filters };
+}
+
+interface Benchmark {
+  name: string;
+  work: string;
+  needsLog: boolean;
+  run(sizes: Sizes, log: () => LogFixture): Promise<BenchResult>;
+}
+
+const BENCHMARKS: readonly Benchmark[] = [
+  { name: APPEND_SINGLE.name, work: APPEND_SINGLE.work, needsLog: false, run: (s) => benchAppendSingle({ events: s.singleEvents }) },
+  { name: APPEND_CONCURRENT.name, work: APPEND_CONCURRENT.work, needsLog: false, run: (s) => benchAppendConcurrent({ perWorker: s.perWorker }) },
+  { name: APPEND_BATCH.name, work: APPEND_BATCH.work, needsLog: false, run: (s) => benchAppendBatch({ batches: s.batches }) },
+  { name: REPLAY.name, work: REPLAY.work, needsLog: true, run: (s, log) => benchReplay(log(), { repeats: s.repeats }) },
+  { name: VERIFY.name, work: VERIFY.work, needsLog: true, run: (s, log) => benchVerify(log(), { repeats: s.repeats }) },
+  { name: SHORT_COMMAND.name, work: SHORT_COMMAND.work, needsLog: false, run: (s) => benchShortCommand({ runs: s.commandRuns }) },
+];
+
+async function main(): Promise<void> {
+  const { sizes, quick, filters } = parseArgs(process.argv.slice(2));
+  const selected = BENCHMARKS.filter((b) => filters.length === 0 || filters.some((f) => b.name.includes(f)));
+  if (selected.length === 0) throw new Error(`no benchmark matches ${filters.join(', ')} (have: ${BENCHMARKS.map((b) => b.name).join(', ')})`);
+
+  const cpu = cpus();
+  console.log(`baton bench${quick ? ' (--quick)' : ''}: node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${formatNumber(mb(totalmem()))} MB RAM`);
+  console.log(`temp dir ${tmpdir()}; event lines ${rawLine().length} bytes (note text ${NOTE_TEXT_LENGTH} chars); children run ${childCommand('read-child').compiled ? 'compiled dist/ code with plain node' : 'bench/*.ts through tsx (dist/bench is missing or older)'}`);
+  if (!COMPILED) console.log('(running under tsx: the parent process is not the compiled bench)');
+
+  let fixture: LogFixture | undefined;
+  const log = (): LogFixture => {
+    if (!fixture) {
+      const dir = makeTempDir('log');
+      process.stdout.write(`\n(generating a ${formatNumber(sizes.logEvents)}-event log…`);
+      fixture = generateLog(dir, sizes.logEvents);
+      console.log(` ${formatNumber(mb(fixture.bytes))} MB in ${fixture.segments} segment(s), ${formatNumber(fixture.generateMs)} ms; not measured)`);
+    }
+    return fixture;
+  };
+
+  const results: BenchResult[] = [];
+  const failures: { name: string; error: string }[] = [];
+  try {
+    for (const bench of selected) {
+      if (bench.needsLog) log();
+      printHeader(bench.name, bench.work);
+      collectGarbage();
+      try {
+        const result = await bench.run(sizes, log);
+        results.push(result);
+        printResult(result);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        failures.push({ name: bench.name, error: message });
+        console.log(`  ERROR: ${message}`);
+      }
+    }
+  } finally {
+    if (fixture) removeTempDir(fixture.dir);
+  }
+  printSummary(results, failures);
+  if (failures.length > 0 || results.some((r) => !r.pass)) process.exitCode = 1;
+}
+
+process.once('SIGINT', () => {
+  removeAllTempDirs();
+  process.exit(130);
+});
+
+try {
+  await main();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+} finally {
+  removeAllTempDirs();
+}
