@@ -13,3 +13,6 @@ export { openStore, type OpenStoreOptions } from './store/open-store.js';
 export { storeConfigFrom, StoreConfigSchema, StoreKind, type StoreConfig } from './store/store-config.js';
 export { hashEvent, serializeEvent } from './store/hash.js';
 export { resolveWorkspace } from './workspace.js';
+export * from '../projections/index.js';
+export { runProjection, runProjections, type RunProjectionOptions, type ProjectionRun } from './store/projection-runner.js';
+export { loadSnapshot, writeSnapshot, type Snapshot } from './store/snapshots.js';

@@ -46,7 +46,7 @@ export class Output {
   error(error: unknown, generatedAt: string | undefined): number {
     const { code, message, details } = describeError(error);
     if (this.mode === OutputMode.json) {
-      const envelope = { v: 1, type: 'error', code, message, ...(generatedAt ? { generated_at: generatedAt } : {}), ...(details ? { details } : {}) };
+      const envelope = { v: 1, type: 'error', ...(generatedAt ? { generated_at: generatedAt } : {}), code, message, ...(details ? { details } : {}) };
       this.stdout.write(JSON.stringify(envelope) + '\n');
     } else {
       this.stderr.write(`baton: ${code}: ${message}\n`);

@@ -19,6 +19,7 @@ import { loadSnapshot, SnapshotLoadKind, writeSnapshot } from './snapshots.js';
  * --to`) would make every later current-view run slower. A snapshot is written when the run folded
  * at least `snapshotEvery` events, or when it replaced an unusable (corrupt or stale) one.
  */
+
 export interface RunProjectionOptions {
   catalog: EventCatalog;
   /** Where snapshots live (`.baton/cache/`); without it every run folds from scratch, writing nothing. */
@@ -69,7 +70,7 @@ export interface ProjectionRun<S, V> {
 export type ProjectionRuns<P extends readonly AnyProjection[]> = { -readonly [K in keyof P]: ProjectionRun<StateOf<P[K]>, ViewOf<P[K]>> };
 
 export async function runProjection<S, V>(store: EventStore, projection: Projection<S, V>, options: RunProjectionOptions): Promise<ProjectionRun<S, V>> {
-  const [run] = await runProjections(store, [projection as AnyProjection], options);
+  const [run] = await runProjections(store, [projection], options);
   return run as ProjectionRun<S, V>;
 }
 

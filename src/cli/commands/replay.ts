@@ -12,17 +12,22 @@ export async function replay(ctx: CommandContext, flags: { view: string; to?: st
   if ((flags.to === undefined) === (flags.at === undefined)) throw invalidInput('give exactly one of --to SEQ or --at ISO', '--to');
   const store = await ctx.store();
   let to: number;
-  let asOf = ctx.now;
+  let asOf: string;
   if (flags.to !== undefined) {
     to = parseCount(flags.to, '--to');
+    // The clock of a past position is the time of its last event, so time-dependent views
+    // (staleness, abandonment) read as they did then.
+    asOf = ctx.now;
+    for await (const event of store.read({ from: to, to })) asOf = event.at;
   } else {
     asOf = parseIsoTime(flags.at!, '--at');
-    // The position of --at is the last event recorded at or before that time.
+    // The position of --at: every event recorded at or before that time. `at` comes from each
+    // command's clock, so it can step back between processes; the scan reads the whole log and
+    // takes the last event at or before the time, not the first one after it.
     to = 0;
     const limit = Date.parse(asOf);
     for await (const event of store.read({})) {
-      if (Date.parse(event.at) > limit) break;
-      to = event.seq;
+      if (Date.parse(event.at) <= limit) to = event.seq;
     }
   }
   const run = await runProjection(store, projection, { catalog: await ctx.catalog(), cacheDir: await ctx.cacheDir(), now: asOf, to });
