@@ -34,9 +34,11 @@ export async function benchAppendBatch(options: { batches: number }): Promise<Be
       // The events are built before the clock starts: the caller's object construction is not the
       // store's cost. Validation, hashing, serialising, writing and syncing all are.
       const batches = Array.from({ length: options.batches }, (_, b) => batch(WARMUP_BATCHES + b));
+      const cpuStart = process.cpuUsage();
       const start = performance.now();
       for (const b of batches) await store.append(b);
       const ms = performance.now() - start;
+      const cpu = process.cpuUsage(cpuStart);
       const after = rawAppendLoop(rawPath, line, events, BATCH);
 
       const head = await store.head();
@@ -57,7 +59,9 @@ export async function benchAppendBatch(options: { batches: number }): Promise<Be
         ratio: batonRate / limitRate,
         floor: `≥ ${formatNumber(APPEND_BATCH.floor)} events/s`,
         pass: batonRate >= APPEND_BATCH.floor,
-        notes: [],
+        notes: [
+          `CPU ${((cpu.user + cpu.system) / 1000 / options.batches).toFixed(2)} ms per batch = ${((cpu.user + cpu.system) / events).toFixed(1)} µs per event; the raw group commit's whole cost is ${((1000 * BATCH) / limitRate).toFixed(2)} ms per batch`,
+        ],
       };
     } finally {
       await store.close();

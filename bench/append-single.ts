@@ -28,9 +28,11 @@ export async function benchAppendSingle(options: { events: number }): Promise<Be
       rawAppendLoop(rawPath, line, WARMUP);
 
       const before = rawAppendLoop(rawPath, line, options.events);
+      const cpuStart = process.cpuUsage();
       const start = performance.now();
       for (let i = 0; i < options.events; i++) await store.append([noteEvent(WARMUP + i)]);
       const ms = performance.now() - start;
+      const cpu = process.cpuUsage(cpuStart);
       const after = rawAppendLoop(rawPath, line, options.events);
 
       const head = await store.head();
@@ -50,7 +52,9 @@ export async function benchAppendSingle(options: { events: number }): Promise<Be
         ratio: batonRate / limitRate,
         floor: `≥ ${formatNumber(APPEND_SINGLE.floor)} events/s`,
         pass: batonRate >= APPEND_SINGLE.floor,
-        notes: [],
+        notes: [
+          `CPU ${((cpu.user + cpu.system) / 1000 / options.events).toFixed(3)} ms per append (user ${(cpu.user / 1000 / options.events).toFixed(3)}, sys ${(cpu.system / 1000 / options.events).toFixed(3)}); the raw loop's whole cost is ${(1000 / limitRate).toFixed(3)} ms per event`,
+        ],
       };
     } finally {
       await store.close();

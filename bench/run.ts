@@ -13,6 +13,7 @@ import { benchAppendBatch, APPEND_BATCH } from './append-batch.js';
 import { benchAppendConcurrent, APPEND_CONCURRENT } from './append-concurrent.js';
 import { benchAppendSingle, APPEND_SINGLE } from './append-single.js';
 import { generateLog, type LogFixture } from './log-fixture.js';
+import { benchPostgresAppendBatch, benchPostgresAppendSingle, POSTGRES_APPEND_BATCH, POSTGRES_APPEND_SINGLE, postgresBenchSkipReason } from './postgres-append.js';
 import { benchReplay, REPLAY } from './replay.js';
 import { formatNumber, printHeader, printResult, printSummary, type BenchResult } from './report.js';
 import { benchShortCommand, SHORT_COMMAND } from './short-command.js';
@@ -56,6 +57,8 @@ interface Benchmark {
   name: string;
   work: string;
   needsLog: boolean;
+  /** Why it cannot run on this machine (printed, not counted as a failure), or undefined. */
+  skip?: () => string | undefined;
   run(sizes: Sizes, log: () => LogFixture): Promise<BenchResult>;
 }
 
@@ -66,6 +69,20 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: REPLAY.name, work: REPLAY.work, needsLog: true, run: (s, log) => benchReplay(log(), { repeats: s.repeats }) },
   { name: VERIFY.name, work: VERIFY.work, needsLog: true, run: (s, log) => benchVerify(log(), { repeats: s.repeats }) },
   { name: SHORT_COMMAND.name, work: SHORT_COMMAND.work, needsLog: false, run: (s) => benchShortCommand({ runs: s.commandRuns }) },
+  {
+    name: POSTGRES_APPEND_SINGLE.name,
+    work: POSTGRES_APPEND_SINGLE.work,
+    needsLog: false,
+    skip: postgresBenchSkipReason,
+    run: (s) => benchPostgresAppendSingle({ events: s.singleEvents }),
+  },
+  {
+    name: POSTGRES_APPEND_BATCH.name,
+    work: POSTGRES_APPEND_BATCH.work,
+    needsLog: false,
+    skip: postgresBenchSkipReason,
+    run: (s) => benchPostgresAppendBatch({ batches: s.batches }),
+  },
 ];
 
 async function main(): Promise<void> {
@@ -93,6 +110,12 @@ async function main(): Promise<void> {
   const failures: { name: string; error: string }[] = [];
   try {
     for (const bench of selected) {
+      const skipped = bench.skip?.();
+      if (skipped !== undefined) {
+        printHeader(bench.name, bench.work);
+        console.log(`  SKIPPED: ${skipped}`);
+        continue;
+      }
       if (bench.needsLog) log();
       printHeader(bench.name, bench.work);
       collectGarbage();

@@ -13,6 +13,9 @@ await build({
   target: 'node20',
   sourcemap: false,
   logLevel: 'warning',
+  // The PostgreSQL driver stays a runtime dependency loaded from node_modules (and only by the
+  // postgres adapter's lazy chunk): bundling it would pull in its optional native binding.
+  external: ['pg', 'pg-native'],
   // CommonJS dependencies (commander, ndjson) call require() for Node built-ins.
   banner: { js: "import { createRequire as __batonRequire } from 'node:module'; const require = __batonRequire(import.meta.url);" },
 });

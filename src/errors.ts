@@ -27,6 +27,20 @@ export const EXIT_CODES: Record<string, number> = {
   STORE_UNAVAILABLE: 5,
   UNEXPECTED: 1,
   INTERRUPTED: 130,
+  // phase-gates.md §11
+  NO_FLOW: 2,
+  FLOW_ACTIVE: 2,
+  FLOW_ENDED: 2,
+  NOT_TEAM_MODE: 2,
+  NO_DEEP_DIVE: 2,
+  DEEP_DIVE_EXISTS: 2,
+  // coordination.md §16
+  SESSION_ENDED: 2,
+  AMBIGUOUS_RECIPIENT: 2,
+  SELF_ADDRESSED: 2,
+  AMBIGUOUS_SESSION: 2,
+  WORKSPACE_ID_REQUIRED: 2,
+  UNREAD_DIRECTED_SIGNALS: 2,
 };
 
 /** Exit code for a code; `UNKNOWN_<THING>` codes are unknown ids (2). */

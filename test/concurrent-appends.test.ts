@@ -127,7 +127,9 @@ describe('concurrent appends from separate processes', () => {
       const race = (expected: string, round: number): Promise<CliResult[]> =>
         Promise.all(
           Array.from({ length: racers }, (_, r) =>
-            batonIn(workspace, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/race', '--data', JSON.stringify({ text: `round ${round} racer ${r}` }), '--expected-version', expected]),
+            batonIn(workspace, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/race', '--data', JSON.stringify({ text: `round ${round} racer ${r}` }), '--expected-version', expected], {
+              env: { BATON_LOCK_TIMEOUT_MS: '50000' },
+            }),
           ),
         );
       const rounds: [string, number][] = [
@@ -145,7 +147,8 @@ describe('concurrent appends from separate processes', () => {
         for (const conflict of conflicts) {
           const error = errorEnvelopeOf(conflict);
           expect(error.code).toBe('CONFLICT');
-          expect(error.message).toContain('note/race');
+          // A version conflict, not a lock timeout (which is CONFLICT too): it names the stream and versions.
+          expect(error.message).toMatch(/^stream note\/race is at version \d+, expected /);
         }
         const won = AppendedEnvelope.parse(jsonLines(ok[0]!.stdout)[0]);
         expect(won.events[0]!.seq).toBe(round);

@@ -3,6 +3,10 @@ import { Command, CommanderError } from 'commander';
 import { registerInit } from './groups/init.js';
 import { registerLog } from './groups/log.js';
 import { registerReplay } from './groups/replay.js';
+import { registerSession } from './groups/session.js';
+import { registerMem } from './groups/mem.js';
+import { registerHooks } from './groups/hooks.js';
+import { registerWu } from './groups/wu.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
 import { chooseMode, Output } from './output.js';
 
@@ -48,6 +52,10 @@ Exit codes: 0 ok, 1 unexpected, 2 invalid input, 3 integrity failure, 4 conflict
   registerInit(program);
   registerLog(program);
   registerReplay(program);
+  registerSession(program);
+  registerMem(program);
+  registerHooks(program);
+  registerWu(program);
   return program;
 }
 

@@ -3,7 +3,8 @@ import { StoredEventSchema, type StoredEvent } from '../../events/envelope.js';
 import { GENESIS_HASH } from '../../events/patterns.js';
 import { formatProblems, describeZodIssues } from '../../events/validation.js';
 import type { BadPosition } from './contract.js';
-import { hashEvent, serializeEvent } from './hash.js';
+import { createHash } from 'node:crypto';
+import { canonicalEnvelope } from '../../events/canonical.js';
 
 /**
  * Checks stored lines one after another: JSON, envelope schema, catalog-valid data, contiguous
@@ -38,9 +39,12 @@ export class ChainChecker {
     const event = shape.data;
     if (event.seq !== this.expectedSeq) return bad(`seq ${event.seq} where ${this.expectedSeq} was expected`);
     if (event.prev !== this.prevHash) return bad('prev does not match the previous event hash (chain broken)');
-    const hash = hashEvent(event);
+    // Canonicalise once: the hash covers the canonical form without `hash`, and the stored line must
+    // be that form with `hash` (the last envelope key, a checked hex string) appended.
+    const body = canonicalEnvelope(event as Record<string, unknown>, false);
+    const hash = createHash('sha256').update(body).digest('hex');
     if (hash !== event.hash) return bad('hash does not match the event content (tampered)');
-    if (serializeEvent(event) !== line) return bad('line is not in canonical form (tampered)');
+    if (line !== body.slice(0, -1) + ',"hash":"' + event.hash + '"}') return bad('line is not in canonical form (tampered)');
     const decoded = this.catalog.decode(event);
     if (!decoded.ok) return bad(`data invalid for ${event.type}: ${formatProblems(decoded.problems)}`);
     this.expectedSeq += 1;

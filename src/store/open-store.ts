@@ -1,6 +1,5 @@
 import type { EventCatalog } from '../../events/catalog.js';
 import type { LogRecoveredData } from '../../events/log.js';
-import { BatonError, ErrorCode } from '../errors.js';
 import type { EventStore } from './contract.js';
 import { JsonlEventStore } from './jsonl/jsonl-store.js';
 import type { StoreConfig } from './store-config.js';
@@ -26,9 +25,16 @@ export async function openStore(options: OpenStoreOptions): Promise<EventStore> 
         ...(options.onRecovered ? { onRecovered: options.onRecovered } : {}),
         ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
       });
-    case 'postgres':
-      throw new BatonError(ErrorCode.STORE_UNAVAILABLE, 'the PostgreSQL adapter is not part of this build yet; nothing was written', {
-        kind: 'postgres',
+    case 'postgres': {
+      // Loaded only here, so a JSONL workspace never loads the PostgreSQL driver.
+      const { openPostgresStore } = await import('./postgres/open-postgres-store.js');
+      return openPostgresStore({
+        url: options.config.url,
+        workspace_id: options.config.workspace_id,
+        catalog: options.catalog,
+        now: options.now,
+        actor: options.actor,
       });
+    }
   }
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
  * with an environment stripped of every BATON_* variable of the test runner, so each test says
  * exactly which ones apply.
  */
-export const BATON_BIN = process.env['DEVONLY_BATON_BIN'] ?? fileURLToPath(new URL('../../dist/bin/baton.js', import.meta.url));
+export const BATON_BIN = fileURLToPath(new URL('../../dist/bin/baton.js', import.meta.url));
 
 export interface CliResult {
   stdout: string;

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { NewEvent } from '../../../events/envelope.js';
-import { describeZodIssues } from '../../../events/validation.js';
-import { invalidInput } from '../../errors.js';
+import type { EventCatalog } from '../../../events/catalog.js';
+import { describeZodIssues, type FieldProblem } from '../../../events/validation.js';
+import { invalidInput, isBatonError } from '../../errors.js';
+import { validateBatch } from '../../store/append-plan.js';
 import type { AppendOptions, AppendResult } from '../../store/contract.js';
 import type { CommandContext } from '../context.js';
 import { AppendedEnvelope } from '../envelopes.js';
@@ -33,7 +35,7 @@ interface AppendCall {
 }
 
 export async function logAppend(ctx: CommandContext, flags: LogAppendFlags): Promise<void> {
-  const calls = flags.events !== undefined ? callsFromFile(flags) : [singleCall(flags)];
+  const calls = flags.events !== undefined ? callsFromFile(flags, await ctx.catalog()) : [singleCall(flags)];
   const store = await ctx.store();
   for (const call of calls) {
     const result = await store.append(call.events, call.options);
@@ -62,7 +64,7 @@ function singleCall(flags: LogAppendFlags): AppendCall {
  * Each line is then its own append call (its own fsync and result), or with `--batch` all lines are
  * one atomic batch (one write, one fsync).
  */
-function callsFromFile(flags: LogAppendFlags): AppendCall[] {
+function callsFromFile(flags: LogAppendFlags, catalog: EventCatalog): AppendCall[] {
   for (const [flag, value] of [['--type', flags.type], ['--stream', flags.stream], ['--data', flags.data], ['--expected-version', flags.expectedVersion]] as const) {
     if (value !== undefined) throw invalidInput('cannot be combined with --events (put it in each line)', flag);
   }
@@ -79,6 +81,18 @@ function callsFromFile(flags: LogAppendFlags): AppendCall[] {
     const result = EventLineSchema.safeParse(value);
     if (!result.success) throw invalidInput(describeZodIssues(result.error, `--events line ${i + 1}`));
     return result.data;
+  });
+  // Each line against its type's schema too, so a bad line fails before any line is appended.
+  parsed.forEach((line, i) => {
+    try {
+      validateBatch(catalog, [{ type: line.type, stream: line.stream, data: line.data }], {
+        ...(line.idempotency_key !== undefined ? { idempotencyKey: line.idempotency_key } : {}),
+      });
+    } catch (error) {
+      const problems = isBatonError(error) ? (error.details?.['problems'] as FieldProblem[] | undefined) : undefined;
+      if (!problems) throw error;
+      throw invalidInput(problems.map((p) => ({ field: `--events line ${i + 1}.${p.field}`, rule: p.rule })));
+    }
   });
   const toCall = (line: z.infer<typeof EventLineSchema>): AppendCall => ({
     events: [{ type: line.type, stream: line.stream, data: line.data }],

@@ -1,26 +1,49 @@
 import { createReadStream } from 'node:fs';
-import ndjson from 'ndjson';
+import { StringDecoder } from 'node:string_decoder';
 import { StoredEventSchema, type StoredEvent } from '../../../events/envelope.js';
 import { describeZodIssues, formatProblems } from '../../../events/validation.js';
 import { BatonError, ErrorCode, invalidInput } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 import { LogImportedEnvelope } from '../envelopes.js';
 
-/** Parse an export line by line (ndjson, strict) and check each envelope before the store sees it. */
+/**
+ * Parse an export line by line and check each envelope before the store sees it. Lines are counted
+ * here, as they are split, so an error names the line it is on (empty lines are skipped but counted).
+ */
 async function* exportedEvents(source: NodeJS.ReadableStream): AsyncGenerator<StoredEvent> {
-  const parser = source.pipe(ndjson.parse({ strict: true }));
   let line = 0;
+  const parse = (text: string): StoredEvent | undefined => {
+    line += 1;
+    if (text.trim() === '') return undefined;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw invalidInput(`line ${line}: not valid JSON (${(error as Error).message})`, 'import');
+    }
+    const parsed = StoredEventSchema.safeParse(value);
+    if (!parsed.success) throw invalidInput(`line ${line}: ${formatProblems(describeZodIssues(parsed.error))}`, 'import');
+    return parsed.data;
+  };
+  const decoder = new StringDecoder('utf8');
+  let carry = '';
   try {
-    for await (const value of parser as AsyncIterable<unknown>) {
-      line += 1;
-      const parsed = StoredEventSchema.safeParse(value);
-      if (!parsed.success) throw invalidInput(`line ${line}: ${formatProblems(describeZodIssues(parsed.error))}`, 'import');
-      yield parsed.data;
+    for await (const chunk of source as AsyncIterable<Buffer | string>) {
+      const text = carry + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
+      let start = 0;
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+        const event = parse(text.slice(start, nl));
+        start = nl + 1;
+        if (event) yield event;
+      }
+      carry = text.slice(start);
     }
   } catch (error) {
     if (error instanceof BatonError) throw error;
-    throw invalidInput(`line ${line + 1}: not valid JSON (${(error as Error).message})`, 'import');
+    throw invalidInput(`line ${line + 1}: could not be read (${(error as Error).message})`, 'import');
   }
+  const event = parse(carry + decoder.end());
+  if (event) yield event;
 }
 
 export async function logImport(ctx: CommandContext, file: string): Promise<void> {

@@ -6,7 +6,10 @@ import { ViewEnvelope } from '../envelopes.js';
 import { parseCount, parseIsoTime } from '../flags.js';
 
 /** `replay --view NAME (--to SEQ | --at ISO)`: a view as of a past position. */
-export async function replay(ctx: CommandContext, flags: { view: string; to?: string; at?: string }): Promise<void> {
+/** View arguments some views take (the same flags as their commands), in snake_case. */
+export type ReplayViewArgs = Record<string, string | boolean | undefined>;
+
+export async function replay(ctx: CommandContext, flags: { view: string; to?: string; at?: string }, viewArgs: ReplayViewArgs = {}): Promise<void> {
   const projection = PROJECTIONS[flags.view];
   if (!projection) throw invalidInput(`unknown view "${flags.view}" (known: ${Object.keys(PROJECTIONS).sort().join(', ')})`, '--view');
   if ((flags.to === undefined) === (flags.at === undefined)) throw invalidInput('give exactly one of --to SEQ or --at ISO', '--to');
@@ -31,5 +34,7 @@ export async function replay(ctx: CommandContext, flags: { view: string; to?: st
     }
   }
   const run = await runProjection(store, projection, { catalog: await ctx.catalog(), cacheDir: await ctx.cacheDir(), now: asOf, to });
-  ctx.output.emit(ViewEnvelope, run.view as { v: 1; type: string; generated_at: string }, (v) => JSON.stringify(v, null, 2));
+  const withArgs = projection as typeof projection & { viewWith?: (state: unknown, now: string, args: ReplayViewArgs) => unknown };
+  const view = withArgs.viewWith ? withArgs.viewWith(run.state, asOf, viewArgs) : run.view;
+  ctx.output.emit(ViewEnvelope, view as { v: 1; type: string; generated_at: string }, (v) => JSON.stringify(v, null, 2));
 }

@@ -3,11 +3,12 @@ import type { EventStore, ReadOptions } from '../../store/contract.js';
 import { serializeEvent } from '../../store/hash.js';
 
 /**
- * Stored events as lines. The JSONL adapter hands back the bytes exactly as stored; other adapters
- * give the canonical form, which is the same bytes for any event that verifies.
+ * Stored events as lines. The JSONL and PostgreSQL adapters hand back the bytes exactly as stored
+ * (the PostgreSQL one asynchronously); other adapters give the canonical form, which is the same
+ * bytes for any event that verifies.
  */
 interface RawLineReader {
-  readLines(options: ReadOptions): Iterable<{ line: string; event: StoredEvent }>;
+  readLines(options: ReadOptions): Iterable<{ line: string; event: StoredEvent }> | AsyncIterable<{ line: string; event: StoredEvent }>;
 }
 
 function hasRawLines(store: EventStore): store is EventStore & RawLineReader {

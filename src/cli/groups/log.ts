@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { LogAppendFlags } from '../commands/log-append.js';
 import { runCommand } from '../run-command.js';
 
 /** `baton log …`: the event log itself. */
@@ -19,7 +20,7 @@ export function registerLog(program: Command): void {
       'after',
       `\nExamples:\n  baton log append --type note.recorded --stream note/ops --data '{"text":"deploy paused"}'\n  baton log append --type note.recorded --stream note/ops --data '{"text":"first"}' --expected-version no_stream --idempotency-key op-1\n  printf '%s\\n' '{"type":"note.recorded","stream":"note/a","data":{"text":"one"}}' | baton log append --events -`,
     )
-    .action(async (options: LogAppendOptions, command: Command) => {
+    .action(async (options: LogAppendFlags, command: Command) => {
       await runCommand(command, async (ctx) => (await import('../commands/log-append.js')).logAppend(ctx, options));
     });
 
@@ -78,16 +79,6 @@ export function registerLog(program: Command): void {
     .action(async (file: string, _options: unknown, command: Command) => {
       await runCommand(command, async (ctx) => (await import('../commands/log-import.js')).logImport(ctx, file));
     });
-}
-
-interface LogAppendOptions {
-  type?: string;
-  stream?: string;
-  data?: string;
-  expectedVersion?: string;
-  idempotencyKey?: string;
-  events?: string;
-  batch?: boolean;
 }
 
 function collect(value: string, previous: string[]): string[] {

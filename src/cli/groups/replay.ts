@@ -9,8 +9,30 @@ export function registerReplay(program: Command): void {
     .requiredOption('--view <name>', 'the view to compute (see the list below)')
     .option('--to <seq>', 'the last seq to include')
     .option('--at <iso>', 'include every event recorded at or before this time')
+    .option('--include-stale', 'roster: also abandoned sessions')
+    .option('--for <reader>', 'inbox: the reader (session id, agent identity or display name); without it, every signal')
+    .option('--thread <thread>', 'inbox, convergence: the thread')
+    .option('--intent <intents>', 'inbox: only these intents')
+    .option('--wu <WU>', 'inbox: only this WU')
+    .option('--all', 'inbox: also signals already read')
     .addHelpText('after', '\nExamples:\n  baton replay --view log_stats --to 120\n  baton replay --view log_stats --at 2026-11-01T12:00:00Z')
-    .action(async (options: { view: string; to?: string; at?: string }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/replay.js')).replay(ctx, options));
+    .action(async (options: ReplayOptions, command: Command) => {
+      const { view, to, at, includeStale, all, ...rest } = options;
+      const args = { ...rest, include_stale: includeStale, all };
+      await runCommand(command, async (ctx) =>
+        (await import('../commands/replay.js')).replay(ctx, { view, ...(to !== undefined ? { to } : {}), ...(at !== undefined ? { at } : {}) }, args),
+      );
     });
+}
+
+interface ReplayOptions {
+  view: string;
+  to?: string;
+  at?: string;
+  includeStale?: boolean;
+  for?: string;
+  thread?: string;
+  intent?: string;
+  wu?: string;
+  all?: boolean;
 }

@@ -54,6 +54,8 @@ export interface JsonlStoreOptions {
   lockTimeoutMs?: number;
   /** How often subscriptions poll when `fs.watch` is unavailable (and as a safety net when it is). */
   pollIntervalMs?: number;
+  /** Set false to rely on polling alone (file systems where `fs.watch` never fires, e.g. some network mounts). */
+  useFsWatch?: boolean;
   /** Told when recovery quarantined a torn write (the CLI prints it on stderr). */
   onRecovered?: (report: LogRecoveredData) => void;
 }
@@ -78,6 +80,7 @@ export class JsonlEventStore implements EventStore {
   private readonly segmentBytes: number;
   private readonly lockTimeoutMs: number;
   private readonly pollIntervalMs: number;
+  private readonly useFsWatch: boolean;
   private readonly onRecovered: ((report: LogRecoveredData) => void) | undefined;
   private readonly lockName: string;
   /** The committed end as this process last saw it. */
@@ -101,6 +104,7 @@ export class JsonlEventStore implements EventStore {
     this.segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
     this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.useFsWatch = options.useFsWatch ?? true;
     this.onRecovered = options.onRecovered;
     this.lockName = lockNameFor(this.layout.log);
   }
@@ -412,6 +416,7 @@ export class JsonlEventStore implements EventStore {
     this.subscriptions.add(loop);
     mkdirSync(this.layout.log, { recursive: true, mode: DIR_MODE });
     try {
+      if (!this.useFsWatch) throw new Error('fs.watch disabled');
       // Appends by any process change a file in the log directory: a near-instant wake-up.
       watcher = watch(this.layout.log, { persistent: true }, () => loop.poke());
       watcher.on('error', () => {

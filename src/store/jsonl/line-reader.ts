@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /**
  * Streams the newline-terminated lines of a file in 1 MiB chunks, with the byte offset of each
@@ -13,6 +13,8 @@ export interface Line {
 }
 
 export const CHUNK_BYTES = 1 << 20;
+/** The smallest read buffer (a catch-up at the tail reads a few lines, or nothing). */
+const MIN_CHUNK_BYTES = 16 * 1024;
 const NEWLINE = 0x0a;
 
 export class LineReader {
@@ -34,9 +36,13 @@ export class LineReader {
     try {
       let position = this.start;
       let carry: Buffer = Buffer.alloc(0);
-      const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+      // Size the buffer to what there is to read: a catch-up at the tail (every append does one)
+      // must not allocate 1 MiB — that external memory drives frequent full GCs. It grows to
+      // CHUNK_BYTES if the file grows while it is read.
+      const available = Math.min(fstatSync(fd).size, this.end) - position;
+      let chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(MIN_CHUNK_BYTES, available)));
       for (;;) {
-        const want = Math.min(CHUNK_BYTES, this.end - position);
+        const want = Math.min(chunk.length, this.end - position);
         if (want <= 0) break;
         const got = readSync(fd, chunk, 0, want, position);
         if (got === 0) break;
@@ -55,6 +61,7 @@ export class LineReader {
         // Copy the remainder: `chunk` is reused by the next read.
         buffer = buffer.subarray(lineStart);
         carry = Buffer.from(buffer);
+        if (got === chunk.length && chunk.length < CHUNK_BYTES) chunk = Buffer.allocUnsafe(CHUNK_BYTES);
       }
       this.tailBytes = carry.length;
     } finally {

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { defineEvent } from '../catalog.js';
+import {
+  AGENTS,
+  COMPLETE,
+  GATE_RESULTS,
+  GROUPS,
+  MAX_MESSAGE_LENGTH,
+  MAX_REASON_LENGTH,
+  MAX_TASK_LENGTH,
+  Mode,
+  PHASES,
+  TEAMMATES,
+  Variant,
+} from './vocabulary.js';
+
+/** The `flow/<flow_id>` events of phase-gates.md §3. */
+export const FLOW_ID_PATTERN = /^flow_[A-Za-z0-9_-]+$/;
+export const flowId = z.string().regex(FLOW_ID_PATTERN, 'must look like flow_<id>');
+const phase = z.enum(PHASES);
+const agent = z.enum(AGENTS);
+const message = z.string().max(MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`);
+const iteration = z.number().int().min(1);
+const isoTime = z.iso.datetime();
+
+export const DeepDiveRef = z.strictObject({
+  available: z.boolean(),
+  using: z.boolean(),
+  scope: z.string().nullable(),
+  generated: isoTime.nullable(),
+  /** Whether --use-deep-dive was given (the body's "Requested but not available" needs it). */
+  requested: z.boolean(),
+});
+export type DeepDiveRef = z.infer<typeof DeepDiveRef>;
+
+export const FlowStartedData = z.strictObject({
+  flow_id: flowId,
+  variant: z.enum([Variant.orchestrate, Variant.team]),
+  mode: z.enum([Mode.sequential, Mode.team]),
+  team_available: z.boolean().nullable(),
+  task: z.string().min(1).max(MAX_TASK_LENGTH),
+  max_iterations: z.number().int().min(1),
+  deep_dive: DeepDiveRef,
+});
+export type FlowStartedData = z.infer<typeof FlowStartedData>;
+
+export const GateRecordedData = z.strictObject({
+  flow_id: flowId,
+  phase,
+  status: z.enum(GATE_RESULTS),
+  agent,
+  message: message.optional(),
+  iteration,
+});
+export type GateRecordedData = z.infer<typeof GateRecordedData>;
+
+export const PhaseChangedData = z.strictObject({ flow_id: flowId, from: phase, to: phase, iteration });
+export type PhaseChangedData = z.infer<typeof PhaseChangedData>;
+
+export const IterationStartedData = z.strictObject({ flow_id: flowId, iteration: z.number().int().min(2), failed_phase: phase });
+export type IterationStartedData = z.infer<typeof IterationStartedData>;
+
+export const GroupStartedData = z.strictObject({ flow_id: flowId, group: z.enum(GROUPS), iteration });
+export type GroupStartedData = z.infer<typeof GroupStartedData>;
+
+export const TeammateRecordedData = z.strictObject({
+  flow_id: flowId,
+  group: z.enum(GROUPS),
+  teammate: z.enum(TEAMMATES),
+  status: z.enum(GATE_RESULTS),
+  agent,
+  result: message.optional(),
+});
+export type TeammateRecordedData = z.infer<typeof TeammateRecordedData>;
+
+export const GroupMergedData = z.strictObject({
+  flow_id: flowId,
+  group: z.enum(GROUPS),
+  all_passed: z.boolean(),
+  failed_phases: z.array(z.enum(TEAMMATES)),
+  summary: z.string(),
+  iteration,
+});
+export type GroupMergedData = z.infer<typeof GroupMergedData>;
+
+export const FlowCompletedData = z.strictObject({ flow_id: flowId, agent, message: message.optional(), ended_in_phase: phase });
+export type FlowCompletedData = z.infer<typeof FlowCompletedData>;
+
+export const FlowAbortedData = z.strictObject({
+  flow_id: flowId,
+  reason: z.string().min(1).max(MAX_REASON_LENGTH),
+  message: message.optional(),
+  ended_in_phase: phase,
+});
+export type FlowAbortedData = z.infer<typeof FlowAbortedData>;
+
+export const ModeChangedData = z.strictObject({
+  flow_id: flowId,
+  from: z.literal(Mode.team),
+  to: z.literal(Mode.sequential),
+  message: message.optional(),
+});
+export type ModeChangedData = z.infer<typeof ModeChangedData>;
+
+export const FlowEventType = {
+  started: 'flow.started',
+  gate_recorded: 'flow.gate_recorded',
+  phase_changed: 'flow.phase_changed',
+  iteration_started: 'flow.iteration_started',
+  group_started: 'flow.group_started',
+  teammate_recorded: 'flow.teammate_recorded',
+  group_merged: 'flow.group_merged',
+  completed: 'flow.completed',
+  aborted: 'flow.aborted',
+  mode_changed: 'flow.mode_changed',
+} as const;
+export type FlowEventType = (typeof FlowEventType)[keyof typeof FlowEventType];
+
+/** A flow fact as the machine emits it and the log stores it (type + data), before the envelope. */
+export const FlowFact = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal(FlowEventType.gate_recorded), data: GateRecordedData }),
+  z.strictObject({ type: z.literal(FlowEventType.phase_changed), data: PhaseChangedData }),
+  z.strictObject({ type: z.literal(FlowEventType.iteration_started), data: IterationStartedData }),
+  z.strictObject({ type: z.literal(FlowEventType.group_started), data: GroupStartedData }),
+  z.strictObject({ type: z.literal(FlowEventType.teammate_recorded), data: TeammateRecordedData }),
+  z.strictObject({ type: z.literal(FlowEventType.group_merged), data: GroupMergedData }),
+  z.strictObject({ type: z.literal(FlowEventType.completed), data: FlowCompletedData }),
+  z.strictObject({ type: z.literal(FlowEventType.aborted), data: FlowAbortedData }),
+  z.strictObject({ type: z.literal(FlowEventType.mode_changed), data: ModeChangedData }),
+]);
+export type FlowFact = z.infer<typeof FlowFact>;
+
+const streams = ['flow'];
+export const FLOW_EVENT_DEFINITIONS = [
+  defineEvent({ type: FlowEventType.started, schema: FlowStartedData, streams, description: 'A phase-gate flow was started (flow init).' }),
+  defineEvent({ type: FlowEventType.gate_recorded, schema: GateRecordedData, streams, description: 'A gate result was recorded on the current phase.' }),
+  defineEvent({ type: FlowEventType.phase_changed, schema: PhaseChangedData, streams, description: 'The flow moved to another phase (forward, or back by the failure loop).' }),
+  defineEvent({ type: FlowEventType.iteration_started, schema: IterationStartedData, streams, description: 'Review or verification failed: a new iteration begins.' }),
+  defineEvent({ type: FlowEventType.group_started, schema: GroupStartedData, streams, description: 'The review_verification group was entered (sub-phases reset).' }),
+  defineEvent({ type: FlowEventType.teammate_recorded, schema: TeammateRecordedData, streams, description: 'A teammate (review or verification) reported a result.' }),
+  defineEvent({ type: FlowEventType.group_merged, schema: GroupMergedData, streams, description: 'The group was merged; its verdict is persisted.' }),
+  defineEvent({ type: FlowEventType.completed, schema: FlowCompletedData, streams, description: 'The flow completed after its last gate passed.' }),
+  defineEvent({ type: FlowEventType.aborted, schema: FlowAbortedData, streams, description: 'The flow was aborted (by hand or at max iterations).' }),
+  defineEvent({ type: FlowEventType.mode_changed, schema: ModeChangedData, streams, description: 'A team flow fell back to sequential mode.' }),
+] as const;
+
+export { COMPLETE };

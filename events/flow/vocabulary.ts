@@ -1,0 +1,125 @@
+/**
+ * Agent Flow's vocabulary (phase-gates.md §1): phases, agents, statuses, variants and modes, and
+ * the phase orders of each mode. Const objects so every name is spelt once.
+ */
+export const Phase = {
+  exploration: 'exploration',
+  planning: 'planning',
+  implementation: 'implementation',
+  review: 'review',
+  verification: 'verification',
+  review_verification: 'review_verification',
+} as const;
+export type Phase = (typeof Phase)[keyof typeof Phase];
+export const PHASES = Object.values(Phase) as readonly Phase[];
+
+/** `complete` is only ever a value of `current_phase` and a `--phase` target, never a gate. */
+export const COMPLETE = 'complete' as const;
+export type PhaseOrComplete = Phase | typeof COMPLETE;
+
+export const Agent = {
+  Riko: 'Riko',
+  Senku: 'Senku',
+  Loid: 'Loid',
+  Lawliet: 'Lawliet',
+  Alphonse: 'Alphonse',
+  Orchestrator: 'Orchestrator',
+} as const;
+export type Agent = (typeof Agent)[keyof typeof Agent];
+export const AGENTS = Object.values(Agent) as readonly Agent[];
+
+export const PHASE_AGENT: Readonly<Record<Phase, Agent>> = {
+  exploration: Agent.Riko,
+  planning: Agent.Senku,
+  implementation: Agent.Loid,
+  review: Agent.Lawliet,
+  verification: Agent.Alphonse,
+  review_verification: Agent.Orchestrator,
+};
+
+export const PHASE_TITLE: Readonly<Record<Phase, string>> = {
+  exploration: 'Exploration',
+  planning: 'Planning',
+  implementation: 'Implementation',
+  review: 'Review',
+  verification: 'Verification',
+  review_verification: 'Review & Verification (PARALLEL)',
+};
+
+export const GateStatus = { pending: 'pending', in_progress: 'in_progress', passed: 'passed', failed: 'failed' } as const;
+export type GateStatus = (typeof GateStatus)[keyof typeof GateStatus];
+export const GATE_STATUSES = Object.values(GateStatus) as readonly GateStatus[];
+
+/** What `--gate-result` accepts: a gate is never set back to `pending` by hand. */
+export const GATE_RESULTS = [GateStatus.in_progress, GateStatus.passed, GateStatus.failed] as const;
+export type GateResult = (typeof GATE_RESULTS)[number];
+
+export const Teammate = { review: 'review', verification: 'verification' } as const;
+export type Teammate = (typeof Teammate)[keyof typeof Teammate];
+export const TEAMMATES = [Teammate.review, Teammate.verification] as const;
+export const TEAMMATE_AGENT: Readonly<Record<Teammate, Agent>> = { review: Agent.Lawliet, verification: Agent.Alphonse };
+
+export const GROUP = 'review_verification' as const;
+export const GROUPS = [GROUP] as const;
+
+export const Variant = { orchestrate: 'orchestrate', team: 'team' } as const;
+export type Variant = (typeof Variant)[keyof typeof Variant];
+
+export const Mode = { sequential: 'sequential', team: 'team' } as const;
+export type Mode = (typeof Mode)[keyof typeof Mode];
+
+export const FlowStatus = { active: 'active', complete: 'complete', aborted: 'aborted' } as const;
+export type FlowStatus = (typeof FlowStatus)[keyof typeof FlowStatus];
+
+export const PHASE_ORDER: Readonly<Record<Mode, readonly Phase[]>> = {
+  sequential: [Phase.exploration, Phase.planning, Phase.implementation, Phase.review, Phase.verification],
+  team: [Phase.exploration, Phase.planning, Phase.implementation, Phase.review_verification],
+};
+
+/** The gates each variant's file shows, in the file's order (§7.2, §7.3). */
+export const VARIANT_GATES: Readonly<Record<Variant, readonly Phase[]>> = {
+  orchestrate: [Phase.exploration, Phase.planning, Phase.implementation, Phase.review, Phase.verification],
+  team: [Phase.exploration, Phase.planning, Phase.implementation, Phase.review_verification, Phase.review, Phase.verification],
+};
+
+/** `next(P)` in a mode: the following phase, or `complete` after the last one. */
+export function nextPhase(mode: Mode, phase: Phase): PhaseOrComplete | null {
+  const order = PHASE_ORDER[mode];
+  const i = order.indexOf(phase);
+  if (i < 0) return null;
+  return order[i + 1] ?? COMPLETE;
+}
+
+export function lastPhase(mode: Mode): Phase {
+  const order = PHASE_ORDER[mode];
+  return order[order.length - 1]!;
+}
+
+/** The agents that may record a phase's gate (G5): its own agent and the Orchestrator. */
+export function allowedAgents(phase: Phase): readonly Agent[] {
+  const own = PHASE_AGENT[phase];
+  return own === Agent.Orchestrator ? [Agent.Orchestrator] : [own, Agent.Orchestrator];
+}
+
+export const DEEP_DIVE_SCOPES = ['full', 'focused'] as const;
+export type DeepDiveScope = (typeof DEEP_DIVE_SCOPES)[number];
+
+/** Deep-dive sections in the file's order (§8.1). */
+export const DEEP_DIVE_SECTIONS = [
+  'overview',
+  'tech_stack',
+  'entry_points',
+  'key_patterns',
+  'architecture',
+  'conventions',
+  'antipatterns',
+  'quick_reference',
+  'agent_notes',
+] as const;
+export type DeepDiveSection = (typeof DEEP_DIVE_SECTIONS)[number];
+
+export const MAX_TASK_LENGTH = 2000;
+export const MAX_REASON_LENGTH = 200;
+/** The spec sets no bound on messages; 64 KiB like deep-dive sections keeps one event sane. */
+export const MAX_MESSAGE_LENGTH = 65536;
+export const MAX_SECTION_LENGTH = 65536;

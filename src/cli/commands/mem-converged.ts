@@ -1,0 +1,20 @@
+import { threadConvergence } from '../../coordination/inbox.js';
+import type { CommandContext } from '../context.js';
+import { coordinationEnv } from '../coordination-env.js';
+import { ConvergenceEnvelope } from '../envelopes-coordination.js';
+
+/** Exit 0 when converged, 1 when open or rejected (like `test`). */
+export async function memConverged(ctx: CommandContext, thread: string): Promise<number> {
+  const env = await coordinationEnv(ctx);
+  const view = await threadConvergence(env, thread);
+  ctx.output.emit(ConvergenceEnvelope, view, (v) =>
+    [
+      `${v.thread_id}: ${v.state} (proposal ${v.proposal_signal_id} by ${v.proposal_author})`,
+      `  required: ${v.required.join(', ') || '(none)'}`,
+      `  agreed:   ${v.agreed.join(', ') || '-'}`,
+      `  rejected: ${v.rejected.join(', ') || '-'}`,
+      `  pending:  ${v.pending.join(', ') || '-'}`,
+    ].join('\n'),
+  );
+  return view.state === 'converged' ? 0 : 1;
+}

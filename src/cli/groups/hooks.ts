@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import { runCommand } from '../run-command.js';
+
+/** `baton hooks …`: client hook delivery (coordination.md §9.2, §9.3). */
+export function registerHooks(program: Command): void {
+  const hooks = program.command('hooks').description('client hooks that hand signals to agents');
+
+  hooks
+    .command('install')
+    .description('install the hook script and its settings entry for a client')
+    .argument('<client>', 'claude-code')
+    .addHelpText('after', '\nExamples:\n  baton hooks install claude-code')
+    .action(async (client: string, _options: unknown, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/hooks-install.js')).hooksInstall(ctx, client));
+    });
+
+  hooks
+    .command('drain')
+    .description('print and mark delivered the pending interrupt/priority signals of a session (--session names it)')
+    .addHelpText('after', '\nExamples:\n  baton hooks drain --session "$BATON_SESSION" --human')
+    .action(async (_options: unknown, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/hooks-drain.js')).hooksDrain(ctx));
+    });
+}

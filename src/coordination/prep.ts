@@ -1,0 +1,66 @@
+import { runPrepGate, type PrepGateResult } from '../../projections/coordination/prep-gate.js';
+import { BatonError, ErrorCode, invalidInput } from '../errors.js';
+import { actorOf, loadState, type CoordinationEnv } from './env.js';
+import { CoordinationErrorCode } from './errors.js';
+import { readFilter } from './settings.js';
+
+/**
+ * The `wu prep` directed-signal gate with its audited override (coordination.md §10). The full
+ * `wu prep` (work-units.md §13) runs this as check 3 and calls `recordOverride` only when every
+ * later check passed too.
+ */
+export interface SignalGateOutcome extends PrepGateResult {
+  /** Signals waived by the override (empty when the gate passed on its own). */
+  overridden_signal_ids: string[];
+}
+
+export interface OverrideRequest {
+  allow: boolean;
+  reason: string | undefined;
+}
+
+export function checkOverrideFlags(request: OverrideRequest): void {
+  if (request.allow !== (request.reason !== undefined)) {
+    throw invalidInput('--allow-unread-signals and --reason go together (give both or neither)', request.allow ? '--reason' : '--allow-unread-signals');
+  }
+  if (request.reason !== undefined && (request.reason.trim().length === 0 || request.reason.length > 500)) {
+    throw invalidInput('must be 1–500 characters (not blank)', '--reason');
+  }
+}
+
+/** Fail-closed: a log that cannot be read is an integrity failure (exit 3), never a pass. */
+export async function signalGate(env: CoordinationEnv, wuId: string, request: OverrideRequest): Promise<SignalGateOutcome> {
+  checkOverrideFlags(request);
+  let loaded;
+  try {
+    loaded = await loadState(env);
+  } catch (error) {
+    if (error instanceof BatonError && error.exitCode !== 3) throw error;
+    throw new BatonError(ErrorCode.LOG_CORRUPT, `the signal gate cannot read the log: ${(error as Error).message}`);
+  }
+  if (!loaded.state.wus.has(wuId)) throw new BatonError(ErrorCode.UNKNOWN_ID, `WU ${wuId} not found`, { wu_id: wuId });
+  const result = runPrepGate(loaded.state, wuId, env.session, readFilter(env.settings));
+  if (result.passed) return { ...result, overridden_signal_ids: [] };
+  if (request.allow) return { ...result, passed: true, overridden_signal_ids: result.signals.map((s) => s.signal_id) };
+  const list = result.signals.map((s) => `${s.signal_id} from ${s.sender_identity} (${s.intent}${s.requires_ack ? ', ACK required' : ''})`).join('; ');
+  throw new BatonError(
+    CoordinationErrorCode.UNREAD_DIRECTED_SIGNALS,
+    `${result.signals.length} unread directed signal(s) for ${String(result.reader_identity)} about ${wuId}: ${list}. Read them (baton mem inbox) and answer, or pass --allow-unread-signals --reason R`,
+    { wu_id: wuId, reader_identity: result.reader_identity, signals: result.signals },
+  );
+}
+
+/** Append `wu.prep_overridden` once the rest of `wu prep` passed. The waived signals stay unread. */
+export async function recordOverride(env: CoordinationEnv, wuId: string, outcome: SignalGateOutcome, reason: string): Promise<number | null> {
+  if (outcome.overridden_signal_ids.length === 0 || outcome.reader_identity === null) return null;
+  const result = await env.store.append([
+    {
+      type: 'wu.prep_overridden',
+      stream: `wu/${wuId}`,
+      data: { wu_id: wuId, session_id: outcome.session_id, reader_identity: outcome.reader_identity, reason, signal_ids: outcome.overridden_signal_ids },
+      actor: actorOf(env),
+      at: env.now,
+    },
+  ]);
+  return result.events[0]!.seq;
+}

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { AGENTS, GATE_RESULTS, GROUP, MAX_MESSAGE_LENGTH, MAX_REASON_LENGTH, TEAMMATES, type Agent, type GateResult, type Teammate } from '../../events/flow/vocabulary.js';
+import { ErrorCode } from '../errors.js';
+import { refuse } from './flow-errors.js';
+
+/** `flow update` flags as commander hands them over, then validated into one form (§5.1). */
+export const RawUpdateFlags = z.object({
+  phase: z.string().optional(),
+  gateResult: z.string().optional(),
+  agent: z.string().optional(),
+  message: z.string().optional(),
+  parallelGroup: z.string().optional(),
+  teammate: z.string().optional(),
+  mergeParallel: z.boolean().optional(),
+  complete: z.boolean().optional(),
+  abort: z.string().optional(),
+  fallbackSequential: z.boolean().optional(),
+  iteration: z.string().optional(),
+});
+export type RawUpdateFlags = z.infer<typeof RawUpdateFlags>;
+
+export type UpdateForm =
+  | { kind: 'gate'; result: GateResult; agent?: Agent; message?: string }
+  | { kind: 'phase'; phase: string; result?: GateResult; agent?: Agent; message?: string }
+  | { kind: 'group_start'; result: GateResult; message?: string }
+  | { kind: 'teammate'; teammate: Teammate; result: GateResult; agent?: Agent; message?: string }
+  | { kind: 'merge' }
+  | { kind: 'complete'; withGate: boolean; agent?: Agent; message?: string }
+  | { kind: 'abort'; reason: string; message?: string }
+  | { kind: 'fallback'; message?: string }
+  | { kind: 'assert' };
+
+export interface ParsedUpdate {
+  form: UpdateForm;
+  /** The `--iteration N` assertion (§5.6). */
+  iteration?: number;
+  /** `--parallel-group` was given (team-only forms). */
+  group: boolean;
+}
+
+const FLAG_NAMES: Record<keyof RawUpdateFlags, string> = {
+  phase: '--phase',
+  gateResult: '--gate-result',
+  agent: '--agent',
+  message: '--message',
+  parallelGroup: '--parallel-group',
+  teammate: '--teammate',
+  mergeParallel: '--merge-parallel',
+  complete: '--complete',
+  abort: '--abort',
+  fallbackSequential: '--fallback-sequential',
+  iteration: '--iteration',
+};
+
+function invalid(message: string): Error {
+  return refuse(ErrorCode.INVALID_INPUT, message);
+}
+
+export function parseAgent(value: string): Agent {
+  const agent = AGENTS.find((a) => a.toLowerCase() === value.toLowerCase());
+  if (agent === undefined) throw invalid(`Invalid --agent value: '${value}'. Allowed: ${AGENTS.join(', ')}.`);
+  return agent;
+}
+
+function parseResult(value: string): GateResult {
+  const result = GATE_RESULTS.find((r) => r === value);
+  if (result === undefined) throw invalid(`Invalid --gate-result value: '${value}'. Allowed: ${GATE_RESULTS.join(', ')}.`);
+  return result;
+}
+
+function parseMessage(value: string | undefined): string | undefined {
+  if (value !== undefined && value.length > MAX_MESSAGE_LENGTH) throw invalid(`--message must be at most ${MAX_MESSAGE_LENGTH} characters`);
+  return value;
+}
+
+/** Stage one of "one call, one decision": every flag on its own, and the combination. */
+export function parseUpdateFlags(raw: RawUpdateFlags): ParsedUpdate {
+  const given = (Object.keys(FLAG_NAMES) as (keyof RawUpdateFlags)[]).filter((k) => raw[k] !== undefined && raw[k] !== false);
+  if (given.length === 0) throw invalid('Nothing to update');
+  const has = (k: keyof RawUpdateFlags): boolean => given.includes(k);
+  const allowOnly = (form: keyof RawUpdateFlags, allowed: (keyof RawUpdateFlags)[]): void => {
+    const extra = given.filter((k) => k !== form && k !== 'iteration' && !allowed.includes(k));
+    if (extra.length > 0) throw invalid(`Conflicting flags: ${FLAG_NAMES[form]} cannot be combined with ${extra.map((k) => FLAG_NAMES[k]).join(', ')}`);
+  };
+
+  // Values first, so a bad value is named even inside a bad combination.
+  const result = raw.gateResult === undefined ? undefined : parseResult(raw.gateResult);
+  const agent = raw.agent === undefined ? undefined : parseAgent(raw.agent);
+  const message = parseMessage(raw.message);
+  let teammate: Teammate | undefined;
+  if (raw.teammate !== undefined) {
+    teammate = TEAMMATES.find((t) => t === raw.teammate);
+    if (teammate === undefined) throw invalid(`Invalid --teammate value: '${raw.teammate}'. Allowed: ${TEAMMATES.join(', ')}.`);
+  }
+  if (raw.parallelGroup !== undefined && raw.parallelGroup !== GROUP) throw invalid(`Unknown parallel group '${raw.parallelGroup}'. Allowed: ${GROUP}.`);
+  let iteration: number | undefined;
+  if (raw.iteration !== undefined) {
+    if (!/^\d+$/.test(raw.iteration) || Number(raw.iteration) < 1 || !Number.isSafeInteger(Number(raw.iteration))) throw invalid('--iteration must be a positive integer');
+    iteration = Number(raw.iteration);
+  }
+  const opt = <T>(key: string, value: T | undefined): Record<string, T> => (value === undefined ? {} : { [key]: value });
+  const parsed = (form: UpdateForm): ParsedUpdate => ({ form, group: has('parallelGroup'), ...(iteration === undefined ? {} : { iteration }) });
+
+  if (has('complete')) {
+    allowOnly('complete', ['gateResult', 'agent', 'message']);
+    if (result !== undefined && result !== 'passed') throw invalid('Conflicting flags: --complete takes only --gate-result passed');
+    return parsed({ kind: 'complete', withGate: result !== undefined, ...opt('agent', agent), ...opt('message', message) });
+  }
+  if (has('abort')) {
+    allowOnly('abort', ['message']);
+    const reason = raw.abort ?? '';
+    if (reason.trim().length === 0 || reason.length > MAX_REASON_LENGTH) throw invalid(`--abort REASON must be 1–${MAX_REASON_LENGTH} characters`);
+    return parsed({ kind: 'abort', reason, ...opt('message', message) });
+  }
+  if (has('fallbackSequential')) {
+    allowOnly('fallbackSequential', ['message']);
+    return parsed({ kind: 'fallback', ...opt('message', message) });
+  }
+  if (has('mergeParallel')) {
+    if (!has('parallelGroup')) throw invalid('Conflicting flags: --merge-parallel needs --parallel-group review_verification');
+    allowOnly('mergeParallel', ['parallelGroup']);
+    return parsed({ kind: 'merge' });
+  }
+  if (has('teammate')) {
+    if (!has('parallelGroup')) throw invalid('Conflicting flags: --teammate needs --parallel-group review_verification');
+    allowOnly('teammate', ['parallelGroup', 'gateResult', 'agent', 'message']);
+    if (result === undefined) throw invalid('Conflicting flags: --teammate needs --gate-result');
+    return parsed({ kind: 'teammate', teammate: teammate!, result, ...opt('agent', agent), ...opt('message', message) });
+  }
+  if (has('parallelGroup')) {
+    allowOnly('parallelGroup', ['gateResult', 'message']);
+    if (result === undefined) throw invalid('Conflicting flags: --parallel-group needs --gate-result, --teammate or --merge-parallel');
+    return parsed({ kind: 'group_start', result, ...opt('message', message) });
+  }
+  if (has('phase')) {
+    allowOnly('phase', ['gateResult', 'agent', 'message']);
+    return parsed({ kind: 'phase', phase: raw.phase ?? '', ...opt('result', result), ...opt('agent', agent), ...opt('message', message) });
+  }
+  if (has('gateResult')) {
+    allowOnly('gateResult', ['agent', 'message']);
+    return parsed({ kind: 'gate', result: result!, ...opt('agent', agent), ...opt('message', message) });
+  }
+  if (has('agent') || has('message')) throw invalid('Conflicting flags: --agent and --message need --gate-result, --phase, --complete, --abort or --fallback-sequential');
+  return parsed({ kind: 'assert' });
+}

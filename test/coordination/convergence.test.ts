@@ -1,0 +1,156 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { workspace, type Workspace } from '../helpers/coordination.js';
+import { errorEnvelopeOf } from '../helpers/cli.js';
+import { removeTempDirs } from '../helpers/workspace.js';
+
+afterAll(removeTempDirs);
+
+async function sessions(): Promise<{ ws: Workspace; s0: string; s1: string; s2: string }> {
+  const ws = await workspace();
+  const s1 = await ws.start();
+  const s2 = await ws.start();
+  const s0 = await ws.start();
+  return { ws, s0, s1, s2 };
+}
+
+describe('convergence (coordination.md §15, 29–31)', () => {
+  it('29–30: open until all agree, converged, reopened by a COUNTER, rejected by a required REJECT', async () => {
+    const { ws, s0, s1, s2 } = await sessions();
+    const p = await ws.signal('Approve boundary?', ['--to', `${s1},${s2}`, '--intent', 'PROPOSE', '--requires-ack'], { as: s0 });
+    await ws.signal('yes', ['--reply-to', p.signal_id, '--intent', 'AGREE'], { as: s1 });
+    const open = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
+    expect(open.code).toBe(1);
+    expect(open.json).toMatchObject({ type: 'convergence', state: 'open', pending: [s2], agreed: [s1], required: [s1, s2], proposal_author: s0 });
+    await ws.signal('yes too', ['--reply-to', p.signal_id, '--intent', 'AGREE'], { as: s2 });
+    const done = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
+    expect(done.code).toBe(0);
+    expect(done.json).toMatchObject({ state: 'converged', agreed: [s1, s2], pending: [] });
+
+    const counter = await ws.signal('what about X', ['--reply-to', p.signal_id, '--intent', 'COUNTER'], { as: s2 });
+    const reopened = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
+    expect(reopened.code).toBe(1);
+    expect(reopened.json).toMatchObject({ state: 'open', required: [s0, s1], proposal_signal_id: counter.signal_id, proposal_author: s2 });
+    await ws.signal('no', ['--reply-to', p.signal_id, '--intent', 'REJECT'], { as: s1 });
+    const rejected = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
+    expect(rejected.code).toBe(1);
+    expect(rejected.json).toMatchObject({ state: 'rejected', rejected: [s1] });
+  });
+
+  it('31: a broadcast root never converges; an unknown thread is UNKNOWN_ID', async () => {
+    const { ws, s0, s1, s2 } = await sessions();
+    const b = await ws.signal('anyone?', ['--intent', 'PROPOSE'], { as: s0 });
+    await ws.signal('+1', ['--reply-to', b.signal_id, '--intent', 'AGREE'], { as: s1 });
+    await ws.signal('+1', ['--reply-to', b.signal_id, '--intent', 'AGREE'], { as: s2 });
+    const r = await ws.run(['mem', 'converged', '--thread', b.thread_id]);
+    expect(r.code).toBe(1);
+    expect(r.json).toMatchObject({ state: 'open', required: [] });
+    expect(r.json.other_votes.map((v: { identity: string }) => v.identity)).toEqual([s1, s2]);
+    const nope = await ws.run(['mem', 'converged', '--thread', 'nope']);
+    expect(nope.code).toBe(2);
+    expect(errorEnvelopeOf(nope)).toMatchObject({ code: 'UNKNOWN_ID', message: 'Thread nope not found' });
+  });
+
+  it('K6: votes before the proposal and from non-required identities change nothing', async () => {
+    const { ws, s0, s1, s2 } = await sessions();
+    await ws.signal('early yes', ['--thread', 'plan-1', '--intent', 'AGREE'], { as: s1 });
+    const p = await ws.signal('plan', ['--to', s1, '--thread', 'plan-1', '--intent', 'PROPOSE'], { as: s0 });
+    // The root of plan-1 is the early vote (lowest seq, broadcast): never converges.
+    const r = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
+    expect(r.json.state).toBe('open');
+    const q = await ws.signal('plan B', ['--to', s1, '--intent', 'PROPOSE'], { as: s0 });
+    await ws.signal('not asked', ['--reply-to', q.signal_id, '--intent', 'REJECT'], { as: s2 });
+    const k = await ws.run(['mem', 'converged', '--thread', q.thread_id]);
+    expect(k.json).toMatchObject({ state: 'open', pending: [s1], rejected: [], other_votes: [{ identity: s2, intent: 'REJECT' }] });
+    await ws.signal('yes', ['--reply-to', q.signal_id, '--intent', 'AGREE'], { as: s1 });
+    expect((await ws.run(['mem', 'converged', '--thread', q.thread_id])).code).toBe(0);
+  });
+
+  it('48: replay --view convergence as of a past position', async () => {
+    const { ws, s0, s1 } = await sessions();
+    const p = await ws.signal('plan', ['--to', s1, '--intent', 'PROPOSE'], { as: s0 });
+    const before = ws.head();
+    await ws.signal('yes', ['--reply-to', p.signal_id, '--intent', 'AGREE'], { as: s1 });
+    const past = await ws.ok(['replay', '--view', 'convergence', '--thread', p.thread_id, '--to', String(before)]);
+    expect(past.json.state).toBe('open');
+    const now = await ws.ok(['replay', '--view', 'convergence', '--thread', p.thread_id, '--to', String(ws.head())]);
+    expect(now.json.state).toBe('converged');
+    const inbox = await ws.ok(['replay', '--view', 'inbox', '--for', 'Planck', '--to', String(before)]);
+    expect(inbox.json.signals.map((s: { signal_id: string }) => s.signal_id)).toEqual([p.signal_id]);
+  });
+});
+
+describe('idempotency (coordination.md §15, 32)', () => {
+  it('32: same key and content dedupes; different content conflicts; another sender appends', async () => {
+    const { ws, s0, s1, s2 } = await sessions();
+    const a = await ws.ok(['mem', 'signal', 'hi', '--to', s1, '--idempotency-key', 'k1'], { as: s2 });
+    const b = await ws.ok(['mem', 'signal', 'hi', '--to', s1, '--idempotency-key', 'k1'], { as: s2 });
+    expect(b.json.signal.signal_id).toBe(a.json.signal.signal_id);
+    expect([a.json.deduplicated, b.json.deduplicated]).toEqual([false, true]);
+    expect(ws.events().filter((e) => e.type === 'signal.sent')).toHaveLength(1);
+    const head = ws.head();
+    const c = await ws.run(['mem', 'signal', 'other', '--to', s1, '--idempotency-key', 'k1'], { as: s2 });
+    expect(c.code).toBe(4);
+    expect(errorEnvelopeOf(c).code).toBe('IDEMPOTENCY_CONFLICT');
+    expect(ws.head()).toBe(head);
+    const d = await ws.ok(['mem', 'signal', 'hi', '--to', s1, '--idempotency-key', 'k1'], { as: s0 });
+    expect(d.json.signal.signal_id).not.toBe(a.json.signal.signal_id);
+    expect(d.json.deduplicated).toBe(false);
+  });
+
+  it('X4: concurrent sends with one key store exactly one signal, all print its id', async () => {
+    const { ws, s1, s2 } = await sessions();
+    const runs = await Promise.all(Array.from({ length: 5 }, () => ws.ok(['mem', 'signal', 'race', '--to', s1, '--idempotency-key', 'k-race'], { as: s2 })));
+    expect(new Set(runs.map((r) => r.json.signal.signal_id)).size).toBe(1);
+    expect(ws.events().filter((e) => e.type === 'signal.sent')).toHaveLength(1);
+  });
+
+  it('X1/X3: concurrent sends all land with contiguous seq; concurrent marking folds to one delivered', async () => {
+    const { ws, s1, s2 } = await sessions();
+    await Promise.all(Array.from({ length: 6 }, (_, i) => ws.ok(['mem', 'signal', `n${i}`, '--to', s1], { as: s2 })));
+    const events = ws.events();
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.filter((e) => e.type === 'signal.sent')).toHaveLength(6);
+    await Promise.all([ws.ok(['mem', 'inbox'], { as: s1 }), ws.ok(['mem', 'inbox'], { as: s1 })]);
+    const all = await ws.ok(['mem', 'inbox', '--all'], { as: s1 });
+    expect(all.json.signals.every((s: { delivery_state: string }) => s.delivery_state === 'delivered')).toBe(true);
+    expect((await ws.ok(['mem', 'inbox'], { as: s1 })).json.signals).toEqual([]);
+  });
+});
+
+describe('profiles (coordination.md §15, 33–34)', () => {
+  it('33: hosted fills the workspace id, refuses another, and hides other tenants', async () => {
+    const ws = await workspace('display_name_pool: [Planck, Noether, Curie, Dirac]\na2a: {profile: hosted, workspace_id: ws-1}\n');
+    const s1 = await ws.start();
+    const s2 = await ws.start();
+    expect((await ws.signal('hi', ['--to', s1], { as: s2 })).workspace_id).toBe('ws-1');
+    const head = ws.head();
+    const other = await ws.run(['mem', 'signal', 'hi', '--to', s1, '--workspace-id', 'ws-2'], { as: s2 });
+    expect(other.code).toBe(2);
+    expect(ws.head()).toBe(head);
+    const foreign = {
+      schema_version: 'A2A.V1', signal_id: 'sig-0000ffff', sender_identity: s2, recipients: [s1], target_agent: s1, workspace_id: 'ws-2',
+      thread_id: 'th-2', intent: 'INFO', interrupt_class: 'priority', requires_ack: false, message: 'other tenant', origin: 'remote',
+      created_at: '2026-04-17T10:00:00.000Z', sender_session_id: null,
+    };
+    await ws.ok(['log', 'append', '--type', 'signal.sent', '--stream', 'thread/th-2', '--data', JSON.stringify(foreign)]);
+    const inbox = await ws.ok(['mem', 'inbox', '--for', s1, '--no-mark']);
+    expect(inbox.json.signals.map((s: { signal_id: string }) => s.signal_id)).not.toContain('sig-0000ffff');
+    expect(inbox.json.signals).toHaveLength(1);
+  });
+
+  it('34: hosted without a workspace id fails every mem command naming a2a.workspace_id; local records none', async () => {
+    const ws = await workspace('display_name_pool: [Planck, Noether, Curie, Dirac]\n');
+    const s1 = await ws.start();
+    const s2 = await ws.start();
+    const sig = await ws.signal('hi', ['--to', s1], { as: s2 });
+    expect('workspace_id' in sig).toBe(false);
+    ws.writeConfig('a2a: {profile: hosted}\n');
+    const head = ws.head();
+    for (const args of [['mem', 'roster'], ['mem', 'inbox'], ['mem', 'signal', 'x'], ['mem', 'converged', '--thread', sig.thread_id], ['mem', 'watch', '--once']]) {
+      const r = await ws.run(args, { as: s2 });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(errorEnvelopeOf(r).message).toContain('a2a.workspace_id');
+    }
+    expect(ws.head()).toBe(head);
+  });
+});

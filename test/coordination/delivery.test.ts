@@ -1,0 +1,262 @@
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { at, workspace, type Workspace } from '../helpers/coordination.js';
+import { BATON_BIN, childEnv, errorEnvelopeOf, jsonLines, startBaton } from '../helpers/cli.js';
+import { makeTempDir, removeTempDirs } from '../helpers/workspace.js';
+
+afterAll(removeTempDirs);
+
+const pendingPath = (ws: Workspace, session: string) => join(ws.dir, '.baton', 'hooks', 'pending', `${session}.jsonl`);
+const receiptsVia = (ws: Workspace, via: string) => ws.events().filter((e) => e.type === 'receipt.recorded' && e.data['via'] === via);
+
+describe('hooks install (35)', () => {
+  it('35: writes an executable script and one PostToolUse entry, keeping other keys; idempotent', async () => {
+    const ws = await workspace();
+    mkdirSync(join(ws.dir, '.claude'));
+    writeFileSync(join(ws.dir, '.claude', 'settings.json'), '{"permissions":{"allow":["Bash(ls)"]}}');
+    const first = await ws.ok(['hooks', 'install', 'claude-code']);
+    expect(first.json).toMatchObject({ type: 'hooks_installed', client: 'claude-code', changed: true });
+    const script = join(ws.dir, '.claude', 'hooks', 'signal-received.sh');
+    expect(statSync(script).mode & 0o777).toBe(0o755);
+    const settings = JSON.parse(readFileSync(join(ws.dir, '.claude', 'settings.json'), 'utf8'));
+    expect(settings.permissions).toEqual({ allow: ['Bash(ls)'] });
+    expect(settings.hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/signal-received.sh' }] }]);
+    const second = await ws.ok(['hooks', 'install', 'claude-code']);
+    expect(second.json.changed).toBe(false);
+    expect(JSON.parse(readFileSync(join(ws.dir, '.claude', 'settings.json'), 'utf8')).hooks.PostToolUse).toHaveLength(1);
+    expect(ws.head()).toBe(0);
+  });
+
+  it('35b: invalid settings JSON exits 2 and writes nothing', async () => {
+    const ws = await workspace();
+    mkdirSync(join(ws.dir, '.claude'));
+    writeFileSync(join(ws.dir, '.claude', 'settings.json'), '{nope');
+    const r = await ws.run(['hooks', 'install', 'claude-code']);
+    expect(r.code).toBe(2);
+    expect(existsSync(join(ws.dir, '.claude', 'hooks'))).toBe(false);
+    expect(readFileSync(join(ws.dir, '.claude', 'settings.json'), 'utf8')).toBe('{nope');
+  });
+});
+
+describe('hooks drain (36–38) and the hook script', () => {
+  async function setup36() {
+    const ws = await workspace();
+    const s1 = await ws.start(['--client', 'claude-code']);
+    const s2 = await ws.start();
+    const d = await ws.ok(['mem', 'signal', 'check this', '--to', s1, '--requires-ack'], { as: s2 });
+    return { ws, s1, s2, d: d.json.signal, sent: d.json };
+  }
+
+  it('36: the queue names D; drain prints the prompt and reply commands, records a hook receipt, then nothing', async () => {
+    const { ws, s1, s2, d, sent } = await setup36();
+    expect(sent.hook_enqueued).toEqual([s1]);
+    const lines = readFileSync(pendingPath(ws, s1), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ event: 'signal:received', signal_id: d.signal_id });
+    expect(statSync(pendingPath(ws, s1)).mode & 0o777).toBe(0o600);
+    const drain = await ws.run(['--human', 'hooks', 'drain', '--session', s1]);
+    expect(drain.code).toBe(0);
+    expect(drain.stdout).toContain(`[signal:received] ${d.signal_id} from ${s2}`);
+    expect(drain.stdout).toContain('check this');
+    expect(drain.stdout).toContain(`baton mem signal '<answer>' --reply-to ${d.signal_id} --intent AGREE`);
+    expect(drain.stdout).toContain(`baton mem signal '<reason>' --reply-to ${d.signal_id} --intent REJECT`);
+    expect(receiptsVia(ws, 'hook').map((e) => [e.data['signal_id'], e.data['delivery_state']])).toEqual([[d.signal_id, 'delivered']]);
+    const again = await ws.run(['--human', 'hooks', 'drain', '--session', s1]);
+    expect([again.code, again.stdout]).toEqual([0, '']);
+  });
+
+  it('37: advisory signals are not queued and not drained, but the inbox lists them', async () => {
+    const ws = await workspace();
+    const s1 = await ws.start(['--client', 'claude-code']);
+    const s2 = await ws.start();
+    const d = await ws.signal('fyi', ['--to', s1, '--interrupt-class', 'advisory'], { as: s2 });
+    expect(existsSync(pendingPath(ws, s1))).toBe(false);
+    const drain = await ws.run(['--human', 'hooks', 'drain', '--session', s1]);
+    expect(drain.stdout).toBe('');
+    const inbox = await ws.ok(['mem', 'inbox'], { as: s1 });
+    expect(inbox.json.signals.map((s: { signal_id: string }) => s.signal_id)).toEqual([d.signal_id]);
+  });
+
+  it('38: a deleted queue loses nothing: drain reconciles with the log', async () => {
+    const { ws, s1, d } = await setup36();
+    rmSync(pendingPath(ws, s1));
+    const drain = await ws.ok(['hooks', 'drain', '--session', s1]);
+    expect(drain.json.events.map((e: { signal: { signal_id: string } }) => e.signal.signal_id)).toEqual([d.signal_id]);
+  });
+
+  it('36b: unknown session exits 2 UNKNOWN_ID; an ended one prints nothing', async () => {
+    const { ws, s1 } = await setup36();
+    const unknown = await ws.run(['hooks', 'drain', '--session', 'session_000000000000000000000000']);
+    expect([unknown.code, errorEnvelopeOf(unknown).code]).toEqual([2, 'UNKNOWN_ID']);
+    await ws.ok(['session', 'end', s1]);
+    const ended = await ws.run(['--human', 'hooks', 'drain', '--session', s1]);
+    expect([ended.code, ended.stdout]).toEqual([0, '']);
+  });
+
+  it('the generated hook script, run by a real shell, hands the pending signal to the agent (stderr, exit 2)', async () => {
+    const { ws, s1, d } = await setup36();
+    await ws.ok(['hooks', 'install', 'claude-code']);
+    // BATON_BIN names one program: a tiny wrapper around node + the built bin.
+    const binDir = makeTempDir('baton-bin-');
+    const wrapper = join(binDir, 'baton');
+    writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${BATON_BIN}" "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const script = join(ws.dir, '.claude', 'hooks', 'signal-received.sh');
+    const run = (env: Record<string, string | undefined>) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile('/bin/sh', [script], { env: childEnv({ CLAUDE_PROJECT_DIR: ws.dir, BATON_BIN: wrapper, BATON_NOW: at(10), ...env }) }, (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+        );
+      });
+    expect((await run({})).code).toBe(0); // no BATON_SESSION: nothing to do
+    const hook = await run({ BATON_SESSION: s1 });
+    expect(hook.code).toBe(2);
+    expect(hook.stderr).toContain(`[signal:received] ${d.signal_id}`);
+    expect(receiptsVia(ws, 'hook')).toHaveLength(1);
+    const quiet = await run({ BATON_SESSION: s1 });
+    expect([quiet.code, quiet.stderr]).toEqual([0, '']);
+    const broken = await run({ BATON_SESSION: s1, BATON_BIN: '/nonexistent/baton' });
+    expect(broken.code).toBe(0);
+  });
+});
+
+describe('mem watch (39–41)', () => {
+  it('39: --once delivers the catch-up set in seq order with latency, records watch receipts; then nothing', async () => {
+    const ws = await workspace();
+    const s1 = await ws.start(['--client', 'codex']);
+    const s2 = await ws.start();
+    const b = await ws.signal('broadcast', [], { as: s2 });
+    const d = await ws.signal('direct', ['--to', s1], { as: s2 });
+    const r = await ws.ok(['mem', 'watch', '--session', 'Planck', '--once'], { now: at(2) });
+    expect(r.lines.map((l) => [l.type, l.signal.signal_id, l.latency_ms, l.session_id])).toEqual([
+      ['signal_received', b.signal_id, 2000, s1],
+      ['signal_received', d.signal_id, 2000, s1],
+    ]);
+    expect(receiptsVia(ws, 'watch').map((e) => e.data['signal_id'])).toEqual([b.signal_id, d.signal_id]);
+    const again = await ws.run(['mem', 'watch', '--session', 'Planck', '--once'], { now: at(3) });
+    expect([again.code, again.stdout]).toEqual([0, '']);
+    // The watcher never heartbeats for the session.
+    const roster = await ws.ok(['mem', 'roster'], { now: at(3) });
+    expect(roster.json.sessions.find((s: { session_id: string }) => s.session_id === s1).last_heartbeat_at).toBe(at(0));
+  });
+
+  it('40: a running watcher delivers a new signal from another process exactly once within 1 s; SIGINT exits 130; a restart re-delivers nothing', async () => {
+    const ws = await workspace();
+    const s1 = await ws.start();
+    const s2 = await ws.start();
+    const watcher = startBaton(['--dir', ws.dir, '--json', 'mem', 'watch', '--session', s1], {});
+    let out = '';
+    watcher.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => watcher.on('exit', (code) => resolve(code)));
+    await new Promise((r) => setTimeout(r, 1500));
+    const d = await ws.ok(['mem', 'signal', 'live one', '--to', s1], { as: s2, now: new Date().toISOString() });
+    const sentAt = Date.now();
+    while (!out.includes(d.json.signal.signal_id) && Date.now() - sentAt < 5000) await new Promise((r) => setTimeout(r, 10));
+    expect(Date.now() - sentAt).toBeLessThan(1000);
+    await new Promise((r) => setTimeout(r, 400));
+    const lines = jsonLines(out) as { type: string; signal: { signal_id: string } }[];
+    expect(lines.filter((l) => l.signal.signal_id === d.json.signal.signal_id)).toHaveLength(1);
+    watcher.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(receiptsVia(ws, 'watch').map((e) => e.data['signal_id'])).toEqual([d.json.signal.signal_id]);
+    const restart = await ws.run(['mem', 'watch', '--session', s1, '--once'], { now: new Date().toISOString() });
+    expect([restart.code, restart.stdout]).toEqual([0, '']);
+  });
+
+  it('40b: the watcher exits 0 when its session ends', async () => {
+    const ws = await workspace();
+    const s1 = await ws.start([], { now: new Date().toISOString() });
+    const watcher = startBaton(['--dir', ws.dir, '--json', 'mem', 'watch', '--session', s1], {});
+    const exited = new Promise<number | null>((resolve) => watcher.on('exit', (code) => resolve(code)));
+    await new Promise((r) => setTimeout(r, 1200));
+    await ws.ok(['session', 'end', s1], { now: new Date().toISOString() });
+    expect(await exited).toBe(0);
+  });
+
+  it('41: an identity shared by two live sessions is AMBIGUOUS_SESSION', async () => {
+    const ws = await workspace();
+    await ws.start(['--agent-identity', 'reviewer:docs:a']);
+    await ws.start(['--agent-identity', 'reviewer:docs:a']);
+    const r = await ws.run(['mem', 'watch', '--session', 'reviewer:docs:a', '--once']);
+    expect([r.code, errorEnvelopeOf(r).code]).toEqual([2, 'AMBIGUOUS_SESSION']);
+  });
+});
+
+describe('the wu prep signal gate (42–46)', () => {
+  async function setup42() {
+    const ws = await workspace();
+    await ws.withWus('WU-1', 'WU-2');
+    const s1 = await ws.start();
+    const s2 = await ws.start();
+    await ws.claim('WU-1', s1);
+    return { ws, s1, s2 };
+  }
+
+  it('42: an unread directed signal about the WU blocks prep', async () => {
+    const { ws, s1, s2 } = await setup42();
+    const d = await ws.signal('blocker found', ['--to', s1, '--wu', 'WU-1'], { as: s2 });
+    const head = ws.head();
+    const r = await ws.run(['wu', 'prep', 'WU-1'], { as: s1 });
+    expect(r.code).toBe(2);
+    const err = errorEnvelopeOf(r);
+    expect(err.code).toBe('UNREAD_DIRECTED_SIGNALS');
+    expect(err.details?.['signals']).toEqual([{ signal_id: d.signal_id, sender_identity: s2, intent: 'INFO', requires_ack: false }]);
+    expect(err.message).toContain(d.signal_id);
+    expect(ws.head()).toBe(head);
+  });
+
+  it('43: broadcasts and signals about another WU never block', async () => {
+    const { ws, s1, s2 } = await setup42();
+    await ws.signal('all of WU-1', ['--wu', 'WU-1'], { as: s2 });
+    await ws.signal('about WU-2', ['--to', s1, '--wu', 'WU-2'], { as: s2 });
+    const r = await ws.run(['wu', 'prep', 'WU-1'], { as: s1 });
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ type: 'wu_prep', wu_id: 'WU-1', passed: true, reader_identity: s1, overridden_signal_ids: [] });
+  });
+
+  it('44: a requires-ack signal blocks until answered, not merely read', async () => {
+    const { ws, s1, s2 } = await setup42();
+    const d = await ws.signal('sign off?', ['--to', s1, '--wu', 'WU-1', '--requires-ack'], { as: s2 });
+    await ws.ok(['mem', 'inbox'], { as: s1 });
+    expect((await ws.run(['wu', 'prep', 'WU-1'], { as: s1 })).code).toBe(2);
+    await ws.signal('yes', ['--reply-to', d.signal_id, '--intent', 'AGREE'], { as: s1 });
+    expect((await ws.run(['wu', 'prep', 'WU-1'], { as: s1 })).code).toBe(0);
+  });
+
+  it('45: the override needs a reason, is recorded, and leaves the signal unread', async () => {
+    const { ws, s1, s2 } = await setup42();
+    const d = await ws.signal('blocker found', ['--to', s1, '--wu', 'WU-1'], { as: s2 });
+    const head = ws.head();
+    expect((await ws.run(['wu', 'prep', 'WU-1', '--allow-unread-signals'], { as: s1 })).code).toBe(2);
+    expect((await ws.run(['wu', 'prep', 'WU-1', '--reason', 'x'], { as: s1 })).code).toBe(2);
+    expect(ws.head()).toBe(head);
+    const r = await ws.run(['wu', 'prep', 'WU-1', '--allow-unread-signals', '--reason', 'handled in paired review'], { as: s1 });
+    expect(r.code).toBe(0);
+    expect(r.json.overridden_signal_ids).toEqual([d.signal_id]);
+    const override = ws.events().at(-1)!;
+    expect(override.type).toBe('wu.prep_overridden');
+    expect(override.data).toEqual({ wu_id: 'WU-1', session_id: s1, reader_identity: s1, reason: 'handled in paired review', signal_ids: [d.signal_id] });
+    const inbox = await ws.ok(['mem', 'inbox', '--no-mark'], { as: s1 });
+    expect(inbox.json.signals).toMatchObject([{ signal_id: d.signal_id, read: false }]);
+  });
+
+  it('46: without a session the claimant is the reader', async () => {
+    const { ws, s1, s2 } = await setup42();
+    await ws.signal('blocker found', ['--to', s1, '--wu', 'WU-1'], { as: s2 });
+    const r = await ws.run(['wu', 'prep', 'WU-1']);
+    expect([r.code, errorEnvelopeOf(r).code]).toEqual([2, 'UNREAD_DIRECTED_SIGNALS']);
+  });
+
+  it('46b: an initiative-level signal without a WU blocks; an unknown WU is UNKNOWN_ID; no reader passes', async () => {
+    const { ws, s1, s2 } = await setup42();
+    await ws.signal('initiative note', ['--to', s1, '--initiative', 'INIT-1'], { as: s2 });
+    expect((await ws.run(['wu', 'prep', 'WU-1'], { as: s1 })).code).toBe(2);
+    const unknown = await ws.run(['wu', 'prep', 'WU-9'], { as: s1 });
+    expect([unknown.code, errorEnvelopeOf(unknown).code]).toEqual([2, 'UNKNOWN_ID']);
+    const free = await ws.run(['wu', 'prep', 'WU-2']);
+    expect(free.code).toBe(0);
+    expect(free.json.checks).toEqual([{ name: 'signals', passed: true, detail: 'no reader' }]);
+  });
+});
