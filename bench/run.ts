@@ -19,6 +19,7 @@ import { formatNumber, printHeader, printResult, printSummary, type BenchResult 
 import { benchShortCommand, SHORT_COMMAND } from './short-command.js';
 import { childCommand, collectGarbage, COMPILED, makeTempDir, mb, NOTE_TEXT_LENGTH, rawLine, removeAllTempDirs, removeTempDir } from './support.js';
 import { benchVerify, VERIFY } from './verify.js';
+import { benchMemWatch, MEM_WATCH } from './mem-watch.js';
 
 interface Sizes {
   singleEvents: number;
@@ -69,6 +70,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: REPLAY.name, work: REPLAY.work, needsLog: true, run: (s, log) => benchReplay(log(), { repeats: s.repeats }) },
   { name: VERIFY.name, work: VERIFY.work, needsLog: true, run: (s, log) => benchVerify(log(), { repeats: s.repeats }) },
   { name: SHORT_COMMAND.name, work: SHORT_COMMAND.work, needsLog: false, run: (s) => benchShortCommand({ runs: s.commandRuns }) },
+  { name: MEM_WATCH.name, work: MEM_WATCH.work, needsLog: false, run: (s) => benchMemWatch({ signals: s.commandRuns * 2 }) },
   {
     name: POSTGRES_APPEND_SINGLE.name,
     work: POSTGRES_APPEND_SINGLE.work,

@@ -16,3 +16,15 @@ export { resolveWorkspace } from './workspace.js';
 export * from '../projections/index.js';
 export { runProjection, runProjections, type RunProjectionOptions, type ProjectionRun } from './store/projection-runner.js';
 export { loadSnapshot, writeSnapshot, type Snapshot } from './store/snapshots.js';
+// Coordination (coordination.md): the A2A.V1 contract, the coordination fold and its operations.
+export * from '../events/coordination/index.js';
+export * from '../projections/coordination/index.js';
+export { type CoordinationEnv, loadState } from './coordination/env.js';
+export { CoordinationErrorCode } from './coordination/errors.js';
+export { coordinationSettingsFrom, DEFAULT_COORDINATION_SETTINGS, DEFAULT_DISPLAY_NAME_POOL, A2AProfile, type CoordinationSettings } from './coordination/settings.js';
+export { startSession, heartbeatSession, endSession, chooseDisplayName, type StartSessionInput } from './coordination/sessions.js';
+export { sendSignal, SendSignalInput, type SendResult } from './coordination/send.js';
+export { readInbox, threadConvergence, InboxInput } from './coordination/inbox.js';
+export { drainHook, watchSignals, renderPrompt, type DeliveredSignal, type WatchDelivery } from './coordination/delivery.js';
+export { signalGate, recordOverride, type SignalGateOutcome } from './coordination/prep.js';
+export { installClaudeCodeHook } from './coordination/hooks-install.js';

@@ -144,8 +144,9 @@ describe('mem watch (39–41)', () => {
 
   it('40: a running watcher delivers a new signal from another process exactly once within 1 s; SIGINT exits 130; a restart re-delivers nothing', async () => {
     const ws = await workspace();
-    const s1 = await ws.start();
-    const s2 = await ws.start();
+    const live = { now: new Date().toISOString() };
+    const s1 = await ws.start([], live);
+    const s2 = await ws.start([], live);
     const watcher = startBaton(['--dir', ws.dir, '--json', 'mem', 'watch', '--session', s1], {});
     let out = '';
     watcher.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
