@@ -18,7 +18,7 @@ function lastJson(stdout: string): Envelope {
 export async function coordinationDemo(baton: BatonRun, show: (cmd: string, r: { stdout: string; stderr: string; code: number }) => void): Promise<void> {
   const step = async (args: string[], env?: Record<string, string>): Promise<Envelope> => {
     const r = await baton(args, env);
-    show(`baton ${args.join(' ')}`, r);
+    show(args.map((a) => (/^[\w.:/@=-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' '), r);
     if (r.code !== 0 && !(args.includes('converged') && r.code === 1)) throw new Error(`demo step failed (exit ${r.code}): baton ${args.join(' ')}\n${r.stdout}${r.stderr}`);
     return lastJson(r.stdout);
   };

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { coordinationDemo } from './coordination.js';
 
 /**
  * The README's first command: a demo workspace in a temporary folder, driven through the built
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
 
   step('Four agents append at once, each from its own process');
   const agents = ['claude-code', 'codex', 'gemini', 'cursor'];
-  const perAgent = 25;
+  const perAgent = 10;
   const started = Date.now();
   await Promise.all(
     agents.map(async (agent) => {
@@ -78,12 +79,16 @@ async function main(): Promise<void> {
   const segment = join(logDir, readdirSync(logDir).sort()[0]!);
   const bytes = readFileSync(segment);
   const target = bytes.indexOf('step 7 done');
+  if (target < 0) throw new Error('demo: the line to tamper with was not found');
   bytes[target + 5] = '8'.charCodeAt(0);
   writeFileSync(segment, bytes);
   show('log verify --human   (tampered copy)', await baton(copy, ['log', 'verify', '--human']));
 
   step('Time travel: the stats as of seq 10');
   show('replay --view log_stats --to 10 --human', await baton(dir, ['replay', '--view', 'log_stats', '--to', '10', '--human']));
+  step('Two agents negotiate a proposal to convergence (A2A.V1 signals, receipts, convergence)');
+  await coordinationDemo((a, env) => baton(dir, a, env), show);
+
   process.stdout.write(`\nThe demo workspace stays in ${dir} — try: node ${BIN} --dir ${dir} log tail\n`);
 }
 
