@@ -21,6 +21,8 @@ export interface BenchResult {
   limit: Measure;
   /** Baton / limit: above 1 is slower for times, below 1 is slower for rates. */
   ratio: number;
+  /** What the ratio compares, when the reference is not the machine's limit (default: "baton / machine limit"). */
+  ratioLabel?: string;
   /** What the spec asks for, in words (e.g. "≥ 2,000 events/s"). */
   floor: string;
   pass: boolean;
@@ -50,7 +52,7 @@ export function printResult(result: BenchResult): void {
   const lines = [
     `  baton : ${formatMeasure(result.baton).padEnd(20)} ${result.baton.detail}`,
     `  limit : ${formatMeasure(result.limit).padEnd(20)} ${result.limit.detail}`,
-    `  ratio : ${formatRatio(result.ratio)} (baton / machine limit)`,
+    `  ratio : ${formatRatio(result.ratio)} (${result.ratioLabel ?? 'baton / machine limit'})`,
     `  floor : ${result.floor}  →  ${result.pass ? 'PASS' : 'FAIL'}`,
     ...result.notes.map((n) => `  info  : ${n}`),
   ];

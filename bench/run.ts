@@ -17,6 +17,7 @@ import { benchPostgresAppendBatch, benchPostgresAppendSingle, POSTGRES_APPEND_BA
 import { benchReplay, REPLAY } from './replay.js';
 import { formatNumber, printHeader, printResult, printSummary, type BenchResult } from './report.js';
 import { benchShortCommand, SHORT_COMMAND } from './short-command.js';
+import { benchStoreComparison, STORE_COMPARISON, storeComparisonSkipReason } from './store-comparison.js';
 import { childCommand, collectGarbage, COMPILED, makeTempDir, mb, NOTE_TEXT_LENGTH, rawLine, removeAllTempDirs, removeTempDir } from './support.js';
 import { benchVerify, VERIFY } from './verify.js';
 import { benchMemWatch, MEM_WATCH } from './mem-watch.js';
@@ -28,10 +29,13 @@ interface Sizes {
   logEvents: number;
   repeats: number;
   commandRuns: number;
+  /** store-comparison: single-event appends, and batches of 100, per system. */
+  compareSingle: number;
+  compareBatches: number;
 }
 
-const FULL: Sizes = { singleEvents: 3_000, perWorker: 500, batches: 300, logEvents: 1_000_000, repeats: 2, commandRuns: 15 };
-const QUICK: Sizes = { singleEvents: 500, perWorker: 100, batches: 50, logEvents: 100_000, repeats: 1, commandRuns: 7 };
+const FULL: Sizes = { singleEvents: 3_000, perWorker: 500, batches: 300, logEvents: 1_000_000, repeats: 2, commandRuns: 15, compareSingle: 10_000, compareBatches: 1_000 };
+const QUICK: Sizes = { singleEvents: 500, perWorker: 100, batches: 50, logEvents: 100_000, repeats: 1, commandRuns: 7, compareSingle: 1_000, compareBatches: 100 };
 
 function parseArgs(argv: readonly string[]): { sizes: Sizes; quick: boolean; filters: string[] } {
   let quick = false;
@@ -60,7 +64,8 @@ interface Benchmark {
   needsLog: boolean;
   /** Why it cannot run on this machine (printed, not counted as a failure), or undefined. */
   skip?: () => string | undefined;
-  run(sizes: Sizes, log: () => LogFixture): Promise<BenchResult>;
+  /** One result, or several for a benchmark that measures more than one work (store-comparison). */
+  run(sizes: Sizes, log: () => LogFixture): Promise<BenchResult | BenchResult[]>;
 }
 
 const BENCHMARKS: readonly Benchmark[] = [
@@ -84,6 +89,13 @@ const BENCHMARKS: readonly Benchmark[] = [
     needsLog: false,
     skip: postgresBenchSkipReason,
     run: (s) => benchPostgresAppendBatch({ batches: s.batches }),
+  },
+  {
+    name: STORE_COMPARISON.name,
+    work: STORE_COMPARISON.work,
+    needsLog: false,
+    skip: storeComparisonSkipReason,
+    run: (s) => benchStoreComparison({ single: s.compareSingle, batches: s.compareBatches }),
   },
 ];
 
@@ -122,9 +134,12 @@ async function main(): Promise<void> {
       printHeader(bench.name, bench.work);
       collectGarbage();
       try {
-        const result = await bench.run(sizes, log);
-        results.push(result);
-        printResult(result);
+        const outcome = await bench.run(sizes, log);
+        for (const result of Array.isArray(outcome) ? outcome : [outcome]) {
+          if (Array.isArray(outcome)) console.log(`-- ${result.name}: ${result.work}`);
+          results.push(result);
+          printResult(result);
+        }
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         failures.push({ name: bench.name, error: message });

@@ -6,6 +6,7 @@ import { renderDeepDiveFile } from './render-deep-dive-file.js';
 import { renderFlowFile } from './render-flow-file.js';
 
 export * from './deep-dive-state.js';
+export * from './flow-entries.js';
 export * from './flow-envelopes.js';
 export * from './flow-state.js';
 export * from './flow-status-view.js';

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerInit } from './groups/init.js';
 import { registerLog } from './groups/log.js';
+import { registerFlow } from './groups/flow.js';
+import { registerDeepDive } from './groups/deep-dive.js';
 import { registerReplay } from './groups/replay.js';
 import { registerSession } from './groups/session.js';
 import { registerMem } from './groups/mem.js';
@@ -51,6 +53,8 @@ Exit codes: 0 ok, 1 unexpected, 2 invalid input, 3 integrity failure, 4 conflict
     );
   registerInit(program);
   registerLog(program);
+  registerFlow(program);
+  registerDeepDive(program);
   registerReplay(program);
   registerSession(program);
   registerMem(program);

@@ -6,7 +6,7 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../../events/patterns.js';
 import { describeZodIssues, type FieldProblem } from '../../events/validation.js';
 import { ConflictError, IdempotencyConflictError, invalidInput } from '../errors.js';
 import type { AppendOptions, ExpectedVersion } from './contract.js';
-import { hashEvent } from './hash.js';
+import { sealEvent } from './hash.js';
 import { contentDigest, type StoreIndex } from './store-index.js';
 
 /**
@@ -112,7 +112,8 @@ function isExpectedVersion(value: unknown): value is ExpectedVersion {
   return value === 'no_stream' || value === 'stream_exists' || (typeof value === 'number' && Number.isInteger(value) && value >= 0);
 }
 
-export type AppendPlan = { kind: 'deduplicated'; first: number; last: number } | { kind: 'write'; events: StoredEvent[] };
+/** `lines` are the events' stored lines (canonical JSON, no newline), computed once with the hash. */
+export type AppendPlan = { kind: 'deduplicated'; first: number; last: number } | { kind: 'write'; events: StoredEvent[]; lines: string[] };
 
 export interface PlanContext {
   now: () => string;
@@ -143,6 +144,7 @@ export function planAppend(batch: ValidatedBatch, index: StoreIndex, ctx: PlanCo
   let prev = index.hash;
   let lastId = ctx.lastId;
   const stored: StoredEvent[] = [];
+  const lines: string[] = [];
   batch.events.forEach((e, i) => {
     const base: Omit<StoredEvent, 'hash'> = {
       v: ENVELOPE_VERSION,
@@ -157,11 +159,12 @@ export function planAppend(batch: ValidatedBatch, index: StoreIndex, ctx: PlanCo
       ...(batchEnd !== undefined ? { batch_end: batchEnd } : {}),
       prev,
     };
-    const hash = hashEvent(base);
-    stored.push({ ...base, hash });
-    prev = hash;
+    const sealed = sealEvent(base);
+    stored.push(sealed.event);
+    lines.push(sealed.line);
+    prev = sealed.event.hash;
   });
-  return { kind: 'write', events: stored };
+  return { kind: 'write', events: stored, lines };
 }
 
 /** Fold freshly written events into the index (after a successful write). */

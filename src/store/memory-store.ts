@@ -42,7 +42,7 @@ export class MemoryEventStore implements EventStore {
         return { events: this.events.slice(plan.first - 1, plan.last).map(clone), deduplicated: true };
       }
       // Round-trip through the stored form so callers never share objects with the log.
-      const stored = plan.events.map((e) => JSON.parse(serializeEvent(e)) as StoredEvent);
+      const stored = plan.lines.map((line) => JSON.parse(line) as StoredEvent);
       this.events.push(...stored);
       recordWritten(this.index, stored, batch.digest, batch.idempotencyKey);
       for (const sub of this.subscriptions) sub.poke();

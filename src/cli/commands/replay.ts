@@ -10,7 +10,8 @@ import { parseCount, parseIsoTime } from '../flags.js';
 export type ReplayViewArgs = Record<string, string | boolean | undefined>;
 
 export async function replay(ctx: CommandContext, flags: { view: string; to?: string; at?: string }, viewArgs: ReplayViewArgs = {}): Promise<void> {
-  const projection = PROJECTIONS[flags.view];
+  // Views named with dashes on the command line (`flow-file`) are projections named with underscores.
+  const projection = PROJECTIONS[flags.view] ?? PROJECTIONS[flags.view.replace(/-/g, '_')];
   if (!projection) throw invalidInput(`unknown view "${flags.view}" (known: ${Object.keys(PROJECTIONS).sort().join(', ')})`, '--view');
   if ((flags.to === undefined) === (flags.at === undefined)) throw invalidInput('give exactly one of --to SEQ or --at ISO', '--to');
   const store = await ctx.store();
@@ -36,5 +37,10 @@ export async function replay(ctx: CommandContext, flags: { view: string; to?: st
   const run = await runProjection(store, projection, { catalog: await ctx.catalog(), cacheDir: await ctx.cacheDir(), now: asOf, to });
   const withArgs = projection as typeof projection & { viewWith?: (state: unknown, now: string, args: ReplayViewArgs) => unknown };
   const view = withArgs.viewWith ? withArgs.viewWith(run.state, asOf, viewArgs) : run.view;
+  // File views (flow-file, deep-dive-file) are the rendered text itself, printed as is.
+  if (typeof run.view === 'string') {
+    process.stdout.write(run.view);
+    return;
+  }
   ctx.output.emit(ViewEnvelope, view as { v: 1; type: string; generated_at: string }, (v) => JSON.stringify(v, null, 2));
 }

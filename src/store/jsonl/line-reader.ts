@@ -23,8 +23,9 @@ export class LineReader {
   /** Bytes after `tailOffset` that were seen without a newline when the end was reached. */
   tailBytes = 0;
 
+  /** `source` is a path, or an open descriptor the reader borrows (reads by position, never closes it). */
   constructor(
-    private readonly path: string,
+    private readonly source: string | number,
     private readonly start = 0,
     private readonly end = Number.POSITIVE_INFINITY,
   ) {
@@ -32,7 +33,8 @@ export class LineReader {
   }
 
   *lines(): Generator<Line> {
-    const fd = openSync(this.path, 'r');
+    const borrowed = typeof this.source === 'number';
+    const fd = typeof this.source === 'number' ? this.source : openSync(this.source, 'r');
     try {
       let position = this.start;
       let carry: Buffer = Buffer.alloc(0);
@@ -65,7 +67,7 @@ export class LineReader {
       }
       this.tailBytes = carry.length;
     } finally {
-      closeSync(fd);
+      if (!borrowed) closeSync(fd);
     }
   }
 }

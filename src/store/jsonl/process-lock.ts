@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { ConflictError } from '../../errors.js';
 
 /**
  * The cross-process append lock: a listening Unix socket in Linux's abstract namespace, named after
  * the log directory. Binding the name is the lock; the kernel drops the name the instant the holder
  * exits for any reason (kill -9 included), so a crashed holder can never wedge the workspace and
- * there is no stale lock file to break. Acquire + release costs ~50 µs.
+ * there is no stale lock file to break.
+ *
+ * Waiting is by notification, not polling: a waiter connects to the holder's socket and retries
+ * the moment that connection closes — when the holder releases (it ends every connection) or dies
+ * (the kernel closes them). A short timer still retries, in case a close is ever missed.
  *
  * Abstract sockets are per network namespace: processes in different containers that share the
  * workspace through a volume do not exclude each other (documented in the README).
@@ -42,21 +46,47 @@ function tryListen(name: string): Promise<Server | undefined> {
     server.once('error', onError);
     server.listen({ path: name, exclusive: true }, () => {
       server.removeListener('error', onError);
-      // Nobody ever connects; an unref'd server does not keep the process alive.
+      // An unref'd server does not keep the process alive.
       server.unref();
       resolve(server);
     });
   });
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves when the current holder lets go (or after `maxWaitMs`, as a safety net). */
+function waitForRelease(name: string, maxWaitMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve();
+    };
+    const timer = setTimeout(finish, maxWaitMs);
+    const socket: Socket = connect({ path: name });
+    // ECONNREFUSED: the holder released between our bind attempt and this connect — retry now.
+    socket.once('error', finish);
+    socket.once('close', finish);
+    socket.once('end', finish);
+    socket.on('data', () => undefined);
+  });
+}
 
 export async function acquireProcessLock(name: string, options: LockOptions): Promise<LockHandle> {
   const deadline = Date.now() + options.timeoutMs;
-  let wait = 0.5;
+  let attempt = 0;
   for (;;) {
     const server = await tryListen(name);
     if (server) {
+      const waiters = new Set<Socket>();
+      server.on('connection', (socket) => {
+        socket.unref();
+        socket.on('error', () => undefined);
+        waiters.add(socket);
+        socket.once('close', () => waiters.delete(socket));
+      });
       let released = false;
       return {
         release: () =>
@@ -64,16 +94,21 @@ export async function acquireProcessLock(name: string, options: LockOptions): Pr
             if (released) return resolve();
             released = true;
             server.close(() => resolve());
+            // Closing the listener alone keeps accepted connections open: end them so every
+            // waiter wakes up now.
+            for (const socket of waiters) socket.destroy();
           }),
       };
     }
-    if (Date.now() >= deadline) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
       throw new ConflictError(`the log lock was not obtained within ${options.timeoutMs} ms (another process holds it)`, {
         timeout_ms: options.timeoutMs,
       });
     }
-    // Jittered backoff, capped low: holders keep the lock for a write and an fsync (~0.3 ms).
-    await sleep(wait * (0.5 + Math.random()));
-    wait = Math.min(wait * 2, 8);
+    attempt += 1;
+    // Waiters woken together race for the bind; a little jitter after repeated losses spreads them.
+    if (attempt > 2) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(attempt, 4)));
+    await waitForRelease(name, Math.min(remaining, 50));
   }
 }

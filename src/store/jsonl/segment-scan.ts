@@ -76,7 +76,12 @@ function corrupt(segment: Segment, offset: number, seq: number, reason: string):
  * in order; throws LOG_CORRUPT at the first line that breaks the envelope, seq or prev. Returns the
  * end position and what lies after it.
  */
-export function* scanFrom(segments: readonly Segment[], start: Cursor): Generator<ScannedEvent, ScanEnd> {
+export function* scanFrom(
+  segments: readonly Segment[],
+  start: Cursor,
+  /** An already open descriptor for a segment, to read it without opening it again (the writer's). */
+  openDescriptor?: (segment: Segment) => number | undefined,
+): Generator<ScannedEvent, ScanEnd> {
   let expectedSeq = start.seq;
   let prevHash = start.prevHash;
   let segIndex = segments.findIndex((s) => s.name === start.segment.name);
@@ -93,7 +98,7 @@ export function* scanFrom(segments: readonly Segment[], start: Cursor): Generato
       if (segment.firstSeq !== expectedSeq) throw corrupt(segment, 0, expectedSeq, `segment ${segment.name} starts at seq ${segment.firstSeq}, expected ${expectedSeq}`);
       cursor = { segment, offset: 0, seq: expectedSeq, prevHash };
     }
-    const reader = new LineReader(segment.path, offset);
+    const reader = new LineReader(openDescriptor?.(segment) ?? segment.path, offset);
     for (const line of reader.lines()) {
       const parsed = parseStoredLine(line.text);
       if (typeof parsed === 'string') throw corrupt(segment, line.offset, expectedSeq, parsed);

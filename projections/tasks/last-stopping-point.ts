@@ -1,0 +1,182 @@
+import { SessionStatus } from '../../events/coordination/identities.js';
+import { sameOwnership, type Ownership, orderedOwnership } from '../../events/tasks/ownership.js';
+import { ACTIVE_STATES, CheckpointKind, TaskState } from '../../events/tasks/vocabulary.js';
+import { effectiveStatus } from '../coordination/sessions.js';
+import type { SessionRecord } from '../coordination/state.js';
+import { isAuthProblem } from './auth-rule.js';
+import { shellJoin } from './shell-quote.js';
+import type { TaskRecord, TasksState } from './state.js';
+import { wizardCheckpoint, wizardTask, type WizardCheckpoint, type WizardTask } from './wizard-shapes.js';
+
+/**
+ * The last stopping point (tasks.md §9): a pure function of the fold, `now`, the workspace path,
+ * the resume invocation and an optional scope session. No git call, no file read.
+ */
+export const NextActionKind = {
+  resume: 'resume',
+  fix_auth: 'fix_auth',
+  await_user_choice: 'await_user_choice',
+  await_mcp_action: 'await_mcp_action',
+  await_verification: 'await_verification',
+  inspect_failure: 'inspect_failure',
+  none: 'none',
+} as const;
+export type NextActionKind = (typeof NextActionKind)[keyof typeof NextActionKind];
+
+export interface NextAction {
+  kind: NextActionKind;
+  description: string;
+  command: string[];
+}
+
+export interface LastStoppingPoint {
+  generatedAt: number;
+  currentSessionId: string | null;
+  currentGoal: string | null;
+  currentBranch: string | null;
+  currentWorktree: string | null;
+  activeTasks: WizardTask[];
+  queuedTasks: WizardTask[];
+  stoppedTasks: WizardTask[];
+  recentlyCompletedTasks: WizardTask[];
+  relevantOwnership: Ownership[];
+  pendingChoices: WizardCheckpoint[];
+  pendingMcpActions: WizardCheckpoint[];
+  pendingManualVerifications: WizardCheckpoint[];
+  nextAction: NextAction;
+  resumeCommand: string;
+}
+
+export interface LspInputs {
+  now: string;
+  installDir: string;
+  /** `resume.invocation`, default `["baton"]`. */
+  invocation: readonly string[];
+  /** A scope session id known to the fold, or undefined. */
+  scope?: string | undefined;
+}
+
+export const RECENT_WINDOW_MS = 86_400_000;
+const STOPPED: readonly TaskState[] = [TaskState.failed, TaskState.cancelled, TaskState.superseded];
+
+const byUpdatedDesc = (a: TaskRecord, b: TaskRecord): number => Date.parse(b.updated_at) - Date.parse(a.updated_at) || b.last_seq - a.last_seq;
+const byCreatedAsc = (a: TaskRecord, b: TaskRecord): number => Date.parse(a.created_at) - Date.parse(b.created_at) || a.last_seq - b.last_seq;
+
+/** §9.2: the scope session, else the live session with the greatest createdAt (ties: later start). */
+export function currentSession(state: TasksState, now: string, scope: string | undefined): SessionRecord | null {
+  if (scope !== undefined) return state.coordination.sessions.get(scope) ?? null;
+  let best: SessionRecord | null = null;
+  for (const s of state.coordination.sessions.values()) {
+    if (effectiveStatus(s, now) !== SessionStatus.active) continue;
+    if (best === null) best = s;
+    else {
+      const d = Date.parse(s.created_at) - Date.parse(best.created_at);
+      if (d > 0 || (d === 0 && s.start_seq > best.start_seq)) best = s;
+    }
+  }
+  return best;
+}
+
+export function lastStoppingPoint(state: TasksState, inputs: LspInputs): LastStoppingPoint {
+  const { now, installDir, invocation, scope } = inputs;
+  const nowMs = Date.parse(now);
+  const cli = [...invocation];
+  const dir = ['--dir', installDir];
+  const considered = [...state.tasks.values()].filter((t) => scope === undefined || t.session_id === scope);
+  const recent = (t: TaskRecord): boolean => Date.parse(t.updated_at) >= nowMs - RECENT_WINDOW_MS;
+
+  const active = considered.filter((t) => ACTIVE_STATES.includes(t.state)).sort(byUpdatedDesc);
+  const queued = considered.filter((t) => t.state === TaskState.queued).sort(byCreatedAsc);
+  const stopped = considered.filter((t) => STOPPED.includes(t.state) && recent(t)).sort(byUpdatedDesc);
+  const completed = considered.filter((t) => t.state === TaskState.completed && recent(t)).sort(byUpdatedDesc);
+
+  const ownership: Ownership[] = [];
+  for (const t of [...active, ...queued, ...stopped, ...completed]) {
+    for (const o of t.ownership) if (!ownership.some((seen) => sameOwnership(seen, o))) ownership.push(orderedOwnership(o));
+  }
+
+  const waiting = active.filter((t) => t.state === TaskState.waiting_for_user);
+  const checkpoints = waiting.flatMap((t) => (t.waiting_for ? [t.waiting_for] : []));
+  const ofKinds = (...kinds: string[]): WizardCheckpoint[] => checkpoints.filter((c) => kinds.includes(c.kind)).map(wizardCheckpoint);
+
+  const current = currentSession(state, now, scope);
+  const sessionStatus = (id: string): SessionStatus => {
+    const s = state.coordination.sessions.get(id);
+    return s ? effectiveStatus(s, now) : SessionStatus.abandoned;
+  };
+  const live = (t: TaskRecord): boolean => sessionStatus(t.session_id) === SessionStatus.active;
+  const taskCommand = (t: TaskRecord): string[] => [...cli, 'task', t.id, ...dir];
+
+  const next = ((): NextAction => {
+    const w = waiting[0];
+    if (w) {
+      const s = w.waiting_for?.summary ? w.waiting_for.summary : w.label;
+      const kind = w.waiting_for?.kind;
+      if (kind === CheckpointKind.mcp_install || kind === CheckpointKind.mcp_action) {
+        return { kind: NextActionKind.await_mcp_action, description: `A task is waiting for an MCP action: ${s}.`, command: taskCommand(w) };
+      }
+      if (kind === CheckpointKind.manual_verification) {
+        return { kind: NextActionKind.await_verification, description: `A task is waiting for manual verification: ${s}.`, command: taskCommand(w) };
+      }
+      return { kind: NextActionKind.await_user_choice, description: `A task is waiting for user input: ${s}.`, command: taskCommand(w) };
+    }
+    const blocked = active.filter((t) => t.state === TaskState.blocked);
+    const auth = blocked.find((t) => t.blocked_reason !== null && isAuthProblem(t.blocked_reason));
+    if (auth) return { kind: NextActionKind.fix_auth, description: `Blocked: ${auth.blocked_reason}. Sign in again to resume.`, command: taskCommand(auth) };
+    const b = blocked[0];
+    if (b) {
+      return {
+        kind: NextActionKind.inspect_failure,
+        description: `Blocked: ${b.blocked_reason ?? b.label}. Inspect the task and address the blocker.`,
+        command: taskCommand(b),
+      };
+    }
+    if (active.some((t) => t.state === TaskState.running && live(t))) {
+      return { kind: NextActionKind.resume, description: 'A task is still running. Re-attach or wait for completion.', command: [...cli, 'status', ...dir] };
+    }
+    const orphan = [...active.filter((t) => t.state === TaskState.running), ...queued].filter((t) => !live(t)).sort(byUpdatedDesc)[0];
+    if (orphan) {
+      return {
+        kind: NextActionKind.inspect_failure,
+        description: `Task ${orphan.label} is ${orphan.state} but its session ${orphan.session_id} is ${sessionStatus(orphan.session_id)}. Inspect it, then cancel or supersede it.`,
+        command: taskCommand(orphan),
+      };
+    }
+    const q = queued.find(live);
+    if (q) return { kind: NextActionKind.resume, description: `A task is queued and has not started: ${q.label}.`, command: taskCommand(q) };
+    if (current && effectiveStatus(current, now) === SessionStatus.active) {
+      return {
+        kind: NextActionKind.resume,
+        description: 'Session is active but no task is running. Re-run the agent to continue.',
+        command: [...cli, 'session', current.session_id, ...dir],
+      };
+    }
+    const stop = stopped[0];
+    if (stop) {
+      return {
+        kind: NextActionKind.inspect_failure,
+        description: `Most recent stop: ${stop.label} (${stop.state}). Inspect with \`${shellJoin([...cli, 'task', stop.id])}\`.`,
+        command: taskCommand(stop),
+      };
+    }
+    return { kind: NextActionKind.none, description: 'No active or recently stopped tasks. Nothing to resume.', command: [...cli, 'status', ...dir] };
+  })();
+
+  return {
+    generatedAt: nowMs,
+    currentSessionId: current?.session_id ?? null,
+    currentGoal: current?.goal ?? null,
+    currentBranch: current?.branch ?? null,
+    currentWorktree: current?.worktree ?? null,
+    activeTasks: active.map(wizardTask),
+    queuedTasks: queued.map(wizardTask),
+    stoppedTasks: stopped.map(wizardTask),
+    recentlyCompletedTasks: completed.map(wizardTask),
+    relevantOwnership: ownership,
+    pendingChoices: ofKinds(CheckpointKind.user_choice, CheckpointKind.event_plan_confirm),
+    pendingMcpActions: ofKinds(CheckpointKind.mcp_install, CheckpointKind.mcp_action),
+    pendingManualVerifications: ofKinds(CheckpointKind.manual_verification),
+    nextAction: next,
+    resumeCommand: shellJoin(next.command),
+  };
+}

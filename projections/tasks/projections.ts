@@ -1,0 +1,75 @@
+import type { DecodedEvent } from '../../events/envelope.js';
+import { TASK_STATES, type TaskState } from '../../events/tasks/vocabulary.js';
+import type { Projection } from '../projection.js';
+import { ViewRefusal, TaskErrorCode } from './refusal.js';
+import { applyTasks, deserializeTasks, initTasks, serializeTasks, type TasksState } from './state.js';
+import { sessionEnvelope, sessionsEnvelope, statusEnvelope, taskEnvelope, tasksEnvelope, type ViewContext } from './views.js';
+
+/**
+ * The tasks views for `replay --view …` (tasks.md §11.3): one fold (sessions + tasks +
+ * subagents), five views. `replay` hands `install_dir`, `resume_invocation` (a JSON argv),
+ * `store_path`, `store_exists` and the view's own flags as arguments.
+ */
+export type ViewArgs = Readonly<Record<string, string | boolean | undefined>>;
+
+const str = (args: ViewArgs, key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
+
+export function viewContextFrom(args: ViewArgs, now: string): ViewContext {
+  let invocation: string[] = ['baton'];
+  const raw = str(args, 'resume_invocation');
+  if (raw !== undefined) invocation = JSON.parse(raw) as string[];
+  return { now, installDir: str(args, 'install_dir') ?? '.', invocation, workspaceFilter: str(args, 'workspace_filter') };
+}
+
+export function parseStateFilter(raw: string): TaskState {
+  if (!(TASK_STATES as readonly string[]).includes(raw)) {
+    throw new ViewRefusal(TaskErrorCode.INVALID_INPUT, `Invalid --state value: '${raw}'. Allowed: ${TASK_STATES.join(', ')}.`, { field: '--state' });
+  }
+  return raw as TaskState;
+}
+
+function required(args: ViewArgs, key: string, flag: string): string {
+  const value = str(args, key);
+  if (value === undefined) throw new ViewRefusal(TaskErrorCode.INVALID_INPUT, `${flag} is required for this view`, { field: flag });
+  return value;
+}
+
+function tasksProjection<V>(name: string, view: (state: TasksState, now: string, args: ViewArgs) => V): Projection<TasksState, V> & { viewWith(state: TasksState, now: string, args: ViewArgs): V } {
+  return {
+    name,
+    version: 1,
+    init: initTasks,
+    apply: (state: TasksState, event: DecodedEvent) => applyTasks(state, event),
+    view: (state, now) => view(state, now, {}),
+    viewWith: view,
+    serialize: serializeTasks,
+    deserialize: deserializeTasks,
+  };
+}
+
+/** The fold every tasks command runs (its snapshot is shared by all of them). */
+export const tasksStateProjection = tasksProjection('tasks_state', (_state, now) => ({ v: 1 as const, type: 'tasks_state', generated_at: now }));
+
+export const lastStoppingPointProjection = tasksProjection('last-stopping-point', (state, now, args) =>
+  statusEnvelope(state, viewContextFrom(args, now), {
+    storePath: str(args, 'store_path') ?? '',
+    storeExists: args['store_exists'] === true,
+    scope: str(args, 'session'),
+    acting: str(args, 'session'),
+  }),
+);
+
+export const tasksViewProjection = tasksProjection('tasks', (state, now, args) => {
+  const filter = str(args, 'state');
+  return tasksEnvelope(state, viewContextFrom(args, now), { state: filter === undefined ? undefined : parseStateFilter(filter), sessionId: str(args, 'session_id') });
+});
+
+export const taskViewProjection = tasksProjection('task', (state, now, args) => taskEnvelope(state, viewContextFrom(args, now), required(args, 'task', '--task')));
+
+export const sessionsViewProjection = tasksProjection('sessions', (state, now, args) => sessionsEnvelope(state, viewContextFrom(args, now)));
+
+export const sessionViewProjection = tasksProjection('session', (state, now, args) =>
+  sessionEnvelope(state, viewContextFrom(args, now), required(args, 'session_id', '--session-id')),
+);
+
+export const TASK_PROJECTIONS = [lastStoppingPointProjection, tasksViewProjection, taskViewProjection, sessionsViewProjection, sessionViewProjection] as const;

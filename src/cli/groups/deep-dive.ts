@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import { runCommand } from '../run-command.js';
+
+/** `baton deep-dive …`: the codebase context file flows can use. */
+export function registerDeepDive(program: Command): void {
+  const dd = program.command('deep-dive').description('deep-dive context: .claude/deep-dive.local.md');
+
+  dd.command('init')
+    .description('start a deep dive (refused when one exists, unless --refresh)')
+    .option('--scope <scope>', 'full (default) or focused')
+    .option('--focus-path <path>', 'with --scope focused: a relative path inside the workspace')
+    .option('--agent-count <n>', 'how many exploring agents (default 5)')
+    .option('--refresh', 'start over; the current file is backed up first')
+    .addHelpText('after', '\nExamples:\n  baton deep-dive init\n  baton deep-dive init --scope focused --focus-path src/auth --refresh')
+    .action(async (options: { scope?: string; focusPath?: string; agentCount?: string; refresh?: boolean }, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/deep-dive.js')).deepDiveInit(ctx, options));
+    });
+
+  const compile = dd
+    .command('compile')
+    .description('merge sections into the deep dive (only the sections given change; "" resets one)')
+    .option('--overview <text>')
+    .option('--tech-stack <text>')
+    .option('--entry-points <text>')
+    .option('--key-patterns <text>')
+    .option('--architecture <text>')
+    .option('--conventions <text>')
+    .option('--antipatterns <text>')
+    .option('--quick-reference <text>')
+    .option('--agent-notes <text>')
+    .option('--agents-spawned <n>', 'exploring agents spawned so far')
+    .option('--agents-completed <n>', 'exploring agents completed so far')
+    .option('--mark-complete', 'the deep dive is complete (flows can use it)')
+    .addHelpText('after', '\nExamples:\n  baton deep-dive compile --tech-stack TypeScript --conventions "Use kebab-case files"\n  baton deep-dive compile --mark-complete');
+  compile.action(async (options: Record<string, string | boolean | undefined>, command: Command) => {
+    await runCommand(command, async (ctx) => (await import('../commands/deep-dive.js')).deepDiveCompile(ctx, options));
+  });
+}
