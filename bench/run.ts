@@ -95,7 +95,7 @@ const BENCHMARKS: readonly Benchmark[] = [
     work: STORE_COMPARISON.work,
     needsLog: false,
     skip: storeComparisonSkipReason,
-    run: (s) => benchStoreComparison({ single: s.compareSingle, batches: s.compareBatches }),
+    run: (s) => benchStoreComparison({ single: s.compareSingle, batches: s.compareBatches, rounds: s.repeats }),
   },
 ];
 

@@ -128,7 +128,7 @@ function batonSystem(store: EventStore): System {
       const head = await store.head();
       if (head.seq !== work.total) throw new Error(`head seq ${head.seq}, expected ${work.total}`);
       const info = await store.storageInfo();
-      return [`head seq ${head.seq}; storage ${(info.bytes / work.total).toFixed(0)} bytes/event as the adapter counts it`];
+      return [`head seq ${head.seq}; stored lines ${(info.bytes / work.total).toFixed(0)} bytes/event (storageInfo)`];
     },
     close: () => store.close(),
   };

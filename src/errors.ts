@@ -41,6 +41,12 @@ export const EXIT_CODES: Record<string, number> = {
   AMBIGUOUS_SESSION: 2,
   WORKSPACE_ID_REQUIRED: 2,
   UNREAD_DIRECTED_SIGNALS: 2,
+  // tasks.md §10.7
+  UNKNOWN_TASK: 2,
+  UNKNOWN_SUBAGENT: 2,
+  UNKNOWN_SESSION: 2,
+  SPAWN_FAILED: 1,
+  EMPTY_COMMAND: 1,
 };
 
 /** Exit code for a code; `UNKNOWN_<THING>` codes are unknown ids (2). */

@@ -2,7 +2,7 @@ import type { EventDefinition } from '../catalog.js';
 import { RECEIPT_EVENTS } from './receipt.js';
 import { SESSION_EVENTS } from './session.js';
 import { SIGNAL_EVENTS } from './signal.js';
-import { PROVISIONAL_WORK_UNIT_EVENTS, WU_PREP_EVENTS } from './work-unit-facts.js';
+import { WU_PREP_EVENTS } from './work-unit-facts.js';
 
 export * from './identities.js';
 export * from './receipt.js';
@@ -15,5 +15,4 @@ export const COORDINATION_EVENTS: readonly EventDefinition[] = [
   ...SIGNAL_EVENTS,
   ...RECEIPT_EVENTS,
   ...WU_PREP_EVENTS,
-  ...PROVISIONAL_WORK_UNIT_EVENTS,
 ];

@@ -8,7 +8,8 @@ import {
 import { SessionEndedData, SessionHeartbeatData, SessionStartedData } from '../../events/coordination/session.js';
 import { SignalSentData } from '../../events/coordination/signal.js';
 import { ReceiptRecordedData } from '../../events/coordination/receipt.js';
-import { WuClaimedData, WuDefinedData, InitiativeCreatedData } from '../../events/coordination/work-unit-facts.js';
+import { InitiativeCreatedData, WuDefinedData } from '../../events/work-units/definition.js';
+import { WuClaimedData } from '../../events/work-units/lifecycle.js';
 
 /**
  * The coordination fold: sessions (with display names settled at each seq), signals, receipts per

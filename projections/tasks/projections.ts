@@ -50,7 +50,7 @@ function tasksProjection<V>(name: string, view: (state: TasksState, now: string,
 /** The fold every tasks command runs (its snapshot is shared by all of them). */
 export const tasksStateProjection = tasksProjection('tasks_state', (_state, now) => ({ v: 1 as const, type: 'tasks_state', generated_at: now }));
 
-export const lastStoppingPointProjection = tasksProjection('last-stopping-point', (state, now, args) =>
+export const lastStoppingPointProjection = tasksProjection('last_stopping_point', (state, now, args) =>
   statusEnvelope(state, viewContextFrom(args, now), {
     storePath: str(args, 'store_path') ?? '',
     storeExists: args['store_exists'] === true,

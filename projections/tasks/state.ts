@@ -70,14 +70,24 @@ export interface TasksState {
   tasks: Map<string, TaskRecord>;
   subagents: Map<string, SubagentRecord>;
   findings: TaskFinding[];
+  /** Events seen per `task/…` and `subagent/…` stream, rejected ones included: the expected
+   * version a command appends with is the one its decision was made on, never a later read. */
+  stream_versions: Map<string, number>;
 }
 
 export function initTasks(): TasksState {
-  return { coordination: initCoordination(), tasks: new Map(), subagents: new Map(), findings: [] };
+  return { coordination: initCoordination(), tasks: new Map(), subagents: new Map(), findings: [], stream_versions: new Map() };
+}
+
+export function streamVersionIn(state: TasksState, stream: string): number {
+  return state.stream_versions.get(stream) ?? 0;
 }
 
 export function applyTasks(state: TasksState, event: DecodedEvent): TasksState {
   applyCoordination(state.coordination, event);
+  if (event.stream.startsWith('task/') || event.stream.startsWith('subagent/')) {
+    state.stream_versions.set(event.stream, (state.stream_versions.get(event.stream) ?? 0) + 1);
+  }
   const finding = (reason: string): TasksState => {
     state.findings.push({ seq: event.seq, type: event.type, reason, stream: event.stream });
     return state;
@@ -226,15 +236,30 @@ interface TasksJson {
   tasks: [string, TaskRecord][];
   subagents: [string, SubagentRecord][];
   findings: TaskFinding[];
+  stream_versions: [string, number][];
 }
 
 export function serializeTasks(state: TasksState): TasksJson {
-  return { coordination: serializeCoordination(state.coordination), tasks: [...state.tasks], subagents: [...state.subagents], findings: state.findings };
+  return {
+    coordination: serializeCoordination(state.coordination),
+    tasks: [...state.tasks],
+    subagents: [...state.subagents],
+    findings: state.findings,
+    stream_versions: [...state.stream_versions],
+  };
 }
 
 export function deserializeTasks(json: unknown): TasksState {
   if (typeof json !== 'object' || json === null) throw new Error('tasks state must be an object');
   const j = json as TasksJson;
-  if (!Array.isArray(j.tasks) || !Array.isArray(j.subagents) || !Array.isArray(j.findings)) throw new Error('tasks state: lists expected');
-  return { coordination: deserializeCoordination(j.coordination), tasks: new Map(j.tasks), subagents: new Map(j.subagents), findings: j.findings };
+  if (!Array.isArray(j.tasks) || !Array.isArray(j.subagents) || !Array.isArray(j.findings) || !Array.isArray(j.stream_versions)) {
+    throw new Error('tasks state: lists expected');
+  }
+  return {
+    coordination: deserializeCoordination(j.coordination),
+    tasks: new Map(j.tasks),
+    subagents: new Map(j.subagents),
+    findings: j.findings,
+    stream_versions: new Map(j.stream_versions),
+  };
 }

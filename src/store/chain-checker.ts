@@ -1,10 +1,11 @@
 import type { EventCatalog } from '../../events/catalog.js';
 import { StoredEventSchema, type StoredEvent } from '../../events/envelope.js';
+import { surelyValidEnvelope } from '../../events/envelope-fast-check.js';
 import { GENESIS_HASH } from '../../events/patterns.js';
 import { formatProblems, describeZodIssues } from '../../events/validation.js';
 import type { BadPosition } from './contract.js';
 import { createHash } from 'node:crypto';
-import { canonicalEnvelope } from '../../events/canonical.js';
+import { canonicalEnvelope, ENVELOPE_KEY_ORDER } from '../../events/canonical.js';
 
 /**
  * Checks stored lines one after another: JSON, envelope schema, catalog-valid data, contiguous
@@ -34,17 +35,28 @@ export class ChainChecker {
     } catch {
       return bad('line is not valid JSON');
     }
-    const shape = StoredEventSchema.safeParse(parsed);
-    if (!shape.success) return bad(`envelope invalid: ${formatProblems(describeZodIssues(shape.error))}`);
-    const event = shape.data;
+    let event: StoredEvent;
+    if (surelyValidEnvelope(parsed)) {
+      event = parsed;
+    } else {
+      const shape = StoredEventSchema.safeParse(parsed);
+      if (!shape.success) return bad(`envelope invalid: ${formatProblems(describeZodIssues(shape.error))}`);
+      event = shape.data;
+    }
     if (event.seq !== this.expectedSeq) return bad(`seq ${event.seq} where ${this.expectedSeq} was expected`);
     if (event.prev !== this.prevHash) return bad('prev does not match the previous event hash (chain broken)');
-    // Canonicalise once: the hash covers the canonical form without `hash`, and the stored line must
-    // be that form with `hash` (the last envelope key, a checked hex string) appended.
-    const body = canonicalEnvelope(event as Record<string, unknown>, false);
+    // The hash covers the canonical form without `hash`, and the stored line must be that form with
+    // `hash` (the last envelope key, a checked hex string) appended. When the parsed line's keys are
+    // already in canonical order, the native JSON.stringify reproduces the canonical form, so the
+    // line itself is the canonical text and need not be rebuilt key by key.
+    const suffix = ',"hash":"' + event.hash + '"}';
+    const body =
+      line.endsWith(suffix) && inCanonicalKeyOrder(event) && JSON.stringify(event) === line
+        ? line.slice(0, line.length - suffix.length) + '}'
+        : canonicalEnvelope(event as Record<string, unknown>, false);
     const hash = createHash('sha256').update(body).digest('hex');
     if (hash !== event.hash) return bad('hash does not match the event content (tampered)');
-    if (line !== body.slice(0, -1) + ',"hash":"' + event.hash + '"}') return bad('line is not in canonical form (tampered)');
+    if (line !== body.slice(0, -1) + suffix) return bad('line is not in canonical form (tampered)');
     const decoded = this.catalog.decode(event);
     if (!decoded.ok) return bad(`data invalid for ${event.type}: ${formatProblems(decoded.problems)}`);
     this.expectedSeq += 1;
@@ -52,4 +64,27 @@ export class ChainChecker {
     this.checked += 1;
     return { ok: true, event };
   }
+}
+
+/** Envelope keys in the fixed order, and keys inside `data` sorted at every depth (as canonicalValue sorts). */
+function inCanonicalKeyOrder(event: StoredEvent): boolean {
+  let at = 0;
+  for (const key of Object.keys(event)) {
+    while (at < ENVELOPE_KEY_ORDER.length && ENVELOPE_KEY_ORDER[at] !== key) at++;
+    if (at === ENVELOPE_KEY_ORDER.length) return false;
+    at++;
+  }
+  return sortedDeep(event.data);
+}
+
+function sortedDeep(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!sortedDeep(item)) return false;
+    return true;
+  }
+  const keys = Object.keys(value);
+  for (let i = 1; i < keys.length; i++) if (!(keys[i - 1]! < keys[i]!)) return false;
+  for (const key of keys) if (!sortedDeep((value as Record<string, unknown>)[key])) return false;
+  return true;
 }

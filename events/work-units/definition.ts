@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { defineEvent } from '../catalog.js';
+import {
+  branchName,
+  CLAIMED_MODES,
+  codePath,
+  initiativeId,
+  initiativeRef,
+  initiativeSlug,
+  laneName,
+  PRIORITIES,
+  requiredText,
+  text,
+  worktreePath,
+  WU_TYPES,
+  wuId,
+  YAML_STATUSES,
+} from './vocabulary.js';
+
+/**
+ * Initiatives and WU definitions (work-units.md §2, §3.1, §4): `initiative.created`, `wu.defined`,
+ * `wu.updated` and `observation.wu_yaml`. A WU's definition is the per-field latest of these.
+ */
+export const InitiativeCreatedData = z.strictObject({
+  initiative: initiativeId,
+  title: requiredText(200),
+  slug: initiativeSlug.nullable().default(null),
+  lanes: z.array(laneName).default([]),
+});
+export type InitiativeCreatedData = z.infer<typeof InitiativeCreatedData>;
+
+const wuIds = z.array(wuId);
+const stringList = z.array(z.string().max(2000, 'must be at most 2,000 characters'));
+
+/** Every definition field (§3.1) by its persisted name, each optional: events carry what they set. */
+export const DefinitionFields = z.strictObject({
+  initiative: initiativeRef.nullable().optional(),
+  title: requiredText(200).optional(),
+  description: text(20_000).optional(),
+  acceptance: stringList.optional(),
+  lane: laneName.optional(),
+  type: z.enum(WU_TYPES, `must be one of ${WU_TYPES.join(', ')}`).optional(),
+  priority: z.enum(PRIORITIES, `must be one of ${PRIORITIES.join(', ')}`).optional(),
+  dependencies: wuIds.optional(),
+  blocked_by: wuIds.optional(),
+  blocks: wuIds.optional(),
+  code_paths: z.array(codePath).optional(),
+  phase: z.number().int().min(1).optional(),
+  labels: z.array(z.string().max(200)).optional(),
+  created: z.string().max(100).optional(),
+  claimed_mode: z.enum(CLAIMED_MODES, `must be one of ${CLAIMED_MODES.join(', ')}`).optional(),
+  claimed_branch: branchName.optional(),
+  claimed_at: z.string().max(100).optional(),
+  worktree_path: worktreePath.optional(),
+  blocked_reason: text(2000).optional(),
+  completed_at: z.string().max(100).optional(),
+  status: z.enum(YAML_STATUSES, `must be one of ${YAML_STATUSES.join(', ')}`).optional(),
+});
+export type DefinitionFields = z.infer<typeof DefinitionFields>;
+export type DefinitionField = keyof DefinitionFields;
+export const DEFINITION_FIELD_NAMES = Object.keys(DefinitionFields.shape) as DefinitionField[];
+
+/** What `wu create` sets (the other fields come from YAML only). */
+export const CREATE_FIELDS = ['initiative', 'title', 'description', 'acceptance', 'lane', 'type', 'priority', 'dependencies', 'code_paths'] as const;
+
+export const WuDefinedData = DefinitionFields.extend({
+  wu_id: wuId,
+  lane: laneName,
+});
+export type WuDefinedData = z.infer<typeof WuDefinedData>;
+
+export const WuUpdatedData = z.strictObject({
+  wu_id: wuId,
+  changed: DefinitionFields.refine((c) => Object.keys(c).length > 0, 'must change at least one field'),
+  removed_fields: z.array(z.enum(DEFINITION_FIELD_NAMES)).optional(),
+});
+export type WuUpdatedData = z.infer<typeof WuUpdatedData>;
+
+export const ObservationWuYamlData = z.strictObject({
+  wu_id: wuId,
+  path: z.string().min(1).max(4096),
+  content_hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest'),
+  fields: DefinitionFields,
+  removed_fields: z.array(z.enum(DEFINITION_FIELD_NAMES)),
+});
+export type ObservationWuYamlData = z.infer<typeof ObservationWuYamlData>;
+
+export const DEFINITION_EVENTS = [
+  defineEvent({ type: 'initiative.created', schema: InitiativeCreatedData, streams: ['initiative'], description: 'An initiative was created (baton initiative create).' }),
+  defineEvent({ type: 'wu.defined', schema: WuDefinedData, streams: ['wu'], description: 'A work unit was defined (the first baton wu create).' }),
+  defineEvent({ type: 'wu.updated', schema: WuUpdatedData, streams: ['wu'], description: 'Fields of a work unit definition changed (a later baton wu create).' }),
+  defineEvent({ type: 'observation.wu_yaml', schema: ObservationWuYamlData, streams: ['wu'], description: 'A LumenFlow WU YAML file was read and its read fields changed (baton wu import, YAML probe).' }),
+] as const;

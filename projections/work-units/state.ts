@@ -1,0 +1,438 @@
+import type { DecodedEvent } from '../../events/envelope.js';
+import { DEFINITION_FIELD_NAMES, type DefinitionFields } from '../../events/work-units/definition.js';
+import { isTerminalYamlStatus, YamlStatus } from '../../events/work-units/vocabulary.js';
+import { INITIAL_WU_LIFECYCLE, stepWu, type WuLifecycle } from '../../machines/work-unit-table.js';
+import type { WuMachineEvent, YamlStatusClass } from '../../machines/work-unit.js';
+
+/**
+ * The work-unit fold (work-units.md §3–§5): every fact the reconciler reads, per WU, plus
+ * initiatives, the light session facts stall detection needs, the dirty paths and the attempts.
+ * Pure and plain JSON (records, not Maps: every key is a checked id). Never throws on history: an
+ * event the `wu` machine rejects changes nothing and becomes a finding `REJECTED_BY_MACHINE`.
+ */
+export interface Mark {
+  seq: number;
+  at: string;
+}
+
+export interface IntegrityFinding {
+  seq: number;
+  stream: string;
+  type: string;
+  code: string;
+  message: string;
+}
+
+export interface ClaimFact extends Mark {
+  session_id: string | null;
+  mode: string;
+  worktree_path: string | null;
+  branch: string | null;
+}
+
+export interface HandoffFact extends Mark {
+  initiative: string;
+  launch_attempt: number;
+  claimed_mode: string;
+  worktree_path: string | null;
+  branch: string;
+  relaunch: boolean;
+  handoff_format: string;
+  handoff_artifact_path: string;
+  content_sha256: string;
+  logical_wave: number;
+}
+
+export interface WuRecord {
+  wu_id: string;
+  /** `wu.defined` or `observation.wu_yaml` seen: the WU has a definition. */
+  defined: boolean;
+  /** The folded definition (§3.1) and, per field, the seq that set it. */
+  def: DefinitionFields;
+  def_seq: Record<string, number>;
+  /** The definition as last observed from YAML only (the import compares with it). */
+  yaml_fields: DefinitionFields;
+  yaml_content_hash: string | null;
+  lifecycle: WuLifecycle;
+  yaml_status: string | null;
+  yaml_status_seq: number | null;
+  /** First seq of the current window (§5.3): the latest release or relaunch handoff; 0 = all. */
+  window_start: number;
+  claim: ClaimFact | null;
+  /** The event that last made `claimed` true. */
+  claimed_true_seq: number | null;
+  checkpoint: Mark | null;
+  unblock: Mark | null;
+  pickup: Mark | null;
+  returned: Mark | null;
+  handoff: HandoffFact | null;
+  blocked: (Mark & { reason: string }) | null;
+  stamped: (Mark & { title: string; completed_date: string; stamp_path: string }) | null;
+  stamp_file: (Mark & { path: string; present: boolean; valid: boolean }) | null;
+  worktrees: Record<string, Mark & { present: boolean; branch: string | null }>;
+  branches: Record<string, Mark & { present: boolean }>;
+  signal: Mark | null;
+  yaml_claimed_at: Mark | null;
+  findings: IntegrityFinding[];
+}
+
+export interface InitiativeRecord {
+  seq: number;
+  initiative: string;
+  title: string;
+  slug: string | null;
+  lanes: string[];
+}
+
+export interface AttemptRecord extends Mark {
+  launch_attempt: number;
+  client: string;
+  max_active_workers: number | null;
+  max_active_workers_source: string;
+  stall_threshold: string;
+}
+
+export interface SessionFacts {
+  last_heartbeat_at: string;
+  ended: boolean;
+  ttl_seconds: number;
+}
+
+export interface WorkUnitsState {
+  head_seq: number;
+  initiatives: Record<string, InitiativeRecord>;
+  /** slug → initiative id. */
+  slugs: Record<string, string>;
+  wus: Record<string, WuRecord>;
+  sessions: Record<string, SessionFacts>;
+  dirty: (Mark & { paths: string[] }) | null;
+  /** initiative → every attempt started, in seq order. */
+  attempts: Record<string, AttemptRecord[]>;
+}
+
+export function initWorkUnits(): WorkUnitsState {
+  return { head_seq: 0, initiatives: {}, slugs: {}, wus: {}, sessions: {}, dirty: null, attempts: {} };
+}
+
+export function newWuRecord(wuId: string): WuRecord {
+  return {
+    wu_id: wuId,
+    defined: false,
+    def: {},
+    def_seq: {},
+    yaml_fields: {},
+    yaml_content_hash: null,
+    lifecycle: { ...INITIAL_WU_LIFECYCLE },
+    yaml_status: null,
+    yaml_status_seq: null,
+    window_start: 0,
+    claim: null,
+    claimed_true_seq: null,
+    checkpoint: null,
+    unblock: null,
+    pickup: null,
+    returned: null,
+    handoff: null,
+    blocked: null,
+    stamped: null,
+    stamp_file: null,
+    worktrees: {},
+    branches: {},
+    signal: null,
+    yaml_claimed_at: null,
+    findings: [],
+  };
+}
+
+export function yamlStatusClass(status: string): YamlStatusClass {
+  if (isTerminalYamlStatus(status)) return 'terminal';
+  if (status === YamlStatus.in_progress) return 'in_progress';
+  if (status === YamlStatus.blocked) return 'blocked';
+  return 'unclaimed';
+}
+
+/** The machine event a stored event is, or null when the event is not a lifecycle fact. */
+export function machineEventOf(event: DecodedEvent): WuMachineEvent | null {
+  const d = event.data;
+  switch (event.type) {
+    case 'wu.claimed':
+      return { type: 'CLAIM' };
+    case 'wu.checkpointed':
+      return { type: 'CHECKPOINT' };
+    case 'wu.worker_returned':
+      return { type: 'RETURN' };
+    case 'wu.blocked':
+      return { type: 'BLOCK' };
+    case 'wu.unblocked':
+      return { type: 'UNBLOCK' };
+    case 'wu.released':
+      return { type: 'RELEASE' };
+    case 'wu.stamped':
+      return { type: 'STAMP' };
+    case 'delegation.picked_up':
+      return { type: 'PICKUP' };
+    case 'delegation.completed':
+      return { type: 'DELEGATION_COMPLETED' };
+    case 'handoff.emitted':
+      return d['relaunch'] === true ? { type: 'RELAUNCH' } : { type: 'HANDOFF' };
+    case 'observation.stamp_file':
+      return { type: 'STAMP_FILE', valid: d['present'] === true && d['valid'] === true };
+    case 'observation.wu_yaml': {
+      const fields = d['fields'] as Record<string, unknown> | undefined;
+      return typeof fields?.['status'] === 'string' ? { type: 'YAML_STATUS', status: yamlStatusClass(fields['status']) } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+function wuOf(state: WorkUnitsState, wuId: string): WuRecord {
+  let wu = state.wus[wuId];
+  if (wu === undefined) state.wus[wuId] = wu = newWuRecord(wuId);
+  return wu;
+}
+
+function laterOf(a: string, b: string): string {
+  return Date.parse(b) > Date.parse(a) ? b : a;
+}
+
+function applyFields(wu: WuRecord, fields: Record<string, unknown>, removed: readonly unknown[], seq: number): void {
+  for (const name of DEFINITION_FIELD_NAMES) {
+    if (Object.hasOwn(fields, name)) {
+      (wu.def as Record<string, unknown>)[name] = fields[name];
+      wu.def_seq[name] = seq;
+    }
+  }
+  for (const name of removed) {
+    if (typeof name === 'string' && Object.hasOwn(wu.def, name)) {
+      delete (wu.def as Record<string, unknown>)[name];
+      wu.def_seq[name] = seq;
+    }
+  }
+}
+
+export function applyWorkUnits(state: WorkUnitsState, event: DecodedEvent): WorkUnitsState {
+  state.head_seq = event.seq;
+  const d = event.data;
+  const mark: Mark = { seq: event.seq, at: event.at };
+  // Sessions: the light facts stall detection reads (tasks.md §1.1, coordination.md §2).
+  switch (event.type) {
+    case 'session.started': {
+      const id = str(d['session_id']);
+      if (id !== null && state.sessions[id] === undefined) {
+        state.sessions[id] = { last_heartbeat_at: event.at, ended: false, ttl_seconds: typeof d['ttl_seconds'] === 'number' ? d['ttl_seconds'] : 14_400 };
+      }
+      return state;
+    }
+    case 'session.ended': {
+      const s = state.sessions[str(d['session_id']) ?? ''];
+      if (s !== undefined) s.ended = true;
+      return state;
+    }
+    case 'initiative.created': {
+      const id = str(d['initiative']);
+      if (id === null || state.initiatives[id] !== undefined) return state;
+      const slug = str(d['slug']);
+      state.initiatives[id] = { seq: event.seq, initiative: id, title: str(d['title']) ?? id, slug, lanes: Array.isArray(d['lanes']) ? (d['lanes'] as string[]) : [] };
+      if (slug !== null && state.slugs[slug] === undefined) state.slugs[slug] = id;
+      return state;
+    }
+    case 'orchestration.attempt_started': {
+      const id = str(d['initiative']);
+      if (id === null) return state;
+      (state.attempts[id] ??= []).push({
+        ...mark,
+        launch_attempt: Number(d['launch_attempt']),
+        client: str(d['client']) ?? 'generic',
+        max_active_workers: typeof d['max_active_workers'] === 'number' ? d['max_active_workers'] : null,
+        max_active_workers_source: str(d['max_active_workers_source']) ?? 'default',
+        stall_threshold: str(d['stall_threshold']) ?? '4h',
+      });
+      return state;
+    }
+    case 'observation.dirty_paths':
+      state.dirty = { ...mark, paths: Array.isArray(d['paths']) ? (d['paths'] as string[]) : [] };
+      return state;
+    case 'signal.sent': {
+      const wuId = str(d['wu_id']);
+      if (wuId !== null) wuOf(state, wuId).signal = mark;
+      break;
+    }
+    case 'session.heartbeat':
+      break;
+    default:
+      applyWuEvent(state, event, mark);
+  }
+  // Any fact a live session records keeps it alive (coordination.md §2 heartbeat rule).
+  const session = state.sessions[event.actor] ?? state.sessions[str(d['session_id']) ?? ''];
+  if (session !== undefined && !session.ended && (event.type === 'session.heartbeat' || state.sessions[event.actor] === session)) {
+    session.last_heartbeat_at = laterOf(session.last_heartbeat_at, event.at);
+  }
+  return state;
+}
+
+function applyWuEvent(state: WorkUnitsState, event: DecodedEvent, mark: Mark): void {
+  const d = event.data;
+  const wuId = str(d['wu_id']);
+  if (wuId === null || !(event.type.startsWith('wu.') || event.type.startsWith('observation.') || event.type.startsWith('delegation.') || event.type === 'handoff.emitted')) return;
+  const wu = wuOf(state, wuId);
+  const reject = (message: string): void => {
+    wu.findings.push({ seq: event.seq, stream: event.stream, type: event.type, code: 'REJECTED_BY_MACHINE', message });
+  };
+
+  if (event.type === 'wu.defined') {
+    if (wu.def_seq['lane'] !== undefined && wu.defined && wu.yaml_content_hash === null) {
+      return reject(`${wuId} was already defined; a second wu.defined changes nothing`);
+    }
+    wu.defined = true;
+    const { wu_id: _id, ...fields } = d;
+    applyFields(wu, fields, [], event.seq);
+    if (wu.yaml_status === null) {
+      wu.yaml_status = YamlStatus.ready;
+      wu.yaml_status_seq = event.seq;
+    }
+    return;
+  }
+  if (event.type === 'wu.updated') {
+    applyFields(wu, (d['changed'] as Record<string, unknown> | undefined) ?? {}, (d['removed_fields'] as unknown[] | undefined) ?? [], event.seq);
+    return;
+  }
+
+  const machineEvent = machineEventOf(event);
+  let lifecycle = wu.lifecycle;
+  if (machineEvent !== null) {
+    const next = stepWu(wu.lifecycle, machineEvent);
+    if (next === null) {
+      const terminal = wu.lifecycle.state === 'done' || wu.lifecycle.stamp_file;
+      return reject(
+        terminal
+          ? `${wuId} is done (terminal); ${event.type} is not allowed`
+          : `${event.type} is not allowed while ${wuId} is ${wu.lifecycle.state}`,
+      );
+    }
+    lifecycle = next;
+  }
+  const before = wu.lifecycle;
+  const wasClaimed = before.state === 'in_progress' || before.state === 'blocked' || before.picked_up;
+  wu.lifecycle = lifecycle;
+  const setYaml = (status: string): void => {
+    wu.yaml_status = status;
+    wu.yaml_status_seq = event.seq;
+  };
+
+  switch (event.type) {
+    case 'observation.wu_yaml': {
+      wu.defined = true;
+      const fields = (d['fields'] as Record<string, unknown> | undefined) ?? {};
+      const removed = (d['removed_fields'] as unknown[] | undefined) ?? [];
+      applyFields(wu, fields, removed, event.seq);
+      for (const [k, v] of Object.entries(fields)) (wu.yaml_fields as Record<string, unknown>)[k] = v;
+      for (const k of removed) if (typeof k === 'string') delete (wu.yaml_fields as Record<string, unknown>)[k];
+      wu.yaml_content_hash = str(d['content_hash']);
+      const status = str(fields['status']);
+      if (status !== null) {
+        setYaml(status);
+        if ((status === 'in_progress' || status === 'blocked') && !wasClaimed) wu.claimed_true_seq = event.seq;
+      }
+      if (typeof fields['claimed_at'] === 'string') {
+        const parsed = Date.parse(fields['claimed_at']);
+        wu.yaml_claimed_at = { seq: event.seq, at: Number.isNaN(parsed) ? event.at : new Date(parsed).toISOString() };
+      }
+      if (typeof fields['blocked_reason'] === 'string' && status === 'blocked') wu.blocked = { ...mark, reason: fields['blocked_reason'] };
+      return;
+    }
+    case 'wu.claimed':
+      wu.claim = {
+        ...mark,
+        session_id: str(d['session_id']),
+        mode: str(d['mode']) ?? 'worktree',
+        worktree_path: str(d['worktree_path']),
+        branch: str(d['branch']),
+      };
+      wu.claimed_true_seq = event.seq;
+      setYaml(YamlStatus.in_progress);
+      return;
+    case 'wu.checkpointed':
+      wu.checkpoint = mark;
+      return;
+    case 'wu.worker_returned':
+    case 'delegation.completed':
+      wu.returned = mark;
+      return;
+    case 'wu.blocked':
+      wu.blocked = { ...mark, reason: str(d['reason']) ?? '' };
+      setYaml(YamlStatus.blocked);
+      return;
+    case 'wu.unblocked':
+      wu.unblock = mark;
+      setYaml(lifecycle.state === 'in_progress' ? YamlStatus.in_progress : YamlStatus.ready);
+      return;
+    case 'wu.released':
+      wu.window_start = event.seq;
+      setYaml(YamlStatus.ready);
+      return;
+    case 'wu.stamped':
+      wu.stamped = { ...mark, title: str(d['title']) ?? wuId, completed_date: str(d['completed_date']) ?? '', stamp_path: str(d['stamp_path']) ?? '' };
+      setYaml(YamlStatus.done);
+      return;
+    case 'delegation.picked_up':
+      wu.pickup = mark;
+      if (!wasClaimed) wu.claimed_true_seq = event.seq;
+      return;
+    case 'handoff.emitted': {
+      const relaunch = d['relaunch'] === true;
+      wu.handoff = {
+        ...mark,
+        initiative: str(d['initiative']) ?? '',
+        launch_attempt: Number(d['launch_attempt']),
+        claimed_mode: str(d['claimed_mode']) ?? 'worktree',
+        worktree_path: str(d['worktree_path']),
+        branch: str(d['branch']) ?? '',
+        relaunch,
+        handoff_format: str(d['handoff_format']) ?? 'markdown',
+        handoff_artifact_path: str(d['handoff_artifact_path']) ?? '',
+        content_sha256: str(d['content_sha256']) ?? '',
+        logical_wave: Number(d['logical_wave']),
+      };
+      if (relaunch) {
+        wu.window_start = event.seq;
+        setYaml(YamlStatus.ready);
+      }
+      return;
+    }
+    case 'observation.worktree': {
+      const path = str(d['path']);
+      if (path !== null) wu.worktrees[path] = { ...mark, present: d['present'] === true, branch: str(d['branch']) };
+      return;
+    }
+    case 'observation.branch': {
+      const branch = str(d['branch']);
+      if (branch !== null) wu.branches[branch] = { ...mark, present: d['present'] === true };
+      return;
+    }
+    case 'observation.stamp_file':
+      wu.stamp_file = { ...mark, path: str(d['path']) ?? '', present: d['present'] === true, valid: d['valid'] === true };
+      return;
+    default:
+      return;
+  }
+}
+
+/** Is this WU a member of the initiative (§2): its `initiative` is the id or the slug. */
+export function isMember(state: WorkUnitsState, wu: WuRecord, initiative: string): boolean {
+  const ref = wu.def.initiative;
+  if (ref === undefined || ref === null) return false;
+  if (ref === initiative) return true;
+  const slug = state.initiatives[initiative]?.slug;
+  return slug !== null && slug !== undefined && ref === slug;
+}
+
+/** The initiative a WU belongs to (its id), resolving a slug. */
+export function initiativeOf(state: WorkUnitsState, wu: WuRecord): string | null {
+  const ref = wu.def.initiative;
+  if (ref === undefined || ref === null) return null;
+  if (state.initiatives[ref] !== undefined) return ref;
+  return state.slugs[ref] ?? (ref.startsWith('INIT-') ? ref : null);
+}
