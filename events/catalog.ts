@@ -15,6 +15,8 @@ export interface EventDefinition<S extends z.ZodType = z.ZodType> {
   readonly streams: readonly string[];
   readonly description: string;
   readonly upcasters?: readonly ((data: Record<string, unknown>) => Record<string, unknown>)[];
+  /** Recorded by Baton itself (e.g. the store's recovery report): `baton log append` refuses it. */
+  readonly internal?: boolean;
 }
 
 export function defineEvent<S extends z.ZodType>(def: EventDefinition<S>): EventDefinition<S> {

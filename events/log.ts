@@ -18,6 +18,7 @@ export const logRecovered = defineEvent({
   schema: LogRecoveredData,
   streams: ['log'],
   description: 'Recovery moved the bytes of a write torn by a crash to quarantine/ and truncated the segment.',
+  internal: true,
 });
 
 export const LOG_EVENTS = [logRecovered] as const;

@@ -40,6 +40,11 @@ const CASES: BadCase[] = [
   { name: 'unknown event type', args: ['log', 'append', '--type', 'note.unknown', '--stream', 'note/a', '--data', '{"text":"x"}'], names: ['type', 'note.unknown'] },
   { name: 'malformed event type', args: ['log', 'append', '--type', 'Note', '--stream', 'note/a', '--data', '{"text":"x"}'], names: ['type'] },
   { name: 'invalid JSON in --data', args: append('{"text":'), names: ['--data', 'not valid JSON'] },
+  {
+    name: 'a store-internal type (log.recovered) cannot be forged by hand',
+    args: ['log', 'append', '--type', 'log.recovered', '--stream', 'log/recovery', '--data', JSON.stringify({ reason: 'torn_tail', segment: '000000000001.jsonl', offset: 0, bytes: 1, quarantined_to: 'quarantine/x', lines_dropped: 0 })],
+    names: ['--type', 'log.recovered'],
+  },
   { name: '--data not an object', args: append('["text"]'), names: ['--data', 'JSON object'] },
   { name: 'empty text', args: append('{"text":""}'), names: ['data.text', 'empty'] },
   { name: 'text over 4,000 characters', args: append(JSON.stringify({ text: 'x'.repeat(4001) })), names: ['data.text', '4,000'] },

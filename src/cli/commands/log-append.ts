@@ -35,7 +35,16 @@ interface AppendCall {
 }
 
 export async function logAppend(ctx: CommandContext, flags: LogAppendFlags): Promise<void> {
-  const calls = flags.events !== undefined ? callsFromFile(flags, await ctx.catalog()) : [singleCall(flags)];
+  const catalog = await ctx.catalog();
+  const calls = flags.events !== undefined ? callsFromFile(flags, catalog) : [singleCall(flags)];
+  // Facts Baton records about itself (a recovery report) cannot be forged from the command line.
+  calls.forEach((call, line) =>
+    call.events.forEach((event) => {
+      if (catalog.get(event.type)?.internal) {
+        throw invalidInput(`${event.type} is recorded by Baton itself and cannot be appended by hand`, flags.events !== undefined ? `--events line ${line + 1}.type` : '--type');
+      }
+    }),
+  );
   const store = await ctx.store();
   for (const call of calls) {
     const result = await store.append(call.events, call.options);
