@@ -1,7 +1,9 @@
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { startPostgresCluster } from '../test/helpers/postgres-cluster.js';
 import { postgresBenchSkipReason } from './postgres-append.js';
+import { rawAppendLoop } from './raw-append.js';
 import { formatNumber, formatRatio, rate, type BenchResult } from './report.js';
 import {
   BATCH_SIZE,
@@ -32,6 +34,8 @@ export const STORE_COMPARISON = {
 };
 
 const EMMETT_PACKAGE = '@event-driven-io/emmett-postgresql';
+/** Writes of the disk probe run before each system's run (a raw O_APPEND write + fdatasync loop). */
+const FSYNC_PROBE = 200;
 
 const LABELS: Record<SystemName, string> = {
   'baton-pg': 'Baton-PG',
@@ -143,8 +147,20 @@ export async function benchStoreComparison(options: { single: number; batches: n
     );
     console.log(
       `  ${rounds} round(s), the order reversed every other round; each system in its own process, each run on a fresh store ` +
-        `(a new database for the PostgreSQL ones, CHECKPOINT before each); the table shows each system's best round`,
+        `(a new database for the PostgreSQL ones, CHECKPOINT before each); the table shows each system's best round. ` +
+        `[disk probe]: ${FSYNC_PROBE} raw ${rawLine().length}-byte O_APPEND write+fdatasync just before the run, to show the disk's pace at that moment`,
     );
+
+    // The disk's pace just before each run, so a run slowed by the shared machine shows as such:
+    // one small O_APPEND write + fdatasync, what a single JSONL append ends in. (PostgreSQL's
+    // commit also waits for an fdatasync, but into preallocated WAL segments, with no file-size
+    // change to journal, so it can run faster than this probe.)
+    const fsyncDir = makeTempDir('compare-fsync');
+    dirs.push(fsyncDir);
+    const fsyncRate = (): number => {
+      const loop = rawAppendLoop(join(fsyncDir, 'raw.bin'), rawLine(), FSYNC_PROBE);
+      return rate(loop.events, loop.ms);
+    };
 
     const base: SystemName[] = ['baton-pg', 'emmett-pg', 'baton-jsonl'];
     const ran = new Map<SystemName, ComparisonChildResult[]>(base.map((s) => [s, []]));
@@ -163,7 +179,7 @@ export async function benchStoreComparison(options: { single: number; batches: n
           // Start each PostgreSQL run from a clean checkpoint, so none pays for the WAL of another.
           await admin.query('CHECKPOINT');
         }
-        process.stdout.write(`  round ${round} ${LABELS[system].padEnd(11)}:`);
+        process.stdout.write(`  round ${round} ${LABELS[system].padEnd(11)}: [disk probe ${formatNumber(fsyncRate())} append+fdatasync/s]`);
         const out = await runChild('store-comparison-child', [system, target, String(single), String(batches)]);
         const result = lastJsonLine<ComparisonChildResult>(out);
         ran.get(system)?.push(result);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { EVENT_TYPE_PATTERN, HASH_PATTERN, IDEMPOTENCY_KEY_PATTERN, STREAM_PATTERN } from './patterns.js';
+import { ENVELOPE_VERSION, EVENT_TYPE_PATTERN, HASH_PATTERN, IDEMPOTENCY_KEY_PATTERN, STREAM_PATTERN } from './patterns.js';
 
-export const ENVELOPE_VERSION = 1;
+export { ENVELOPE_VERSION } from './patterns.js';
 
 const isoUtc = z.iso.datetime({ offset: false, precision: undefined });
 

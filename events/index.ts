@@ -1,4 +1,7 @@
 import { EventCatalog, type EventDefinition } from './catalog.js';
+import { NewEventSchema } from './envelope.js';
+import { SignalSentData } from './coordination/signal.js';
+import { registerSchemas } from './schema-loader.js';
 import { LOG_EVENTS } from './log.js';
 import { NOTE_EVENTS } from './note.js';
 import { FLOW_EVENTS } from './flow/index.js';
@@ -20,3 +23,6 @@ export const ALL_EVENT_DEFINITIONS: readonly EventDefinition[] = [...NOTE_EVENTS
 export function createCatalog(extra: readonly EventDefinition[] = []): EventCatalog {
   return new EventCatalog([...ALL_EVENT_DEFINITIONS, ...extra]);
 }
+
+// The compiled validators' fallback (schema-loader.ts): whoever loads the catalog's schemas has zod's answers.
+registerSchemas({ createCatalog: () => createCatalog(), NewEventSchema, SignalSentData });

@@ -3,6 +3,9 @@
  * id can escape its folder and no type can be misspelt into the catalog.
  */
 
+/** The envelope version (`v`) of every event. */
+export const ENVELOPE_VERSION = 1;
+
 /** Dotted, lower-case: `wu.claimed`, `signal.sent`, `note.recorded`. */
 export const EVENT_TYPE_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 

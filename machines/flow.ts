@@ -161,7 +161,6 @@ type MachineConfig = Parameters<typeof flowSetup.createMachine>[0];
 const status = (s: GateResult): Guard => ({ type: 'statusIs', params: { status: s } });
 const gate = (s: GateResult): Guard => and(['agentAllowed', status(s) as 'statusIs']);
 const NOOP = ['clearOutbox'] as const;
-const FORWARD: readonly Phase[] = [Phase.planning, Phase.implementation, Phase.review, Phase.verification, Phase.review_verification];
 
 /** The failure of a looping gate (review, verification; the group's merge): L1 or L2. */
 function failureLoop(guard: Guard, record: 'recordGate' | 'merge'): Transition[] {
@@ -171,21 +170,32 @@ function failureLoop(guard: Guard, record: 'recordGate' | 'merge'): Transition[]
   ];
 }
 
-function passedNode(extra: Record<string, Transition | Transition[]> = {}): Node {
-  return {
-    on: {
-      RECORD_GATE: { guard: gate(GateStatus.passed), actions: NOOP },
-      ADVANCE: FORWARD.map(
-        (to): Transition => ({
-            guard: { type: 'isNext', params: { to } },
-            target: to === Phase.review_verification ? '#review_verification' : `#${to}_in_progress`,
-            actions: to === Phase.review_verification ? ['clearOutbox', 'changePhase', 'startGroup'] : ['clearOutbox', 'changePhase'],
-        }),
-      ),
-      COMPLETE: { guard: 'isLastPhase', target: '#complete', actions: ['clearOutbox', 'complete'] },
-      ...extra,
-    },
+/**
+ * The phases a passed gate may lead to: next(P) in either mode. Only these get an ADVANCE edge (the
+ * `isNext` guard still picks the one of the flow's current mode), and only a phase that is last in
+ * some mode gets a COMPLETE edge, so the graph has no edge whose guard can never hold and the
+ * model-based tests can demand that every edge is exercised.
+ */
+function advanceTargets(phase: Phase): Phase[] {
+  const targets = [Mode.sequential, Mode.team].map((mode) => nextPhase(mode, phase)).filter((to): to is Phase => to !== null && to !== COMPLETE);
+  return [...new Set(targets)];
+}
+const CAN_BE_LAST: readonly Phase[] = [lastPhase(Mode.sequential), lastPhase(Mode.team)];
+
+function passedNode(phase: Phase, extra: Record<string, Transition | Transition[]> = {}): Node {
+  const on: Record<string, Transition | readonly Transition[]> = {
+    RECORD_GATE: { guard: gate(GateStatus.passed), actions: NOOP },
+    ADVANCE: advanceTargets(phase).map(
+      (to): Transition => ({
+        guard: { type: 'isNext', params: { to } },
+        target: to === Phase.review_verification ? '#review_verification' : `#${to}_in_progress`,
+        actions: to === Phase.review_verification ? ['clearOutbox', 'changePhase', 'startGroup'] : ['clearOutbox', 'changePhase'],
+      }),
+    ),
+    ...extra,
   };
+  if (CAN_BE_LAST.includes(phase)) on['COMPLETE'] = { guard: 'isLastPhase', target: '#complete', actions: ['clearOutbox', 'complete'] };
+  return { on };
 }
 
 function phaseNode(phase: Phase): Node {
@@ -198,7 +208,7 @@ function phaseNode(phase: Phase): Node {
   ];
   const states: Record<string, Node> = {
     in_progress: { id: `${phase}_in_progress`, on: { RECORD_GATE: inProgress } },
-    passed: passedNode(),
+    passed: passedNode(phase),
   };
   if (!loops) {
     // G3: a failed gate takes in_progress, passed, or another failure (a new record).
@@ -283,7 +293,7 @@ const config: Node & { context: MachineConfig['context'] } = {
                 MERGE: [{ guard: 'allSubPhasesPassed', target: 'passed', actions: ['clearOutbox', 'merge'] }, ...failureLoop('iterationsLeft', 'merge').slice(0, 1), { target: '#aborted', actions: ['clearOutbox', 'merge', 'abortMaxIterations'] }],
               },
             },
-            passed: passedNode({ MERGE: { actions: NOOP } }),
+            passed: passedNode(Phase.review_verification, { MERGE: { actions: NOOP } }),
           },
         },
       },

@@ -47,6 +47,15 @@ export const EXIT_CODES: Record<string, number> = {
   UNKNOWN_SESSION: 2,
   SPAWN_FAILED: 1,
   EMPTY_COMMAND: 1,
+  // work-units.md §18
+  ALREADY_EXISTS: 2,
+  NOT_CLAIMED: 2,
+  WU_BLOCKED: 2,
+  DEPENDENCY_CYCLE: 2,
+  GATE_FAILED: 2,
+  CONTAMINATED: 3,
+  INTEGRITY: 3,
+  ALREADY_CLAIMED: 4,
 };
 
 /** Exit code for a code; `UNKNOWN_<THING>` codes are unknown ids (2). */

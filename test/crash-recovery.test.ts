@@ -42,7 +42,7 @@ beforeAll(async () => {
     platform: 'node',
     target: 'node20',
     logLevel: 'warning',
-    banner: { js: "import { createRequire as __require } from 'node:module'; const require = __require(import.meta.url);" },
+    banner: { js: "import { createRequire as __fixtureRequire } from 'node:module'; const require = __fixtureRequire(import.meta.url);" },
   });
 });
 

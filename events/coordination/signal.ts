@@ -7,8 +7,6 @@ import {
   initiativeId,
   INTENTS,
   INTERRUPT_CLASSES,
-  InterruptClass,
-  Intent,
   isoTime,
   lane,
   MAX_MESSAGE_LENGTH,
@@ -21,6 +19,10 @@ import {
   workspaceId,
   wuId,
 } from './identities.js';
+import { aliasIsFirstRecipient, hasNoSchemaVersion, hasSenderIdentity, hasSignalId, noAliasOnBroadcast, notBlank, recipientsDistinct } from './rules.js';
+import { upcastLegacySignal } from './signal-records.js';
+
+export { A2A_SIGNAL_V1_FIELDS, defaultInterruptClass, toA2ASignalV1, upcastLegacySignal } from './signal-records.js';
 
 /** The A2A.V1 signal contract (coordination.md §5.1): exactly these fields. */
 const signalShape = {
@@ -38,7 +40,7 @@ const signalShape = {
   message: z
     .string()
     .max(MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`)
-    .refine((s) => s.trim().length > 0, 'must not be empty after trimming'),
+    .refine(notBlank, 'must not be empty after trimming'),
   idempotency_key: idempotencyKey.optional(),
   origin: z.string().regex(ORIGIN_PATTERN, 'must match ^[a-z][a-z0-9_-]{0,31}$'),
   wu_id: wuId.optional(),
@@ -48,32 +50,23 @@ const signalShape = {
   created_at: isoTime,
 };
 
-interface RecipientsShape {
-  recipients: string[];
-  target_agent?: string | undefined;
+/**
+ * The alias rule (rules.ts): recipients distinct, `target_agent` present exactly when directed, and
+ * equal to `recipients[0]`. Three named refinements (not one superRefine), so the compiled
+ * validators can call the same predicates.
+ */
+function withAliasRule<S extends z.ZodType<{ recipients: string[]; target_agent?: string | undefined }>>(schema: S): S {
+  return schema
+    .refine(recipientsDistinct, { path: ['recipients'], message: 'must not repeat an identity' })
+    .refine(noAliasOnBroadcast, { path: ['target_agent'], message: 'must be absent on a broadcast (recipients [])' })
+    .refine(aliasIsFirstRecipient, { path: ['target_agent'], message: 'must equal recipients[0] (deprecated alias)' });
 }
 
-/** The alias rule: `target_agent` present exactly when directed, and equal to `recipients[0]`. */
-function checkAlias(value: RecipientsShape, ctx: z.RefinementCtx): void {
-  if (new Set(value.recipients).size !== value.recipients.length) {
-    ctx.addIssue({ code: 'custom', path: ['recipients'], message: 'must not repeat an identity' });
-  }
-  const first = value.recipients[0];
-  if (first === undefined && value.target_agent !== undefined) {
-    ctx.addIssue({ code: 'custom', path: ['target_agent'], message: 'must be absent on a broadcast (recipients [])' });
-  }
-  if (first !== undefined && value.target_agent !== first) {
-    ctx.addIssue({ code: 'custom', path: ['target_agent'], message: 'must equal recipients[0] (deprecated alias)' });
-  }
-}
-
-export const A2ASignalV1 = z.strictObject(signalShape).superRefine(checkAlias);
+export const A2ASignalV1 = withAliasRule(z.strictObject(signalShape));
 export type A2ASignalV1 = z.infer<typeof A2ASignalV1>;
 
 /** What `signal.sent` stores today: the contract plus Baton's one extension key. */
-export const SignalSentData = z
-  .strictObject({ ...signalShape, sender_session_id: sessionId.nullable() })
-  .superRefine(checkAlias);
+export const SignalSentData = withAliasRule(z.strictObject({ ...signalShape, sender_session_id: sessionId.nullable() }));
 export type SignalSentData = z.infer<typeof SignalSentData>;
 
 /**
@@ -105,37 +98,11 @@ export const LegacySignalData = z
     created_at: isoTime,
     sender_session_id: sessionId.nullable().optional(),
   })
-  .refine((v) => v.id !== undefined || v.signal_id !== undefined, { message: 'needs signal_id (or legacy id)', path: ['signal_id'] })
-  .refine((v) => v.sender !== undefined || v.sender_identity !== undefined, { message: 'needs sender_identity (or legacy sender)', path: ['sender_identity'] });
+  .refine(hasSignalId, { message: 'needs signal_id (or legacy id)', path: ['signal_id'] })
+  .refine(hasSenderIdentity, { message: 'needs sender_identity (or legacy sender)', path: ['sender_identity'] });
 
 /** A record carrying `schema_version` must be today's shape; one without it is legacy. */
-export const SignalSentStoredData = z.union([SignalSentData, LegacySignalData.refine((v) => !('schema_version' in v))]);
-
-export function defaultInterruptClass(recipients: readonly string[]): InterruptClass {
-  return recipients.length > 0 ? InterruptClass.priority : InterruptClass.advisory;
-}
-
-/** Lift a legacy record to today's shape; a current record comes back unchanged. */
-export function upcastLegacySignal(data: Record<string, unknown>): Record<string, unknown> {
-  if (data['schema_version'] !== undefined) return data;
-  const { id, sender, ...rest } = data;
-  const out: Record<string, unknown> = { schema_version: A2A_SCHEMA_VERSION, ...rest };
-  if (out['signal_id'] === undefined && id !== undefined) out['signal_id'] = id;
-  if (out['sender_identity'] === undefined && sender !== undefined) out['sender_identity'] = sender;
-  const target = out['target_agent'];
-  let recipients = Array.isArray(out['recipients']) ? (out['recipients'] as unknown[]) : [];
-  if (recipients.length === 0 && typeof target === 'string') recipients = [target];
-  out['recipients'] = recipients;
-  // Directed records always carry the alias; a mismatched one stays as stored (an integrity finding).
-  if (recipients.length > 0 && target === undefined) out['target_agent'] = recipients[0];
-  out['intent'] ??= Intent.INFO;
-  out['requires_ack'] ??= false;
-  out['thread_id'] ??= out['signal_id'];
-  out['interrupt_class'] ??= defaultInterruptClass(recipients as string[]);
-  out['origin'] ??= 'local';
-  out['sender_session_id'] ??= null;
-  return out;
-}
+export const SignalSentStoredData = z.union([SignalSentData, LegacySignalData.refine(hasNoSchemaVersion)]);
 
 export const signalSent = defineEvent({
   type: 'signal.sent',
@@ -144,15 +111,5 @@ export const signalSent = defineEvent({
   description: 'An A2A.V1 signal (directed or broadcast) posted in a thread.',
   upcasters: [upcastLegacySignal],
 });
-
-/** The contract fields only: what the library hands to A2A consumers. */
-export function toA2ASignalV1(data: SignalSentData | A2ASignalV1): A2ASignalV1 {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(signalShape)) {
-    const value = (data as Record<string, unknown>)[key];
-    if (value !== undefined) out[key] = value;
-  }
-  return out as A2ASignalV1;
-}
 
 export const SIGNAL_EVENTS = [signalSent] as const;

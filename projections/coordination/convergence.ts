@@ -1,4 +1,4 @@
-import { Intent, SYSTEM_IDENTITY, type Intent as IntentT } from '../../events/coordination/identities.js';
+import { Intent, SYSTEM_IDENTITY, type Intent as IntentT } from '../../events/coordination/vocabulary.js';
 import { coordinationProjection } from './roster.js';
 import { inWorkspace, type WorkspaceFilter } from './signals.js';
 import type { CoordinationState, SignalRecord } from './state.js';

@@ -1,4 +1,4 @@
-import { DeliveryState } from '../../events/coordination/identities.js';
+import { DeliveryState } from '../../events/coordination/vocabulary.js';
 import { readerIdentityOf } from './sessions.js';
 import { inWorkspace, isDirectedTo, receiptState, type WorkspaceFilter } from './signals.js';
 import type { CoordinationState, SignalRecord } from './state.js';

@@ -1,4 +1,4 @@
-import { SessionStatus } from '../../events/coordination/identities.js';
+import { SessionStatus } from '../../events/coordination/vocabulary.js';
 import type { DecodedEvent } from '../../events/envelope.js';
 import type { Projection } from '../projection.js';
 import { effectiveStatus, readerIdentityOf, sessionsInOrder } from './sessions.js';

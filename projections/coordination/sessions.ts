@@ -1,4 +1,4 @@
-import { SessionStatus, SYSTEM_IDENTITY } from '../../events/coordination/identities.js';
+import { SessionStatus, SYSTEM_IDENTITY } from '../../events/coordination/vocabulary.js';
 import type { CoordinationState, SessionRecord } from './state.js';
 
 /** Session queries over the fold: effective status, reader identity, token resolution (§1, §6.2). */

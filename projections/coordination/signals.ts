@@ -1,5 +1,6 @@
-import { Intent, InterruptClass, SYSTEM_IDENTITY, type DeliveryState } from '../../events/coordination/identities.js';
-import { toA2ASignalV1, type A2ASignalV1 } from '../../events/coordination/signal.js';
+import { Intent, InterruptClass, SYSTEM_IDENTITY, type DeliveryState } from '../../events/coordination/vocabulary.js';
+import type { A2ASignalV1 } from '../../events/coordination/signal.js';
+import { toA2ASignalV1 } from '../../events/coordination/signal-records.js';
 import { coordinationProjection } from './roster.js';
 import { displayNameFor, resolveToken } from './sessions.js';
 import type { CoordinationState, SignalRecord } from './state.js';

@@ -1,15 +1,9 @@
+import { INVALID, type CompiledSchema } from '../../events/compiled.js';
+import type { SignalSentData } from '../../events/coordination/signal.js';
+import { DeliveryState, type DeliveryState as DeliveryStateT, type EndStatus, SessionStatus } from '../../events/coordination/vocabulary.js';
 import type { DecodedEvent } from '../../events/envelope.js';
-import {
-  DeliveryState,
-  type DeliveryState as DeliveryStateT,
-  type EndStatus,
-  SessionStatus,
-} from '../../events/coordination/identities.js';
-import { SessionEndedData, SessionHeartbeatData, SessionStartedData } from '../../events/coordination/session.js';
-import { SignalSentData } from '../../events/coordination/signal.js';
-import { ReceiptRecordedData } from '../../events/coordination/receipt.js';
-import { InitiativeCreatedData, WuDefinedData } from '../../events/work-units/definition.js';
-import { WuClaimedData } from '../../events/work-units/lifecycle.js';
+import { requireSchemas } from '../../events/schema-loader.js';
+import * as compiled from '../../events/validators.generated.js';
 
 /**
  * The coordination fold: sessions (with display names settled at each seq), signals, receipts per
@@ -108,6 +102,15 @@ export function foldReceiptState(current: DeliveryStateT | undefined, next: Deli
   return next;
 }
 
+/**
+ * A compiled validator (events/validators.generated.ts: zod's own compiled code, no zod loaded) in
+ * safeParse's shape. The fold's findings name the type, not zod's issues, so its answer suffices.
+ */
+function safeParse<T>(schema: CompiledSchema<T>, data: unknown): { success: true; data: T } | { success: false } {
+  const parsed = schema.parse(data);
+  return parsed === INVALID ? { success: false } : { success: true, data: parsed };
+}
+
 export function applyCoordination(state: CoordinationState, event: DecodedEvent): CoordinationState {
   state.head_seq = event.seq;
   const finding = (reason: string): void => {
@@ -115,7 +118,7 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
   };
   switch (event.type) {
     case 'session.started': {
-      const parsed = SessionStartedData.safeParse(event.data);
+      const parsed = safeParse(compiled.SessionStartedData, event.data);
       if (!parsed.success) return (finding('invalid session.started data'), state);
       const d = parsed.data;
       if (state.sessions.has(d.session_id)) return (finding(`session ${d.session_id} started twice`), state);
@@ -145,7 +148,7 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
       return state;
     }
     case 'session.heartbeat': {
-      const parsed = SessionHeartbeatData.safeParse(event.data);
+      const parsed = safeParse(compiled.SessionHeartbeatData, event.data);
       const session = parsed.success ? state.sessions.get(parsed.data.session_id) : undefined;
       if (!session) return (finding('heartbeat of an unknown session'), state);
       if (session.stored_status !== SessionStatus.active) return (finding(`heartbeat of ended session ${session.session_id}`), state);
@@ -154,7 +157,7 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
       break;
     }
     case 'session.ended': {
-      const parsed = SessionEndedData.safeParse(event.data);
+      const parsed = safeParse(compiled.SessionEndedData, event.data);
       const session = parsed.success ? state.sessions.get(parsed.data.session_id) : undefined;
       if (!parsed.success || !session) return (finding('end of an unknown session'), state);
       if (session.stored_status !== SessionStatus.active) {
@@ -171,7 +174,7 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
       applySignal(state, event, finding);
       break;
     case 'receipt.recorded': {
-      const parsed = ReceiptRecordedData.safeParse(event.data);
+      const parsed = safeParse(compiled.ReceiptRecordedData, event.data);
       if (!parsed.success) return (finding('invalid receipt.recorded data'), state);
       const d = parsed.data;
       const index = state.signal_index.get(d.signal_id);
@@ -183,12 +186,12 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
       break;
     }
     case 'initiative.created': {
-      const parsed = InitiativeCreatedData.safeParse(event.data);
+      const parsed = safeParse(compiled.InitiativeCreatedData, event.data);
       if (parsed.success && !state.initiatives.has(parsed.data.initiative)) state.initiatives.set(parsed.data.initiative, { lanes: parsed.data.lanes });
       break;
     }
     case 'wu.defined': {
-      const parsed = WuDefinedData.safeParse(event.data);
+      const parsed = safeParse(compiled.WuDefinedData, event.data);
       if (!parsed.success) break;
       const wu = state.wus.get(parsed.data.wu_id) ?? { initiative: null, lane: null, claimant: null };
       if (parsed.data.initiative !== undefined) wu.initiative = parsed.data.initiative;
@@ -197,7 +200,7 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
       break;
     }
     case 'wu.claimed': {
-      const parsed = WuClaimedData.safeParse(event.data);
+      const parsed = safeParse(compiled.WuClaimedData, event.data);
       if (!parsed.success) break;
       const wu = state.wus.get(parsed.data.wu_id) ?? { initiative: null, lane: null, claimant: null };
       wu.claimant = parsed.data.session_id;
@@ -216,7 +219,9 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
 }
 
 function applySignal(state: CoordinationState, event: DecodedEvent, finding: (reason: string) => void): void {
-  const parsed = SignalSentData.safeParse(event.data);
+  const fast = compiled.SignalSentData.parse(event.data);
+  // The compiled check settles valid data; only zod can word what is wrong with the rest.
+  const parsed = fast !== INVALID ? { success: true as const, data: fast } : requireSchemas('an invalid signal.sent in the log').SignalSentData.safeParse(event.data);
   let data: SignalSentData;
   if (parsed.success) {
     data = parsed.data;

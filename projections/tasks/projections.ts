@@ -34,13 +34,24 @@ function required(args: ViewArgs, key: string, flag: string): string {
   return value;
 }
 
-function tasksProjection<V>(name: string, view: (state: TasksState, now: string, args: ViewArgs) => V): Projection<TasksState, V> & { viewWith(state: TasksState, now: string, args: ViewArgs): V } {
+/** `view` (no arguments) never throws — the runner always calls it; views that need an id answer with a bare head. */
+function tasksProjection<V>(
+  name: string,
+  view: (state: TasksState, now: string, args: ViewArgs) => V,
+): Projection<TasksState, V | { v: 1; type: string; generated_at: string }> & { viewWith(state: TasksState, now: string, args: ViewArgs): V } {
   return {
     name,
     version: 1,
     init: initTasks,
     apply: (state: TasksState, event: DecodedEvent) => applyTasks(state, event),
-    view: (state, now) => view(state, now, {}),
+    view: (state, now) => {
+      try {
+        return view(state, now, {});
+      } catch (error) {
+        if (error instanceof ViewRefusal) return { v: 1 as const, type: name, generated_at: now };
+        throw error;
+      }
+    },
     viewWith: view,
     serialize: serializeTasks,
     deserialize: deserializeTasks,

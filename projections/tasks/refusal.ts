@@ -7,7 +7,7 @@ export class ViewRefusal extends Error {
   constructor(
     readonly code: string,
     message: string,
-    readonly details: Record<string, unknown> = {},
+    readonly details: Record<string, unknown> | undefined = undefined,
   ) {
     super(message);
   }
@@ -32,7 +32,7 @@ const PATTERNS = {
 /** §2: the full pattern, at most 128 characters, checked before anything is read. */
 export function checkId(prefix: keyof typeof PATTERNS, raw: string, field?: string): string {
   if (raw.length > 128 || !PATTERNS[prefix].test(raw)) {
-    throw new ViewRefusal(TaskErrorCode.INVALID_INPUT, `Expected ${prefix}_<id>, got '${raw}'`, field ? { field } : {});
+    throw new ViewRefusal(TaskErrorCode.INVALID_INPUT, `Expected ${prefix}_<id>, got '${raw}'`, field ? { field } : undefined);
   }
   return raw;
 }

@@ -10,9 +10,14 @@ import type { WuMachineEvent, YamlStatusClass } from '../../machines/work-unit.j
  * Pure and plain JSON (records, not Maps: every key is a checked id). Never throws on history: an
  * event the `wu` machine rejects changes nothing and becomes a finding `REJECTED_BY_MACHINE`.
  */
+/** One event as evidence: where and when it was recorded, by whom, and what it said in short. */
 export interface Mark {
   seq: number;
   at: string;
+  type: string;
+  actor: string;
+  stream: string;
+  summary: string;
 }
 
 export interface IntegrityFinding {
@@ -47,15 +52,17 @@ export interface WuRecord {
   wu_id: string;
   /** `wu.defined` or `observation.wu_yaml` seen: the WU has a definition. */
   defined: boolean;
+  /** The seq of its `wu.defined`, if any. */
+  created_seq: number | null;
   /** The folded definition (§3.1) and, per field, the seq that set it. */
   def: DefinitionFields;
-  def_seq: Record<string, number>;
+  def_seq: Record<string, Mark>;
   /** The definition as last observed from YAML only (the import compares with it). */
   yaml_fields: DefinitionFields;
   yaml_content_hash: string | null;
   lifecycle: WuLifecycle;
   yaml_status: string | null;
-  yaml_status_seq: number | null;
+  yaml_status_mark: Mark | null;
   /** First seq of the current window (§5.3): the latest release or relaunch handoff; 0 = all. */
   window_start: number;
   claim: ClaimFact | null;
@@ -87,9 +94,16 @@ export interface InitiativeRecord {
 export interface AttemptRecord extends Mark {
   launch_attempt: number;
   client: string;
+  handoff_format: string;
   max_active_workers: number | null;
   max_active_workers_source: string;
   stall_threshold: string;
+  /** The plan as the run computed it (plan.json is rebuilt from these). */
+  logical_waves: number[];
+  waves: unknown[];
+  deferred: unknown[];
+  /** Its `handoff.emitted` facts, in seq order (launch.json is rebuilt from these). */
+  handoffs: (HandoffFact & { wu_id: string; lane: string })[];
 }
 
 export interface SessionFacts {
@@ -118,13 +132,14 @@ export function newWuRecord(wuId: string): WuRecord {
   return {
     wu_id: wuId,
     defined: false,
+    created_seq: null,
     def: {},
     def_seq: {},
     yaml_fields: {},
     yaml_content_hash: null,
     lifecycle: { ...INITIAL_WU_LIFECYCLE },
     yaml_status: null,
-    yaml_status_seq: null,
+    yaml_status_mark: null,
     window_start: 0,
     claim: null,
     claimed_true_seq: null,
@@ -198,7 +213,7 @@ function laterOf(a: string, b: string): string {
   return Date.parse(b) > Date.parse(a) ? b : a;
 }
 
-function applyFields(wu: WuRecord, fields: Record<string, unknown>, removed: readonly unknown[], seq: number): void {
+function applyFields(wu: WuRecord, fields: Record<string, unknown>, removed: readonly unknown[], seq: Mark): void {
   for (const name of DEFINITION_FIELD_NAMES) {
     if (Object.hasOwn(fields, name)) {
       (wu.def as Record<string, unknown>)[name] = fields[name];
@@ -216,7 +231,7 @@ function applyFields(wu: WuRecord, fields: Record<string, unknown>, removed: rea
 export function applyWorkUnits(state: WorkUnitsState, event: DecodedEvent): WorkUnitsState {
   state.head_seq = event.seq;
   const d = event.data;
-  const mark: Mark = { seq: event.seq, at: event.at };
+  const mark: Mark = { seq: event.seq, at: event.at, type: event.type, actor: event.actor, stream: event.stream, summary: summarize(event) };
   // Sessions: the light facts stall detection reads (tasks.md §1.1, coordination.md §2).
   switch (event.type) {
     case 'session.started': {
@@ -249,6 +264,11 @@ export function applyWorkUnits(state: WorkUnitsState, event: DecodedEvent): Work
         max_active_workers: typeof d['max_active_workers'] === 'number' ? d['max_active_workers'] : null,
         max_active_workers_source: str(d['max_active_workers_source']) ?? 'default',
         stall_threshold: str(d['stall_threshold']) ?? '4h',
+        handoff_format: str(d['handoff_format']) ?? 'markdown',
+        logical_waves: Array.isArray(d['logical_waves']) ? (d['logical_waves'] as number[]) : [],
+        waves: Array.isArray(d['waves']) ? (d['waves'] as unknown[]) : [],
+        deferred: Array.isArray(d['deferred']) ? (d['deferred'] as unknown[]) : [],
+        handoffs: [],
       });
       return state;
     }
@@ -266,11 +286,24 @@ export function applyWorkUnits(state: WorkUnitsState, event: DecodedEvent): Work
       applyWuEvent(state, event, mark);
   }
   // Any fact a live session records keeps it alive (coordination.md §2 heartbeat rule).
-  const session = state.sessions[event.actor] ?? state.sessions[str(d['session_id']) ?? ''];
-  if (session !== undefined && !session.ended && (event.type === 'session.heartbeat' || state.sessions[event.actor] === session)) {
-    session.last_heartbeat_at = laterOf(session.last_heartbeat_at, event.at);
-  }
+  const bump = (session: SessionFacts | undefined): void => {
+    if (session !== undefined && !session.ended) session.last_heartbeat_at = laterOf(session.last_heartbeat_at, event.at);
+  };
+  if (event.type === 'session.heartbeat') bump(state.sessions[str(d['session_id']) ?? '']);
+  bump(state.sessions[event.actor]);
   return state;
+}
+
+/** A short human summary of an event, kept with its mark for `wu explain`. */
+function summarize(event: DecodedEvent): string {
+  const d = event.data;
+  const bits: string[] = [];
+  for (const key of ['wu_id', 'session_id', 'mode', 'path', 'branch', 'present', 'valid', 'reason', 'note', 'status', 'launch_attempt', 'relaunch']) {
+    const v = key === 'status' ? (d['fields'] as Record<string, unknown> | undefined)?.['status'] : d[key];
+    if (v !== undefined && v !== null) bits.push(`${key}=${typeof v === 'string' ? v.slice(0, 80) : JSON.stringify(v)}`);
+  }
+  if (Array.isArray(d['paths'])) bits.push(`paths=${(d['paths'] as string[]).slice(0, 5).join(',')}`);
+  return `${event.type}${bits.length > 0 ? ` ${bits.join(' ')}` : ''}`;
 }
 
 function applyWuEvent(state: WorkUnitsState, event: DecodedEvent, mark: Mark): void {
@@ -283,20 +316,19 @@ function applyWuEvent(state: WorkUnitsState, event: DecodedEvent, mark: Mark): v
   };
 
   if (event.type === 'wu.defined') {
-    if (wu.def_seq['lane'] !== undefined && wu.defined && wu.yaml_content_hash === null) {
-      return reject(`${wuId} was already defined; a second wu.defined changes nothing`);
-    }
+    if (wu.created_seq !== null) return reject(`${wuId} was already defined at seq ${wu.created_seq}; a second wu.defined changes nothing`);
     wu.defined = true;
+    wu.created_seq = event.seq;
     const { wu_id: _id, ...fields } = d;
-    applyFields(wu, fields, [], event.seq);
+    applyFields(wu, fields, [], mark);
     if (wu.yaml_status === null) {
       wu.yaml_status = YamlStatus.ready;
-      wu.yaml_status_seq = event.seq;
+      wu.yaml_status_mark = mark;
     }
     return;
   }
   if (event.type === 'wu.updated') {
-    applyFields(wu, (d['changed'] as Record<string, unknown> | undefined) ?? {}, (d['removed_fields'] as unknown[] | undefined) ?? [], event.seq);
+    applyFields(wu, (d['changed'] as Record<string, unknown> | undefined) ?? {}, (d['removed_fields'] as unknown[] | undefined) ?? [], mark);
     return;
   }
 
@@ -319,7 +351,7 @@ function applyWuEvent(state: WorkUnitsState, event: DecodedEvent, mark: Mark): v
   wu.lifecycle = lifecycle;
   const setYaml = (status: string): void => {
     wu.yaml_status = status;
-    wu.yaml_status_seq = event.seq;
+    wu.yaml_status_mark = mark;
   };
 
   switch (event.type) {
@@ -327,7 +359,7 @@ function applyWuEvent(state: WorkUnitsState, event: DecodedEvent, mark: Mark): v
       wu.defined = true;
       const fields = (d['fields'] as Record<string, unknown> | undefined) ?? {};
       const removed = (d['removed_fields'] as unknown[] | undefined) ?? [];
-      applyFields(wu, fields, removed, event.seq);
+      applyFields(wu, fields, removed, mark);
       for (const [k, v] of Object.entries(fields)) (wu.yaml_fields as Record<string, unknown>)[k] = v;
       for (const k of removed) if (typeof k === 'string') delete (wu.yaml_fields as Record<string, unknown>)[k];
       wu.yaml_content_hash = str(d['content_hash']);
@@ -338,7 +370,7 @@ function applyWuEvent(state: WorkUnitsState, event: DecodedEvent, mark: Mark): v
       }
       if (typeof fields['claimed_at'] === 'string') {
         const parsed = Date.parse(fields['claimed_at']);
-        wu.yaml_claimed_at = { seq: event.seq, at: Number.isNaN(parsed) ? event.at : new Date(parsed).toISOString() };
+        wu.yaml_claimed_at = { ...mark, at: Number.isNaN(parsed) ? event.at : new Date(parsed).toISOString() };
       }
       if (typeof fields['blocked_reason'] === 'string' && status === 'blocked') wu.blocked = { ...mark, reason: fields['blocked_reason'] };
       return;
@@ -400,6 +432,8 @@ function applyWuEvent(state: WorkUnitsState, event: DecodedEvent, mark: Mark): v
         wu.window_start = event.seq;
         setYaml(YamlStatus.ready);
       }
+      const attempt = (state.attempts[wu.handoff.initiative] ?? []).find((a) => a.launch_attempt === wu.handoff!.launch_attempt);
+      attempt?.handoffs.push({ ...wu.handoff, wu_id: wuId, lane: str(d['lane']) ?? '' });
       return;
     }
     case 'observation.worktree': {

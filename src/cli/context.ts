@@ -57,22 +57,39 @@ export class CommandContext {
   }
 
   catalog(): Promise<EventCatalog> {
-    this.catalogPromise ??= import('../../events/index.js').then((m) => m.createCatalog());
+    this.catalogPromise ??= this.compiledValidation
+      ? import('../../events/compiled-catalog.js').then((m) => new m.CompiledEventCatalog())
+      : import('../../events/index.js').then((m) => m.createCatalog());
     return this.catalogPromise;
+  }
+
+  private compiledValidation = false;
+
+  /**
+   * Validate with the compiled validators (events/compiled-catalog.ts) instead of loading every zod
+   * schema up front: the same answers and errors, and a command whose input is valid loads no zod.
+   * For commands on the short-command budget (`mem inbox`); call it before the first catalog() or store().
+   */
+  useCompiledValidation(): void {
+    if (this.catalogPromise !== undefined) throw new Error('useCompiledValidation() after the catalog was created');
+    this.compiledValidation = true;
   }
 
   store(): Promise<EventStore> {
     this.storePromise ??= (async () => {
       const workspace = await this.workspace();
-      const [{ readConfigText }, { storeConfigFrom }, { openStore }] = await Promise.all([
+      const [{ readConfigText }, { readStoreConfig }, { openStore }] = await Promise.all([
         import('../workspace.js'),
-        import('../store/store-config.js'),
+        import('../store/read-store-config.js'),
         import('../store/open-store.js'),
       ]);
       const lockTimeout = this.env['BATON_LOCK_TIMEOUT_MS'];
+      const config = await readStoreConfig(readConfigText(workspace), this.env['BATON_STORE_URL']);
+      // Only the JSONL store loads zod on demand (its append retries); give the others every schema.
+      if (config.kind !== 'jsonl' && this.compiledValidation) await (await import('../../events/schema-loader.js')).loadSchemas();
       return openStore({
         workspace,
-        config: storeConfigFrom(readConfigText(workspace), this.env['BATON_STORE_URL']),
+        config,
         catalog: await this.catalog(),
         now: () => this.now,
         actor: this.actor,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { AGENT_IDENTITY_PATTERN } from '../../events/coordination/identities.js';
+import { AGENT_IDENTITY_PATTERN } from '../../events/coordination/vocabulary.js';
 import type { CoordinationEnv } from '../coordination/env.js';
-import { coordinationSettingsFrom } from '../coordination/settings.js';
+import { loadCoordinationSettings } from '../coordination/load-settings.js';
 import { invalidInput } from '../errors.js';
 import { readConfigText } from '../workspace.js';
 import type { CommandContext } from './context.js';
@@ -9,7 +9,7 @@ import type { CommandContext } from './context.js';
 /** A coordination command's environment from its CLI context (settings read and checked first). */
 export async function coordinationEnv(ctx: CommandContext, options: { actAsSession?: boolean } = {}): Promise<CoordinationEnv & { workspace: string }> {
   const workspace = await ctx.workspace();
-  const settings = coordinationSettingsFrom(readConfigText(workspace));
+  const settings = await loadCoordinationSettings(readConfigText(workspace));
   return {
     workspace,
     store: await ctx.store(),

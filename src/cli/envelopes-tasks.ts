@@ -34,7 +34,7 @@ export const WizardTaskSchema = z.strictObject({
   blockedReason: z.string().optional(),
   result: z
     .strictObject({
-      outcome: z.enum(['completed', 'failed', 'cancelled', 'superseded']),
+      outcome: state,
       summary: z.string().optional(),
       error: z.strictObject({ message: z.string(), class: z.enum(ERROR_CLASSES as [string, ...string[]]), code: z.string().optional() }).optional(),
       data: z.unknown().optional(),

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { INVALID, type CompiledSchema } from '../../events/compiled.js';
 import { BatonError, ErrorCode, exitCodeFor, isBatonError } from '../errors.js';
 
 /**
@@ -33,6 +34,18 @@ export class Output {
     else stream.write(human(parsed.data) + '\n');
   }
 
+  /**
+   * `emit` with a compiled validator (events/compiled.ts): a valid envelope is printed without
+   * loading zod; an invalid one loads the zod schema, so the error is `emit`'s, word for word.
+   */
+  async emitCompiled<T>(compiled: CompiledSchema<T>, envelope: unknown, human: (value: T) => string, options: { toStderr?: boolean } = {}): Promise<void> {
+    const parsed = compiled.parse(envelope);
+    if (parsed === INVALID) return this.emit(await compiled.schema(), envelope, human, options);
+    const stream = options.toStderr ? this.stderr : this.stdout;
+    if (this.mode === OutputMode.json) stream.write(JSON.stringify(parsed) + '\n');
+    else stream.write(human(parsed) + '\n');
+  }
+
   /** Raw stored lines (log show/tail): JSONL in both modes, ready for `jq`. */
   line(text: string): void {
     this.stdout.write(text + '\n');
@@ -46,7 +59,7 @@ export class Output {
   error(error: unknown, generatedAt: string | undefined): number {
     const { code, message, details } = describeError(error);
     if (this.mode === OutputMode.json) {
-      const envelope = { v: 1, type: 'error', ...(generatedAt ? { generated_at: generatedAt } : {}), code, message, ...(details ? { details } : {}) };
+      const envelope = { v: 1, type: 'error', ...(generatedAt ? { generated_at: generatedAt, '@timestamp': generatedAt } : {}), code, message, ...(details ? { details } : {}) };
       this.stdout.write(JSON.stringify(envelope) + '\n');
     } else {
       this.stderr.write(`baton: ${code}: ${message}\n`);

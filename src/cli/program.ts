@@ -9,6 +9,11 @@ import { registerSession } from './groups/session.js';
 import { registerMem } from './groups/mem.js';
 import { registerHooks } from './groups/hooks.js';
 import { registerWu } from './groups/wu.js';
+import { registerInitiative } from './groups/initiative.js';
+import { registerOrchestrate } from './groups/orchestrate.js';
+import { registerTask } from './groups/task.js';
+import { registerSubagent } from './groups/subagent.js';
+import { registerOrchestration } from './groups/orchestration.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
 import { chooseMode, Output } from './output.js';
 
@@ -60,6 +65,11 @@ Exit codes: 0 ok, 1 unexpected, 2 invalid input, 3 integrity failure, 4 conflict
   registerMem(program);
   registerHooks(program);
   registerWu(program);
+  registerInitiative(program);
+  registerOrchestrate(program);
+  registerTask(program);
+  registerSubagent(program);
+  registerOrchestration(program);
   return program;
 }
 

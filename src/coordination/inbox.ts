@@ -1,28 +1,32 @@
-import { z } from 'zod';
-import { DeliveryState, INTENTS, ReceiptVia, SYSTEM_IDENTITY, threadId, wuId, type ReceiptVia as Via } from '../../events/coordination/identities.js';
+import { INVALID } from '../../events/compiled.js';
 import type { ReceiptRecordedData } from '../../events/coordination/receipt.js';
+import { DeliveryState, ReceiptVia, SYSTEM_IDENTITY, THREAD_ID_PATTERN, type ReceiptVia as Via } from '../../events/coordination/vocabulary.js';
 import type { NewEvent } from '../../events/envelope.js';
 import { convergenceView, type ConvergenceView } from '../../projections/coordination/convergence.js';
 import { actingIdentity } from '../../projections/coordination/sessions.js';
 import { inboxRecords, inboxView, type InboxView } from '../../projections/coordination/signals.js';
 import type { CoordinationState, SignalRecord } from '../../projections/coordination/state.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
+import { InboxInput as CompiledInboxInput } from '../validators.generated.js';
 import { actorOf, loadState, type CoordinationEnv } from './env.js';
-import { parseInput, resolveRecipients } from './send.js';
-import { readFilter } from './settings.js';
+import type { InboxInput, InboxOptions } from './inbox-input.js';
+import { parseInput } from './parse-input.js';
+import { resolveRecipients } from './recipients.js';
+import { readFilter } from './settings-values.js';
 
-/** `mem inbox` (§7.3) and `mem converged` (§8). */
-export const InboxInput = z.strictObject({
-  for: z.string().min(1).max(200).optional(),
-  thread: threadId.optional(),
-  intent: z.array(z.enum(INTENTS, `must be one of ${INTENTS.join(', ')}`)).optional(),
-  wu: wuId.optional(),
-  mark: z.boolean().default(true),
-  all: z.boolean().default(false),
-});
-export type InboxInput = z.input<typeof InboxInput>;
+/**
+ * `mem inbox` (§7.3) and `mem converged` (§8). Reading loads no zod: the input is checked by its
+ * compiled validator, and only input that fails it loads the schema (inbox-input.ts) for the error.
+ */
+export type { InboxInput } from './inbox-input.js';
 
 const INBOX_FLAGS: Record<string, string> = { for: '--for', thread: '--thread', intent: '--intent', wu: '--wu', mark: '--no-mark', all: '--all' };
+
+async function parseInboxInput(raw: InboxInput): Promise<InboxOptions> {
+  const fast = CompiledInboxInput.parse(raw);
+  if (fast !== INVALID) return fast;
+  return parseInput((await import('./inbox-input.js')).InboxInput, raw, INBOX_FLAGS);
+}
 
 /** Delivered receipts for `records`, one batch, for `reader`. */
 export function deliveredReceipts(records: readonly SignalRecord[], reader: string, session: string | null, via: Via, now: string): ReceiptRecordedData[] {
@@ -50,7 +54,7 @@ function inboxReader(state: CoordinationState, env: CoordinationEnv, forToken: s
 }
 
 export async function readInbox(env: CoordinationEnv, raw: InboxInput): Promise<InboxView> {
-  const input = parseInput(InboxInput, raw, INBOX_FLAGS);
+  const input = await parseInboxInput(raw);
   const { state } = await loadState(env);
   if (env.session !== undefined && !state.sessions.has(env.session)) {
     throw new BatonError(ErrorCode.UNKNOWN_ID, `Session ${env.session} not found`, { field: '--session', session_id: env.session });
@@ -70,8 +74,11 @@ export async function readInbox(env: CoordinationEnv, raw: InboxInput): Promise<
 }
 
 export async function threadConvergence(env: CoordinationEnv, thread: string): Promise<ConvergenceView> {
-  const parsed = threadId.safeParse(thread);
-  if (!parsed.success) throw invalidInput(parsed.error.issues[0]!.message, '--thread');
+  if (typeof thread !== 'string' || !THREAD_ID_PATTERN.test(thread)) {
+    // The schema words the error (a thread id that is a string can only fail its pattern).
+    const parsed = (await import('../../events/coordination/identities.js')).threadId.safeParse(thread);
+    if (!parsed.success) throw invalidInput(parsed.error.issues[0]!.message, '--thread');
+  }
   const { state } = await loadState(env);
   const view = convergenceView(state, env.now, thread, readFilter(env.settings));
   if (!view) throw new BatonError(ErrorCode.UNKNOWN_ID, `Thread ${thread} not found`, { field: '--thread', thread_id: thread });

@@ -21,8 +21,7 @@ import {
 } from '../../events/coordination/identities.js';
 import type { ReceiptRecordedData } from '../../events/coordination/receipt.js';
 import { defaultInterruptClass, SignalSentData, toA2ASignalV1, type A2ASignalV1 } from '../../events/coordination/signal.js';
-import { describeZodIssues } from '../../events/validation.js';
-import { actingIdentity, isLive, readerIdentityOf, ResolveFailure, resolveToken } from '../../projections/coordination/sessions.js';
+import { actingIdentity, isLive, readerIdentityOf } from '../../projections/coordination/sessions.js';
 import { receiptState } from '../../projections/coordination/signals.js';
 import { idempotencyScope, type CoordinationState, type SignalRecord } from '../../projections/coordination/state.js';
 import type { NewEvent } from '../../events/envelope.js';
@@ -30,6 +29,8 @@ import { BatonError, ErrorCode, IdempotencyConflictError, invalidInput, isBatonE
 import { actorOf, loadState, type CoordinationEnv } from './env.js';
 import { CoordinationErrorCode } from './errors.js';
 import { newSignalId, newThreadId } from './ids.js';
+import { parseInput } from './parse-input.js';
+import { resolveRecipients } from './recipients.js';
 import { enqueuePending } from './pending-queue.js';
 import { A2AProfile } from './settings.js';
 
@@ -55,7 +56,8 @@ export const SendSignalInput = z.strictObject({
   reply_to: signalId.optional(),
   thread: threadId.optional(),
   interrupt_class: z.enum(INTERRUPT_CLASSES, `must be one of ${INTERRUPT_CLASSES.join(', ')}`).optional(),
-  idempotency_key: idempotencyKey.optional(),
+  // §6.1: an optional string that is empty after trimming is an error (the stored key keeps its spaces).
+  idempotency_key: idempotencyKey.refine((s) => s.trim().length > 0, 'must not be empty after trimming').optional(),
   workspace_id: workspaceId.optional(),
 });
 export type SendSignalInput = z.input<typeof SendSignalInput>;
@@ -87,16 +89,7 @@ export interface SendResult {
   recipient_names: { identity: string; display_name: string | null }[];
 }
 
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, flags: Record<string, string>): z.infer<S> {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  throw invalidInput(
-    describeZodIssues(parsed.error).map((p) => {
-      const [head, ...rest] = p.field.split('.');
-      return { field: [flags[head ?? ''] ?? head, ...rest].join('.'), rule: p.rule };
-    }),
-  );
-}
+export { parseInput } from './parse-input.js';
 
 /** The store-level idempotency key: both the sender and the key, so concurrent duplicates collapse there. */
 export function storeIdempotencyKey(sender: string, key: string): string {
@@ -113,24 +106,7 @@ export function requireActingSession(state: CoordinationState, session: string |
   }
 }
 
-export function resolveRecipients(state: CoordinationState, now: string, tokens: readonly string[], field = '--to'): string[] {
-  const out: string[] = [];
-  for (const token of tokens) {
-    const result = resolveToken(state, now, token.trim());
-    if (!result.ok) {
-      if (result.failure === ResolveFailure.ambiguous) {
-        throw new BatonError(CoordinationErrorCode.AMBIGUOUS_RECIPIENT, `${field}: "${token}" matches several identities: ${result.candidates.join(', ')}`, {
-          field,
-          token,
-          candidates: result.candidates,
-        });
-      }
-      throw new BatonError(CoordinationErrorCode.UNKNOWN_RECIPIENT, `${field}: "${token}" is no live session id, known agent identity or live display name`, { field, token });
-    }
-    if (!out.includes(result.identity)) out.push(result.identity);
-  }
-  return out;
-}
+export { resolveRecipients } from './recipients.js';
 
 function sameContent(stored: SignalRecord, message: string, intent: string, replyTo: string | undefined): boolean {
   return stored.data.message === message && stored.data.intent === intent && stored.data.reply_to === replyTo;

@@ -2,35 +2,14 @@ import { z } from 'zod';
 import { parse as parseYaml } from 'yaml';
 import { DISPLAY_NAME_PATTERN, WORKSPACE_ID_PATTERN } from '../../events/coordination/identities.js';
 import { describeZodIssues } from '../../events/validation.js';
-import { BatonError, invalidInput } from '../errors.js';
-import { CoordinationErrorCode } from './errors.js';
+import { invalidInput } from '../errors.js';
+import { A2AProfile, DEFAULT_COORDINATION_SETTINGS, settingsFromConfig, type CoordinationSettings } from './settings-values.js';
 
 /**
  * The coordination settings of `.baton/config.yaml` (coordination.md §14): `session_ttl`,
  * `display_name_pool`, `a2a.profile`, `a2a.workspace_id`. Other sections are left to their owners.
  */
-export const DEFAULT_DISPLAY_NAME_POOL = [
-  'Planck', 'Noether', 'Curie', 'Turing', 'Lovelace', 'Hopper', 'Fermi', 'Bohr', 'Darwin', 'Euler', 'Gauss',
-  'Hilbert', 'Kepler', 'Maxwell', 'Newton', 'Pascal', 'Raman', 'Shannon', 'Tesla', 'Volta', 'Galois', 'Hypatia',
-  'Ramanujan', 'Meitner', 'Feynman', 'Dirac', 'Faraday', 'Franklin', 'Goodall', 'Hawking', 'Lamarr', 'Mendel',
-] as const;
-
-export const DEFAULT_SESSION_TTL_SECONDS = 4 * 3600;
-
-export const A2AProfile = { local: 'local', hosted: 'hosted' } as const;
-export type A2AProfile = (typeof A2AProfile)[keyof typeof A2AProfile];
-
-const DURATION = /^(\d+)(s|m|h|d)?$/;
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
-
-/** `4h`, `30m`, `90s`, `2d`, or a number of seconds. */
-export function parseDuration(value: string | number): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? value : undefined;
-  const m = DURATION.exec(value.trim());
-  if (!m) return undefined;
-  const seconds = Number(m[1]) * UNIT_SECONDS[m[2] ?? 's']!;
-  return seconds > 0 && Number.isSafeInteger(seconds) ? seconds : undefined;
-}
+export * from './settings-values.js';
 
 const Pool = z
   .array(z.string().regex(DISPLAY_NAME_PATTERN, 'must match ^[A-Za-z][A-Za-z0-9_-]{0,31}$').refine((n) => !/-\d+$/.test(n), 'must not end in -<digits>'))
@@ -38,7 +17,7 @@ const Pool = z
   .max(1000, 'must hold at most 1,000 names')
   .refine((names) => new Set(names.map((n) => n.toLowerCase())).size === names.length, 'names must be distinct ignoring case');
 
-const CoordinationConfigSchema = z.looseObject({
+export const CoordinationConfigSchema = z.looseObject({
   session_ttl: z.union([z.string(), z.number()]).optional(),
   display_name_pool: Pool.optional(),
   a2a: z
@@ -48,21 +27,7 @@ const CoordinationConfigSchema = z.looseObject({
     })
     .optional(),
 });
-
-export interface CoordinationSettings {
-  sessionTtlSeconds: number;
-  displayNamePool: readonly string[];
-  profile: A2AProfile;
-  /** The configured workspace id (required, and the read filter, when hosted). */
-  workspaceId: string | undefined;
-}
-
-export const DEFAULT_COORDINATION_SETTINGS: CoordinationSettings = {
-  sessionTtlSeconds: DEFAULT_SESSION_TTL_SECONDS,
-  displayNamePool: DEFAULT_DISPLAY_NAME_POOL,
-  profile: A2AProfile.local,
-  workspaceId: undefined,
-};
+export type CoordinationConfig = z.output<typeof CoordinationConfigSchema>;
 
 export function coordinationSettingsFrom(configText: string | undefined): CoordinationSettings {
   if (configText === undefined) return DEFAULT_COORDINATION_SETTINGS;
@@ -74,24 +39,5 @@ export function coordinationSettingsFrom(configText: string | undefined): Coordi
   }
   const parsed = CoordinationConfigSchema.safeParse(raw);
   if (!parsed.success) throw invalidInput(describeZodIssues(parsed.error, 'config.yaml'));
-  const c = parsed.data;
-  let ttl = DEFAULT_SESSION_TTL_SECONDS;
-  if (c.session_ttl !== undefined) {
-    const seconds = parseDuration(c.session_ttl);
-    if (seconds === undefined) throw invalidInput('must be a positive duration like 4h, 30m, 90s or a number of seconds', 'config.yaml.session_ttl');
-    ttl = seconds;
-  }
-  const profile = c.a2a?.profile ?? A2AProfile.local;
-  const workspaceId = c.a2a?.workspace_id ?? undefined;
-  if (profile === A2AProfile.hosted && workspaceId === undefined) {
-    throw new BatonError(CoordinationErrorCode.WORKSPACE_ID_REQUIRED, 'config.yaml a2a.workspace_id: is required when a2a.profile is hosted', {
-      field: 'a2a.workspace_id',
-    });
-  }
-  return { sessionTtlSeconds: ttl, displayNamePool: c.display_name_pool ?? DEFAULT_DISPLAY_NAME_POOL, profile, workspaceId };
-}
-
-/** The read filter of the profile: hosted reads only its own workspace's signals. */
-export function readFilter(settings: CoordinationSettings): string | undefined {
-  return settings.profile === A2AProfile.hosted ? settings.workspaceId : undefined;
+  return settingsFromConfig(parsed.data);
 }

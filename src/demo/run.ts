@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { coordinationDemo } from './coordination.js';
+import { workUnitsDemo } from './work-units.js';
+import { flowDemo } from './flow.js';
 
 /**
  * The README's first command: a demo workspace in a temporary folder, driven through the built
@@ -88,6 +90,12 @@ async function main(): Promise<void> {
   show('replay --view log_stats --to 10 --human', await baton(dir, ['replay', '--view', 'log_stats', '--to', '10', '--human']));
   step('Two agents negotiate a proposal to convergence (A2A.V1 signals, receipts, convergence)');
   await coordinationDemo((a, env) => baton(dir, a, env), show);
+
+  step('A team flow: a failed verification, a second iteration, completion (Agent Flow phase gates)');
+  await flowDemo((a, env) => baton(dir, a, env), show, dir);
+
+  step('An initiative in waves: launch, claims, checkpoints, a stall, a contamination, finish (work units)');
+  await workUnitsDemo((a, env) => baton(dir, a, env), show, dir);
 
   process.stdout.write(`\nThe demo workspace stays in ${dir} — try: node ${BIN} --dir ${dir} log tail\n`);
 }

@@ -27,11 +27,20 @@ const ATTEMPTS = 4;
  * Decide on the state read, append with that state's stream version; on a conflict another process
  * appended in between, so read again and decide again (up to 3 retries, then CONFLICT, exit 4).
  */
-export async function decideAndAppend<R>(ctx: CommandContext, decide: (state: FlowState) => Decision<R>): Promise<{ result: R; appended: boolean }> {
+export async function decideAndAppend<R>(
+  ctx: CommandContext,
+  decide: (state: FlowState, versions: Readonly<Record<string, number>>) => Decision<R>,
+  guards: readonly string[] = [],
+): Promise<{ result: R; appended: boolean }> {
   const store = await ctx.store();
   for (let attempt = 1; ; attempt++) {
+    // Guard streams are read before the fold: an append that lands between the two reads then
+    // either shows in the fold or makes this decision's expected version stale (a conflict), never
+    // neither.
+    const versions: Record<string, number> = {};
+    for (const stream of guards) versions[stream] = await store.streamVersion(stream);
     const state = await foldFlows(ctx);
-    const decision = decide(state);
+    const decision = decide(state, versions);
     if (decision.events.length === 0) return { result: decision.result, appended: false };
     try {
       await store.append(decision.events, { expectedVersion: decision.expectedVersion });

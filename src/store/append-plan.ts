@@ -1,8 +1,11 @@
 import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import type { EventCatalog } from '../../events/catalog.js';
-import { ENVELOPE_VERSION, NewEventSchema, type NewEvent, type StoredEvent } from '../../events/envelope.js';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../events/patterns.js';
+import { INVALID } from '../../events/compiled.js';
+import type { NewEvent, StoredEvent } from '../../events/envelope.js';
+import { ENVELOPE_VERSION, IDEMPOTENCY_KEY_PATTERN } from '../../events/patterns.js';
+import { requireSchemas } from '../../events/schema-loader.js';
+import { NewEventSchema as CompiledNewEvent } from '../../events/validators.generated.js';
 import { describeZodIssues, type FieldProblem } from '../../events/validation.js';
 import { ConflictError, IdempotencyConflictError, invalidInput } from '../errors.js';
 import type { AppendOptions, ExpectedVersion } from './contract.js';
@@ -73,7 +76,10 @@ export function validateBatch(catalog: EventCatalog, events: readonly NewEvent[]
   const validated: ValidatedBatch['events'] = [];
   events.forEach((raw, i) => {
     const prefix = events.length > 1 ? `events[${i}]` : '';
-    const shape = NewEventSchema.safeParse(raw);
+    // The compiled check (no zod loaded) settles a well-formed event; zod words what is wrong
+    // with the rest (SchemasNotLoadedError until it is loaded: the caller loads it and retries).
+    const fast = CompiledNewEvent.parse(raw);
+    const shape = fast !== INVALID ? { success: true as const, data: fast } : requireSchemas('an invalid new event').NewEventSchema.safeParse(raw);
     if (!shape.success) {
       problems.push(...describeZodIssues(shape.error, prefix));
       return;

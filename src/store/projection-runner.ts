@@ -2,7 +2,8 @@ import type { EventCatalog } from '../../events/catalog.js';
 import { GENESIS_HASH } from '../../events/patterns.js';
 import { deserializeState, serializeState, type AnyProjection, type Projection, type StateOf, type ViewOf } from '../../projections/projection.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
-import type { EventStore } from './contract.js';
+import type { StoredEvent } from '../../events/envelope.js';
+import type { EventStore, ReadOptions } from './contract.js';
 import { loadSnapshot, SnapshotLoadKind, writeSnapshot } from './snapshots.js';
 
 /**
@@ -113,19 +114,21 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
   let seq = Math.min(...lanes.map((l) => l.seq));
   let hash = seq === 0 ? GENESIS_HASH : hashes.get(seq)!;
   if (seq < target) {
-    for await (const stored of store.read({ from: seq + 1, to: target })) {
-      // The store checks the chain inside a read, not across where the read starts.
-      if (stored.seq !== seq + 1) throw chainBroken(seq + 1, `the store returned seq ${stored.seq}`);
-      if (stored.prev !== hash) throw chainBroken(seq + 1, 'prev does not match the hash of the event before it');
-      const event = options.catalog.upcast(stored);
-      for (const lane of lanes) {
-        if (lane.seq >= stored.seq) continue;
-        lane.state = lane.projection.apply(lane.state, event);
-        lane.seq = stored.seq;
-        lane.folded += 1;
+    for await (const chunk of chunksOf(store, { from: seq + 1, to: target })) {
+      for (const stored of chunk) {
+        // The store checks the chain inside a read, not across where the read starts.
+        if (stored.seq !== seq + 1) throw chainBroken(seq + 1, `the store returned seq ${stored.seq}`);
+        if (stored.prev !== hash) throw chainBroken(seq + 1, 'prev does not match the hash of the event before it');
+        const event = options.catalog.upcast(stored);
+        for (const lane of lanes) {
+          if (lane.seq >= stored.seq) continue;
+          lane.state = lane.projection.apply(lane.state, event);
+          lane.seq = stored.seq;
+          lane.folded += 1;
+        }
+        seq = stored.seq;
+        hash = stored.hash;
       }
-      seq = stored.seq;
-      hash = stored.hash;
     }
   }
   if (seq !== target) throw new Error(`the store ended at seq ${seq}, before the head seq ${target} it reported`);
@@ -204,4 +207,13 @@ async function hashAt(store: EventStore, seq: number): Promise<string | undefine
 
 function chainBroken(seq: number, reason: string): BatonError {
   return new BatonError(ErrorCode.LOG_CORRUPT, `log corrupt at seq ${seq}: ${reason}`, { seq, reason });
+}
+
+/** The store's chunked read when it has one, else its event-by-event read in chunks of one. */
+async function* chunksOf(store: EventStore, options: ReadOptions): AsyncIterable<readonly StoredEvent[]> {
+  if (store.readChunks) {
+    yield* store.readChunks(options);
+    return;
+  }
+  for await (const event of store.read(options)) yield [event];
 }

@@ -16,7 +16,7 @@ export const StoreConfigSchema = z.discriminatedUnion('kind', [
 ]);
 export type StoreConfig = z.infer<typeof StoreConfigSchema>;
 
-const ConfigFileSchema = z.looseObject({ store: StoreConfigSchema.optional() });
+export const ConfigFileSchema = z.looseObject({ store: StoreConfigSchema.optional() });
 
 export function storeConfigFrom(configText: string | undefined, storeUrl: string | undefined): StoreConfig {
   let fromFile: StoreConfig = { kind: StoreKind.jsonl };

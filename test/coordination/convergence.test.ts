@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { workspace, type Workspace } from '../helpers/coordination.js';
+import { ConvergenceEnvelope, envelope, InboxEnvelope, workspace, type Workspace } from '../helpers/coordination.js';
 import { errorEnvelopeOf } from '../helpers/cli.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 
@@ -20,20 +20,20 @@ describe('convergence (coordination.md §15, 29–31)', () => {
     await ws.signal('yes', ['--reply-to', p.signal_id, '--intent', 'AGREE'], { as: s1 });
     const open = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
     expect(open.code).toBe(1);
-    expect(open.json).toMatchObject({ type: 'convergence', state: 'open', pending: [s2], agreed: [s1], required: [s1, s2], proposal_author: s0 });
+    expect(envelope(ConvergenceEnvelope, open)).toMatchObject({ type: 'convergence', state: 'open', pending: [s2], agreed: [s1], required: [s1, s2], proposal_author: s0 });
     await ws.signal('yes too', ['--reply-to', p.signal_id, '--intent', 'AGREE'], { as: s2 });
     const done = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
     expect(done.code).toBe(0);
-    expect(done.json).toMatchObject({ state: 'converged', agreed: [s1, s2], pending: [] });
+    expect(envelope(ConvergenceEnvelope, done)).toMatchObject({ state: 'converged', agreed: [s1, s2], pending: [] });
 
     const counter = await ws.signal('what about X', ['--reply-to', p.signal_id, '--intent', 'COUNTER'], { as: s2 });
     const reopened = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
     expect(reopened.code).toBe(1);
-    expect(reopened.json).toMatchObject({ state: 'open', required: [s0, s1], proposal_signal_id: counter.signal_id, proposal_author: s2 });
+    expect(envelope(ConvergenceEnvelope, reopened)).toMatchObject({ state: 'open', required: [s0, s1], proposal_signal_id: counter.signal_id, proposal_author: s2 });
     await ws.signal('no', ['--reply-to', p.signal_id, '--intent', 'REJECT'], { as: s1 });
     const rejected = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
     expect(rejected.code).toBe(1);
-    expect(rejected.json).toMatchObject({ state: 'rejected', rejected: [s1] });
+    expect(envelope(ConvergenceEnvelope, rejected)).toMatchObject({ state: 'rejected', rejected: [s1] });
   });
 
   it('31: a broadcast root never converges; an unknown thread is UNKNOWN_ID', async () => {
@@ -43,8 +43,9 @@ describe('convergence (coordination.md §15, 29–31)', () => {
     await ws.signal('+1', ['--reply-to', b.signal_id, '--intent', 'AGREE'], { as: s2 });
     const r = await ws.run(['mem', 'converged', '--thread', b.thread_id]);
     expect(r.code).toBe(1);
-    expect(r.json).toMatchObject({ state: 'open', required: [] });
-    expect(r.json.other_votes.map((v: { identity: string }) => v.identity)).toEqual([s1, s2]);
+    const view = envelope(ConvergenceEnvelope, r);
+    expect(view).toMatchObject({ state: 'open', required: [] });
+    expect(view.other_votes.map((v) => v.identity)).toEqual([s1, s2]);
     const nope = await ws.run(['mem', 'converged', '--thread', 'nope']);
     expect(nope.code).toBe(2);
     expect(errorEnvelopeOf(nope)).toMatchObject({ code: 'UNKNOWN_ID', message: 'Thread nope not found' });
@@ -56,11 +57,12 @@ describe('convergence (coordination.md §15, 29–31)', () => {
     const p = await ws.signal('plan', ['--to', s1, '--thread', 'plan-1', '--intent', 'PROPOSE'], { as: s0 });
     // The root of plan-1 is the early vote (lowest seq, broadcast): never converges.
     const r = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
-    expect(r.json.state).toBe('open');
+    expect(r.code).toBe(1);
+    expect(envelope(ConvergenceEnvelope, r).state).toBe('open');
     const q = await ws.signal('plan B', ['--to', s1, '--intent', 'PROPOSE'], { as: s0 });
     await ws.signal('not asked', ['--reply-to', q.signal_id, '--intent', 'REJECT'], { as: s2 });
     const k = await ws.run(['mem', 'converged', '--thread', q.thread_id]);
-    expect(k.json).toMatchObject({ state: 'open', pending: [s1], rejected: [], other_votes: [{ identity: s2, intent: 'REJECT' }] });
+    expect(envelope(ConvergenceEnvelope, k)).toMatchObject({ state: 'open', pending: [s1], rejected: [], other_votes: [{ identity: s2, intent: 'REJECT' }] });
     await ws.signal('yes', ['--reply-to', q.signal_id, '--intent', 'AGREE'], { as: s1 });
     expect((await ws.run(['mem', 'converged', '--thread', q.thread_id])).code).toBe(0);
   });
@@ -70,37 +72,37 @@ describe('convergence (coordination.md §15, 29–31)', () => {
     const p = await ws.signal('plan', ['--to', s1, '--intent', 'PROPOSE'], { as: s0 });
     const before = ws.head();
     await ws.signal('yes', ['--reply-to', p.signal_id, '--intent', 'AGREE'], { as: s1 });
-    const past = await ws.ok(['replay', '--view', 'convergence', '--thread', p.thread_id, '--to', String(before)]);
-    expect(past.json.state).toBe('open');
-    const now = await ws.ok(['replay', '--view', 'convergence', '--thread', p.thread_id, '--to', String(ws.head())]);
-    expect(now.json.state).toBe('converged');
-    const inbox = await ws.ok(['replay', '--view', 'inbox', '--for', 'Planck', '--to', String(before)]);
-    expect(inbox.json.signals.map((s: { signal_id: string }) => s.signal_id)).toEqual([p.signal_id]);
+    const past = await ws.okAs(ConvergenceEnvelope, ['replay', '--view', 'convergence', '--thread', p.thread_id, '--to', String(before)]);
+    expect(past.state).toBe('open');
+    const now = await ws.okAs(ConvergenceEnvelope, ['replay', '--view', 'convergence', '--thread', p.thread_id, '--to', String(ws.head())]);
+    expect(now.state).toBe('converged');
+    const inbox = await ws.okAs(InboxEnvelope, ['replay', '--view', 'inbox', '--for', 'Planck', '--to', String(before)]);
+    expect(inbox.signals.map((s) => s.signal_id)).toEqual([p.signal_id]);
   });
 });
 
 describe('idempotency (coordination.md §15, 32)', () => {
   it('32: same key and content dedupes; different content conflicts; another sender appends', async () => {
     const { ws, s0, s1, s2 } = await sessions();
-    const a = await ws.ok(['mem', 'signal', 'hi', '--to', s1, '--idempotency-key', 'k1'], { as: s2 });
-    const b = await ws.ok(['mem', 'signal', 'hi', '--to', s1, '--idempotency-key', 'k1'], { as: s2 });
-    expect(b.json.signal.signal_id).toBe(a.json.signal.signal_id);
-    expect([a.json.deduplicated, b.json.deduplicated]).toEqual([false, true]);
+    const a = await ws.send('hi', ['--to', s1, '--idempotency-key', 'k1'], { as: s2 });
+    const b = await ws.send('hi', ['--to', s1, '--idempotency-key', 'k1'], { as: s2 });
+    expect(b.signal.signal_id).toBe(a.signal.signal_id);
+    expect([a.deduplicated, b.deduplicated]).toEqual([false, true]);
     expect(ws.events().filter((e) => e.type === 'signal.sent')).toHaveLength(1);
     const head = ws.head();
     const c = await ws.run(['mem', 'signal', 'other', '--to', s1, '--idempotency-key', 'k1'], { as: s2 });
     expect(c.code).toBe(4);
     expect(errorEnvelopeOf(c).code).toBe('IDEMPOTENCY_CONFLICT');
     expect(ws.head()).toBe(head);
-    const d = await ws.ok(['mem', 'signal', 'hi', '--to', s1, '--idempotency-key', 'k1'], { as: s0 });
-    expect(d.json.signal.signal_id).not.toBe(a.json.signal.signal_id);
-    expect(d.json.deduplicated).toBe(false);
+    const d = await ws.send('hi', ['--to', s1, '--idempotency-key', 'k1'], { as: s0 });
+    expect(d.signal.signal_id).not.toBe(a.signal.signal_id);
+    expect(d.deduplicated).toBe(false);
   });
 
   it('X4: concurrent sends with one key store exactly one signal, all print its id', async () => {
     const { ws, s1, s2 } = await sessions();
-    const runs = await Promise.all(Array.from({ length: 5 }, () => ws.ok(['mem', 'signal', 'race', '--to', s1, '--idempotency-key', 'k-race'], { as: s2 })));
-    expect(new Set(runs.map((r) => r.json.signal.signal_id)).size).toBe(1);
+    const runs = await Promise.all(Array.from({ length: 5 }, () => ws.send('race', ['--to', s1, '--idempotency-key', 'k-race'], { as: s2 })));
+    expect(new Set(runs.map((r) => r.signal.signal_id)).size).toBe(1);
     expect(ws.events().filter((e) => e.type === 'signal.sent')).toHaveLength(1);
   });
 
@@ -111,9 +113,10 @@ describe('idempotency (coordination.md §15, 32)', () => {
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events.filter((e) => e.type === 'signal.sent')).toHaveLength(6);
     await Promise.all([ws.ok(['mem', 'inbox'], { as: s1 }), ws.ok(['mem', 'inbox'], { as: s1 })]);
-    const all = await ws.ok(['mem', 'inbox', '--all'], { as: s1 });
-    expect(all.json.signals.every((s: { delivery_state: string }) => s.delivery_state === 'delivered')).toBe(true);
-    expect((await ws.ok(['mem', 'inbox'], { as: s1 })).json.signals).toEqual([]);
+    const all = await ws.inbox(['--all'], { as: s1 });
+    expect(all.signals).toHaveLength(6);
+    expect(all.signals.every((s) => s.delivery_state === 'delivered')).toBe(true);
+    expect((await ws.inbox([], { as: s1 })).signals).toEqual([]);
   });
 });
 
@@ -133,9 +136,9 @@ describe('profiles (coordination.md §15, 33–34)', () => {
       created_at: '2026-04-17T10:00:00.000Z', sender_session_id: null,
     };
     await ws.ok(['log', 'append', '--type', 'signal.sent', '--stream', 'thread/th-2', '--data', JSON.stringify(foreign)]);
-    const inbox = await ws.ok(['mem', 'inbox', '--for', s1, '--no-mark']);
-    expect(inbox.json.signals.map((s: { signal_id: string }) => s.signal_id)).not.toContain('sig-0000ffff');
-    expect(inbox.json.signals).toHaveLength(1);
+    const inbox = await ws.inbox(['--for', s1, '--no-mark']);
+    expect(inbox.signals.map((s) => s.signal_id)).not.toContain('sig-0000ffff');
+    expect(inbox.signals).toHaveLength(1);
   });
 
   it('34: hosted without a workspace id fails every mem command naming a2a.workspace_id; local records none', async () => {

@@ -2,7 +2,19 @@ import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { at, workspace, type Workspace } from '../helpers/coordination.js';
+import { z } from 'zod';
+import {
+  at,
+  envelope,
+  envelopes,
+  HookDrainEnvelope,
+  HooksInstalledEnvelope,
+  RosterEnvelope,
+  SignalReceivedEnvelope,
+  workspace,
+  WuPrepEnvelope,
+  type Workspace,
+} from '../helpers/coordination.js';
 import { BATON_BIN, childEnv, errorEnvelopeOf, jsonLines, startBaton } from '../helpers/cli.js';
 import { makeTempDir, removeTempDirs } from '../helpers/workspace.js';
 
@@ -10,22 +22,25 @@ afterAll(removeTempDirs);
 
 const pendingPath = (ws: Workspace, session: string) => join(ws.dir, '.baton', 'hooks', 'pending', `${session}.jsonl`);
 const receiptsVia = (ws: Workspace, via: string) => ws.events().filter((e) => e.type === 'receipt.recorded' && e.data['via'] === via);
+/** The part of `.claude/settings.json` the install owns; every other key is kept as it was. */
+const ClaudeSettings = z.looseObject({ hooks: z.looseObject({ PostToolUse: z.array(z.unknown()) }) });
+const readSettings = (ws: Workspace) => ClaudeSettings.parse(JSON.parse(readFileSync(join(ws.dir, '.claude', 'settings.json'), 'utf8')));
 
 describe('hooks install (35)', () => {
   it('35: writes an executable script and one PostToolUse entry, keeping other keys; idempotent', async () => {
     const ws = await workspace();
     mkdirSync(join(ws.dir, '.claude'));
     writeFileSync(join(ws.dir, '.claude', 'settings.json'), '{"permissions":{"allow":["Bash(ls)"]}}');
-    const first = await ws.ok(['hooks', 'install', 'claude-code']);
-    expect(first.json).toMatchObject({ type: 'hooks_installed', client: 'claude-code', changed: true });
+    const first = await ws.okAs(HooksInstalledEnvelope, ['hooks', 'install', 'claude-code']);
+    expect(first).toMatchObject({ type: 'hooks_installed', client: 'claude-code', changed: true });
     const script = join(ws.dir, '.claude', 'hooks', 'signal-received.sh');
     expect(statSync(script).mode & 0o777).toBe(0o755);
-    const settings = JSON.parse(readFileSync(join(ws.dir, '.claude', 'settings.json'), 'utf8'));
-    expect(settings.permissions).toEqual({ allow: ['Bash(ls)'] });
+    const settings = readSettings(ws);
+    expect(settings['permissions']).toEqual({ allow: ['Bash(ls)'] });
     expect(settings.hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/signal-received.sh' }] }]);
-    const second = await ws.ok(['hooks', 'install', 'claude-code']);
-    expect(second.json.changed).toBe(false);
-    expect(JSON.parse(readFileSync(join(ws.dir, '.claude', 'settings.json'), 'utf8')).hooks.PostToolUse).toHaveLength(1);
+    const second = await ws.okAs(HooksInstalledEnvelope, ['hooks', 'install', 'claude-code']);
+    expect(second.changed).toBe(false);
+    expect(readSettings(ws).hooks.PostToolUse).toHaveLength(1);
     expect(ws.head()).toBe(0);
   });
 
@@ -45,8 +60,8 @@ describe('hooks drain (36–38) and the hook script', () => {
     const ws = await workspace();
     const s1 = await ws.start(['--client', 'claude-code']);
     const s2 = await ws.start();
-    const d = await ws.ok(['mem', 'signal', 'check this', '--to', s1, '--requires-ack'], { as: s2 });
-    return { ws, s1, s2, d: d.json.signal, sent: d.json };
+    const sent = await ws.send('check this', ['--to', s1, '--requires-ack'], { as: s2 });
+    return { ws, s1, s2, d: sent.signal, sent };
   }
 
   it('36: the queue names D; drain prints the prompt and reply commands, records a hook receipt, then nothing', async () => {
@@ -75,15 +90,15 @@ describe('hooks drain (36–38) and the hook script', () => {
     expect(existsSync(pendingPath(ws, s1))).toBe(false);
     const drain = await ws.run(['--human', 'hooks', 'drain', '--session', s1]);
     expect(drain.stdout).toBe('');
-    const inbox = await ws.ok(['mem', 'inbox'], { as: s1 });
-    expect(inbox.json.signals.map((s: { signal_id: string }) => s.signal_id)).toEqual([d.signal_id]);
+    const inbox = await ws.inbox([], { as: s1 });
+    expect(inbox.signals.map((s) => s.signal_id)).toEqual([d.signal_id]);
   });
 
   it('38: a deleted queue loses nothing: drain reconciles with the log', async () => {
     const { ws, s1, d } = await setup36();
     rmSync(pendingPath(ws, s1));
-    const drain = await ws.ok(['hooks', 'drain', '--session', s1]);
-    expect(drain.json.events.map((e: { signal: { signal_id: string } }) => e.signal.signal_id)).toEqual([d.signal_id]);
+    const drain = await ws.okAs(HookDrainEnvelope, ['hooks', 'drain', '--session', s1]);
+    expect(drain.events.map((e) => e.signal.signal_id)).toEqual([d.signal_id]);
   });
 
   it('36b: unknown session exits 2 UNKNOWN_ID; an ended one prints nothing', async () => {
@@ -130,7 +145,7 @@ describe('mem watch (39–41)', () => {
     const b = await ws.signal('broadcast', [], { as: s2 });
     const d = await ws.signal('direct', ['--to', s1], { as: s2 });
     const r = await ws.ok(['mem', 'watch', '--session', 'Planck', '--once'], { now: at(2) });
-    expect(r.lines.map((l) => [l.type, l.signal.signal_id, l.latency_ms, l.session_id])).toEqual([
+    expect(envelopes(SignalReceivedEnvelope, r).map((l) => [l.type, l.signal.signal_id, l.latency_ms, l.session_id])).toEqual([
       ['signal_received', b.signal_id, 2000, s1],
       ['signal_received', d.signal_id, 2000, s1],
     ]);
@@ -138,8 +153,8 @@ describe('mem watch (39–41)', () => {
     const again = await ws.run(['mem', 'watch', '--session', 'Planck', '--once'], { now: at(3) });
     expect([again.code, again.stdout]).toEqual([0, '']);
     // The watcher never heartbeats for the session.
-    const roster = await ws.ok(['mem', 'roster'], { now: at(3) });
-    expect(roster.json.sessions.find((s: { session_id: string }) => s.session_id === s1).last_heartbeat_at).toBe(at(0));
+    const roster = await ws.okAs(RosterEnvelope, ['mem', 'roster'], { now: at(3) });
+    expect(roster.sessions.find((s) => s.session_id === s1)?.last_heartbeat_at).toBe(at(0));
   });
 
   it('40: a running watcher delivers a new signal from another process exactly once within 1 s; SIGINT exits 130; a restart re-delivers nothing', async () => {
@@ -152,16 +167,16 @@ describe('mem watch (39–41)', () => {
     watcher.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => watcher.on('exit', (code) => resolve(code)));
     await new Promise((r) => setTimeout(r, 1500));
-    const d = await ws.ok(['mem', 'signal', 'live one', '--to', s1], { as: s2, now: new Date().toISOString() });
+    const d = (await ws.send('live one', ['--to', s1], { as: s2, now: new Date().toISOString() })).signal;
     const sentAt = Date.now();
-    while (!out.includes(d.json.signal.signal_id) && Date.now() - sentAt < 5000) await new Promise((r) => setTimeout(r, 10));
+    while (!out.includes(d.signal_id) && Date.now() - sentAt < 5000) await new Promise((r) => setTimeout(r, 10));
     expect(Date.now() - sentAt).toBeLessThan(1000);
     await new Promise((r) => setTimeout(r, 400));
-    const lines = jsonLines(out) as { type: string; signal: { signal_id: string } }[];
-    expect(lines.filter((l) => l.signal.signal_id === d.json.signal.signal_id)).toHaveLength(1);
+    const lines = jsonLines(out).map((line) => SignalReceivedEnvelope.parse(line));
+    expect(lines.filter((l) => l.signal.signal_id === d.signal_id)).toHaveLength(1);
     watcher.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(receiptsVia(ws, 'watch').map((e) => e.data['signal_id'])).toEqual([d.json.signal.signal_id]);
+    expect(receiptsVia(ws, 'watch').map((e) => e.data['signal_id'])).toEqual([d.signal_id]);
     const restart = await ws.run(['mem', 'watch', '--session', s1, '--once'], { now: new Date().toISOString() });
     expect([restart.code, restart.stdout]).toEqual([0, '']);
   });
@@ -214,7 +229,7 @@ describe('the wu prep signal gate (42–46)', () => {
     await ws.signal('about WU-2', ['--to', s1, '--wu', 'WU-2'], { as: s2 });
     const r = await ws.run(['wu', 'prep', 'WU-1'], { as: s1 });
     expect(r.code).toBe(0);
-    expect(r.json).toMatchObject({ type: 'wu_prep', wu_id: 'WU-1', passed: true, reader_identity: s1, overridden_signal_ids: [] });
+    expect(envelope(WuPrepEnvelope, r)).toMatchObject({ type: 'wu_prep', wu_id: 'WU-1', passed: true, reader_identity: s1, overridden_signal_ids: [] });
   });
 
   it('44: a requires-ack signal blocks until answered, not merely read', async () => {
@@ -235,12 +250,12 @@ describe('the wu prep signal gate (42–46)', () => {
     expect(ws.head()).toBe(head);
     const r = await ws.run(['wu', 'prep', 'WU-1', '--allow-unread-signals', '--reason', 'handled in paired review'], { as: s1 });
     expect(r.code).toBe(0);
-    expect(r.json.overridden_signal_ids).toEqual([d.signal_id]);
+    expect(envelope(WuPrepEnvelope, r).overridden_signal_ids).toEqual([d.signal_id]);
     const override = ws.events().at(-1)!;
     expect(override.type).toBe('wu.prep_overridden');
     expect(override.data).toEqual({ wu_id: 'WU-1', session_id: s1, reader_identity: s1, reason: 'handled in paired review', signal_ids: [d.signal_id] });
-    const inbox = await ws.ok(['mem', 'inbox', '--no-mark'], { as: s1 });
-    expect(inbox.json.signals).toMatchObject([{ signal_id: d.signal_id, read: false }]);
+    const inbox = await ws.inbox(['--no-mark'], { as: s1 });
+    expect(inbox.signals).toMatchObject([{ signal_id: d.signal_id, read: false }]);
   });
 
   it('46: without a session the claimant is the reader', async () => {
@@ -258,6 +273,6 @@ describe('the wu prep signal gate (42–46)', () => {
     expect([unknown.code, errorEnvelopeOf(unknown).code]).toEqual([2, 'UNKNOWN_ID']);
     const free = await ws.run(['wu', 'prep', 'WU-2']);
     expect(free.code).toBe(0);
-    expect(free.json.checks).toEqual([{ name: 'signals', passed: true, detail: 'no reader' }]);
+    expect(envelope(WuPrepEnvelope, free).checks).toEqual([{ name: 'signals', passed: true, detail: 'no reader' }]);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { at, T0_ISO, workspace } from '../helpers/coordination.js';
+import { at, envelope, OrchestrationSessionEnvelope, RosterEnvelope, T0_ISO, workspace } from '../helpers/coordination.js';
 import { errorEnvelopeOf } from '../helpers/cli.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 
@@ -9,9 +9,9 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
   it('1: a started session is listed active as Planck, one session.started on its stream', async () => {
     const ws = await workspace();
     const id = await ws.start();
-    const roster = await ws.ok(['mem', 'roster']);
-    expect(roster.json.sessions).toHaveLength(1);
-    const s = roster.json.sessions[0];
+    const roster = await ws.okAs(RosterEnvelope, ['mem', 'roster']);
+    expect(roster.sessions).toHaveLength(1);
+    const s = roster.sessions[0]!;
     expect(s.session_id).toMatch(/^session_[A-Za-z0-9_-]+$/);
     expect(s.session_id).toBe(id);
     expect(s).toMatchObject({ display_name: 'Planck', status: 'active', agent_identity: null, reader_identity: id, created_at: T0_ISO, last_heartbeat_at: T0_ISO });
@@ -43,24 +43,24 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
     const s2 = await ws.start();
     await ws.ok(['session', 'end', s1]);
     const s3 = await ws.start();
-    const roster = await ws.ok(['mem', 'roster']);
-    const names = Object.fromEntries(roster.json.sessions.map((s: { session_id: string; display_name: string }) => [s.session_id, s.display_name]));
+    const roster = await ws.okAs(RosterEnvelope, ['mem', 'roster']);
+    const names = Object.fromEntries(roster.sessions.map((s) => [s.session_id, s.display_name]));
     expect(names).toEqual({ [s2]: 'Noether', [s3]: 'Planck' });
   });
 
   it('3: a fifth session over a four-name pool is Planck-2', async () => {
     const ws = await workspace();
     for (let i = 0; i < 4; i++) await ws.start();
-    const r = await ws.ok(['session', 'start']);
-    expect(r.json.session.baton.display_name).toBe('Planck-2');
+    const r = await ws.okAs(OrchestrationSessionEnvelope, ['session', 'start']);
+    expect(r.session.baton.display_name).toBe('Planck-2');
   });
 
   it('4 / X6: concurrent starts get distinct names, and each printed what the roster shows', async () => {
     const ws = await workspace();
-    const starts = await Promise.all(Array.from({ length: 6 }, () => ws.ok(['session', 'start'])));
-    const printed = Object.fromEntries(starts.map((r) => [r.json.session.id, r.json.session.baton.display_name]));
-    const roster = await ws.ok(['mem', 'roster']);
-    const shown = Object.fromEntries(roster.json.sessions.map((s: { session_id: string; display_name: string }) => [s.session_id, s.display_name]));
+    const starts = await Promise.all(Array.from({ length: 6 }, () => ws.okAs(OrchestrationSessionEnvelope, ['session', 'start'])));
+    const printed = Object.fromEntries(starts.map((r) => [r.session.id, r.session.baton.display_name]));
+    const roster = await ws.okAs(RosterEnvelope, ['mem', 'roster']);
+    const shown = Object.fromEntries(roster.sessions.map((s) => [s.session_id, s.display_name]));
     expect(shown).toEqual(printed);
     expect(new Set(Object.values(shown)).size).toBe(6);
   });
@@ -70,8 +70,8 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
     const a = await ws.start(['--agent-identity', 'codex:implementer:host42']);
     const b = await ws.start([], { env: { BATON_AGENT_IDENTITY: 'reviewer:docs:a' } });
     const c = await ws.start();
-    const roster = await ws.ok(['mem', 'roster']);
-    const by = (id: string) => roster.json.sessions.find((s: { session_id: string }) => s.session_id === id);
+    const roster = await ws.okAs(RosterEnvelope, ['mem', 'roster']);
+    const by = (id: string) => roster.sessions.find((s) => s.session_id === id);
     expect(by(a)).toMatchObject({ agent_identity: 'codex:implementer:host42', reader_identity: 'codex:implementer:host42' });
     expect(by(b)).toMatchObject({ agent_identity: 'reviewer:docs:a', reader_identity: 'reviewer:docs:a' });
     expect(by(c)).toMatchObject({ agent_identity: null, reader_identity: c });
@@ -80,12 +80,12 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
   it('6: abandoned strictly after the TTL, listed only with --include-stale, nothing appended', async () => {
     const ws = await workspace();
     const s1 = await ws.start();
-    const atTtl = await ws.ok(['mem', 'roster'], { now: at(4 * 3600) });
-    expect(atTtl.json.sessions).toMatchObject([{ session_id: s1, status: 'active' }]);
-    const after = await ws.ok(['mem', 'roster'], { now: at(4 * 3600 + 1) });
-    expect(after.json.sessions).toEqual([]);
-    const stale = await ws.ok(['mem', 'roster', '--include-stale'], { now: at(4 * 3600 + 1) });
-    expect(stale.json.sessions).toMatchObject([{ session_id: s1, status: 'abandoned' }]);
+    const atTtl = await ws.okAs(RosterEnvelope, ['mem', 'roster'], { now: at(4 * 3600) });
+    expect(atTtl.sessions).toMatchObject([{ session_id: s1, status: 'active' }]);
+    const after = await ws.okAs(RosterEnvelope, ['mem', 'roster'], { now: at(4 * 3600 + 1) });
+    expect(after.sessions).toEqual([]);
+    const stale = await ws.okAs(RosterEnvelope, ['mem', 'roster', '--include-stale'], { now: at(4 * 3600 + 1) });
+    expect(stale.sessions).toMatchObject([{ session_id: s1, status: 'abandoned' }]);
     expect(ws.head()).toBe(1);
   });
 
@@ -93,26 +93,26 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
     const ws = await workspace();
     const s1 = await ws.start();
     await ws.ok(['session', 'heartbeat', s1], { now: at(5 * 3600) });
-    const r = await ws.ok(['mem', 'roster'], { now: at(5 * 3600) });
-    expect(r.json.sessions).toMatchObject([{ session_id: s1, status: 'active', last_heartbeat_at: at(5 * 3600), display_name: 'Planck' }]);
+    const r = await ws.okAs(RosterEnvelope, ['mem', 'roster'], { now: at(5 * 3600) });
+    expect(r.sessions).toMatchObject([{ session_id: s1, status: 'active', last_heartbeat_at: at(5 * 3600), display_name: 'Planck' }]);
   });
 
   it('7b: heartbeat defaults to the acting session', async () => {
     const ws = await workspace();
     const s1 = await ws.start();
     await ws.ok(['session', 'heartbeat'], { as: s1, now: at(60) });
-    const r = await ws.ok(['mem', 'roster'], { now: at(60) });
-    expect(r.json.sessions[0].last_heartbeat_at).toBe(at(60));
+    const r = await ws.okAs(RosterEnvelope, ['mem', 'roster'], { now: at(60) });
+    expect(r.sessions.map((s) => [s.session_id, s.last_heartbeat_at])).toEqual([[s1, at(60)]]);
   });
 
   it('8: any event a session records keeps it alive', async () => {
     const ws = await workspace();
     const s1 = await ws.start();
     await ws.signal('status update', [], { as: s1, now: at(3 * 3600) });
-    const alive = await ws.ok(['mem', 'roster'], { now: at(4 * 3600 + 1) });
-    expect(alive.json.sessions).toMatchObject([{ session_id: s1, status: 'active', last_heartbeat_at: at(3 * 3600) }]);
-    const stale = await ws.ok(['mem', 'roster', '--include-stale'], { now: at(7 * 3600 + 1) });
-    expect(stale.json.sessions).toMatchObject([{ session_id: s1, status: 'abandoned' }]);
+    const alive = await ws.okAs(RosterEnvelope, ['mem', 'roster'], { now: at(4 * 3600 + 1) });
+    expect(alive.sessions).toMatchObject([{ session_id: s1, status: 'active', last_heartbeat_at: at(3 * 3600) }]);
+    const stale = await ws.okAs(RosterEnvelope, ['mem', 'roster', '--include-stale'], { now: at(7 * 3600 + 1) });
+    expect(stale.sessions).toMatchObject([{ session_id: s1, status: 'abandoned' }]);
   });
 
   it('9: an ended session leaves the roster and frees its name; it ends once', async () => {
@@ -120,8 +120,8 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
     const s1 = await ws.start();
     await ws.ok(['session', 'end', s1, '--status', 'failed']);
     const head = ws.head();
-    const stale = await ws.ok(['mem', 'roster', '--include-stale']);
-    expect(stale.json.sessions).toEqual([]);
+    const stale = await ws.okAs(RosterEnvelope, ['mem', 'roster', '--include-stale']);
+    expect(stale.sessions).toEqual([]);
     const hb = await ws.run(['session', 'heartbeat', s1]);
     expect(hb.code).toBe(2);
     expect(errorEnvelopeOf(hb).code).toBe('SESSION_ENDED');
@@ -130,10 +130,10 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
     expect(errorEnvelopeOf(other).code).toBe('SESSION_ENDED');
     const same = await ws.run(['session', 'end', s1, '--status', 'failed']);
     expect(same.code).toBe(0);
-    expect(same.json.session.status).toBe('failed');
+    expect(envelope(OrchestrationSessionEnvelope, same).session.status).toBe('failed');
     expect(ws.head()).toBe(head);
-    const next = await ws.ok(['session', 'start']);
-    expect(next.json.session.baton.display_name).toBe('Planck');
+    const next = await ws.okAs(OrchestrationSessionEnvelope, ['session', 'start']);
+    expect(next.session.baton.display_name).toBe('Planck');
   });
 
   it('9b: unknown or malformed session ids exit 2', async () => {
@@ -153,15 +153,15 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
     await ws.withWus('WU-1');
     const s1 = await ws.start();
     await ws.claim('WU-1', s1);
-    const r = await ws.ok(['mem', 'roster']);
-    expect(r.json.sessions).toMatchObject([{ session_id: s1, wu_id: 'WU-1', lane: 'L1' }]);
+    const r = await ws.okAs(RosterEnvelope, ['mem', 'roster']);
+    expect(r.sessions).toMatchObject([{ session_id: s1, wu_id: 'WU-1', lane: 'L1' }]);
   });
 
   it('10b: session start --wu needs a known WU and takes its lane', async () => {
     const ws = await workspace();
     await ws.withWus('WU-1');
-    const r = await ws.ok(['session', 'start', '--wu', 'WU-1', '--role', 'implementer']);
-    expect(r.json.session.baton).toMatchObject({ wu_id: 'WU-1', lane: 'L1', role: 'implementer' });
+    const r = await ws.okAs(OrchestrationSessionEnvelope, ['session', 'start', '--wu', 'WU-1', '--role', 'implementer']);
+    expect(r.session.baton).toMatchObject({ wu_id: 'WU-1', lane: 'L1', role: 'implementer' });
   });
 
   it('47: replay --view roster before and after the end', async () => {
@@ -169,9 +169,9 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
     const s1 = await ws.start();
     await ws.ok(['session', 'end', s1], { now: at(3600) });
     const n = ws.head();
-    const before = await ws.ok(['replay', '--view', 'roster', '--to', String(n - 1)], { now: at(3600) });
-    expect(before.json.sessions).toMatchObject([{ session_id: s1, status: 'active' }]);
-    const after = await ws.ok(['replay', '--view', 'roster', '--to', String(n)], { now: at(3600) });
-    expect(after.json.sessions).toEqual([]);
+    const before = await ws.okAs(RosterEnvelope, ['replay', '--view', 'roster', '--to', String(n - 1)], { now: at(3600) });
+    expect(before.sessions).toMatchObject([{ session_id: s1, status: 'active' }]);
+    const after = await ws.okAs(RosterEnvelope, ['replay', '--view', 'roster', '--to', String(n)], { now: at(3600) });
+    expect(after.sessions).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { workspace, type Workspace } from '../helpers/coordination.js';
+import { workspace, type InboxEnvelope, type Workspace } from '../helpers/coordination.js';
 import { errorEnvelopeOf } from '../helpers/cli.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 
@@ -173,30 +173,30 @@ describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
     const d = await base.ws.signal('direct', ['--to', base.s1], { as: base.s0 });
     return { ...base, b, d };
   }
-  const ids = (r: { json: { signals: { signal_id: string }[] } }) => r.json.signals.map((s) => s.signal_id);
+  const ids = (inbox: InboxEnvelope) => inbox.signals.map((s) => s.signal_id);
 
   it('22: visibility per reader', async () => {
     const { ws, s0, s1, s2, b, d } = await scenario22();
     const head = ws.head();
-    expect(ids(await ws.ok(['mem', 'inbox', '--for', s1, '--no-mark']))).toEqual([b.signal_id, d.signal_id]);
-    expect(ids(await ws.ok(['mem', 'inbox', '--for', s2, '--no-mark']))).toEqual([b.signal_id]);
-    expect(ids(await ws.ok(['mem', 'inbox', '--for', s0, '--no-mark']))).toEqual([]);
+    expect(ids(await ws.inbox(['--for', s1, '--no-mark']))).toEqual([b.signal_id, d.signal_id]);
+    expect(ids(await ws.inbox(['--for', s2, '--no-mark']))).toEqual([b.signal_id]);
+    expect(ids(await ws.inbox(['--for', s0, '--no-mark']))).toEqual([]);
     expect(ws.head()).toBe(head);
   });
 
   it('23: reading marks delivered receipts once; --all shows them read', async () => {
     const { ws, s1, b, d } = await scenario22();
-    const first = await ws.ok(['mem', 'inbox'], { as: s1 });
-    expect(first.json.marked).toBe(2);
-    expect(first.json.signals.map((s: { read: boolean }) => s.read)).toEqual([false, false]);
+    const first = await ws.inbox([], { as: s1 });
+    expect(first.marked).toBe(2);
+    expect(first.signals.map((s) => s.read)).toEqual([false, false]);
     const receipts = ws.events().filter((e) => e.type === 'receipt.recorded');
     expect(receipts.map((e) => [e.data['signal_id'], e.data['reader_identity'], e.data['delivery_state'], e.data['via']])).toEqual([
       [b.signal_id, s1, 'delivered', 'inbox'],
       [d.signal_id, s1, 'delivered', 'inbox'],
     ]);
-    expect((await ws.ok(['mem', 'inbox'], { as: s1 })).json.signals).toEqual([]);
-    const all = await ws.ok(['mem', 'inbox', '--all'], { as: s1 });
-    expect(all.json.signals.map((s: { signal_id: string; read: boolean; delivery_state: string }) => [s.signal_id, s.read, s.delivery_state])).toEqual([
+    expect((await ws.inbox([], { as: s1 })).signals).toEqual([]);
+    const all = await ws.inbox(['--all'], { as: s1 });
+    expect(all.signals.map((s) => [s.signal_id, s.read, s.delivery_state])).toEqual([
       [b.signal_id, true, 'delivered'],
       [d.signal_id, true, 'delivered'],
     ]);
@@ -204,21 +204,21 @@ describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
 
   it('24: reading for another identity never marks', async () => {
     const { ws, s2, b, d } = await scenario22();
-    const r = await ws.ok(['mem', 'inbox', '--for', 'Planck'], { as: s2 });
+    const r = await ws.inbox(['--for', 'Planck'], { as: s2 });
     expect(ids(r)).toEqual([b.signal_id, d.signal_id]);
-    expect(r.json.marked).toBe(0);
+    expect(r.marked).toBe(0);
   });
 
   it('24b: observer mode lists every signal and never marks; filters narrow', async () => {
     const { ws, b, d, s0 } = await scenario22();
     const head = ws.head();
-    const all = await ws.ok(['mem', 'inbox']);
-    expect(all.json.reader_identity).toBeNull();
+    const all = await ws.inbox();
+    expect(all.reader_identity).toBeNull();
     expect(ids(all)).toEqual([b.signal_id, d.signal_id]);
     expect(ws.head()).toBe(head);
-    expect(ids(await ws.ok(['mem', 'inbox', '--thread', d.thread_id]))).toEqual([d.signal_id]);
+    expect(ids(await ws.inbox(['--thread', d.thread_id]))).toEqual([d.signal_id]);
     const p = await ws.signal('prop', ['--to', 'Planck', '--intent', 'PROPOSE'], { as: s0 });
-    expect(ids(await ws.ok(['mem', 'inbox', '--intent', 'PROPOSE,AGREE']))).toEqual([p.signal_id]);
+    expect(ids(await ws.inbox(['--intent', 'PROPOSE,AGREE']))).toEqual([p.signal_id]);
   });
 
   it('25: sessions sharing an agent identity share read state', async () => {
@@ -227,26 +227,26 @@ describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
     const s2 = await ws.start();
     const s3 = await ws.start(['--agent-identity', 'reviewer:docs:a']);
     const d = await ws.signal('check', ['--to', 'reviewer:docs:a'], { as: s2 });
-    expect(ids(await ws.ok(['mem', 'inbox'], { as: s1 }))).toEqual([d.signal_id]);
-    expect((await ws.ok(['mem', 'inbox'], { as: s3 })).json.signals).toEqual([]);
-    const all = await ws.ok(['mem', 'inbox', '--all'], { as: s3 });
-    expect(all.json.signals).toMatchObject([{ signal_id: d.signal_id, read: true }]);
+    expect(ids(await ws.inbox([], { as: s1 }))).toEqual([d.signal_id]);
+    expect((await ws.inbox([], { as: s3 })).signals).toEqual([]);
+    const all = await ws.inbox(['--all'], { as: s3 });
+    expect(all.signals).toMatchObject([{ signal_id: d.signal_id, read: true }]);
   });
 
   it('26: an AGREE reply promotes in the same batch; a non-recipient REJECT changes nothing', async () => {
     const { ws, s0, s1, s2 } = await threeSessions();
     const d = await ws.signal('please ack', ['--to', 'Planck', '--requires-ack', '--intent', 'PROPOSE'], { as: s2 });
     await ws.ok(['mem', 'inbox'], { as: s1 });
-    const yes = await ws.ok(['mem', 'signal', 'yes', '--reply-to', d.signal_id, '--intent', 'AGREE'], { as: s1 });
-    expect(yes.json.promoted_receipts).toBe(1);
+    const yes = await ws.send('yes', ['--reply-to', d.signal_id, '--intent', 'AGREE'], { as: s1 });
+    expect(yes.promoted_receipts).toBe(1);
     const events = ws.events();
-    const replyEvent = events.find((e) => e.type === 'signal.sent' && e.data['signal_id'] === yes.json.signal.signal_id)!;
+    const replyEvent = events.find((e) => e.type === 'signal.sent' && e.data['signal_id'] === yes.signal.signal_id)!;
     const receipt = events[replyEvent.seq]!; // the event right after (seq is 1-based)
     expect(receipt.seq).toBe(replyEvent.seq + 1);
-    expect(receipt.data).toMatchObject({ signal_id: d.signal_id, reader_identity: s1, delivery_state: 'acked', via: 'reply', cause_signal_id: yes.json.signal.signal_id });
+    expect(receipt.data).toMatchObject({ signal_id: d.signal_id, reader_identity: s1, delivery_state: 'acked', via: 'reply', cause_signal_id: yes.signal.signal_id });
     await ws.signal('no', ['--thread', d.thread_id, '--intent', 'REJECT'], { as: s0 });
-    const state = await ws.ok(['mem', 'inbox', '--all', '--thread', d.thread_id], { as: s1 });
-    expect(state.json.signals.find((s: { signal_id: string }) => s.signal_id === d.signal_id).delivery_state).toBe('acked');
+    const state = await ws.inbox(['--all', '--thread', d.thread_id], { as: s1 });
+    expect(state.signals.find((s) => s.signal_id === d.signal_id)?.delivery_state).toBe('acked');
     expect(ws.events().filter((e) => e.type === 'receipt.recorded' && e.data['signal_id'] === d.signal_id && e.data['reader_identity'] === s0)).toEqual([]);
   });
 
@@ -254,10 +254,10 @@ describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
     const { ws, s1, s2 } = await threeSessions();
     const d = await ws.signal('d', ['--to', s1], { as: s2 });
     await ws.ok(['mem', 'inbox'], { as: s1 });
-    const r = await ws.ok(['mem', 'signal', 'agree', '--thread', 'other-2', '--intent', 'AGREE'], { as: s1 });
-    expect(r.json.promoted_receipts).toBe(0);
-    const all = await ws.ok(['mem', 'inbox', '--all', '--thread', d.thread_id], { as: s1 });
-    expect(all.json.signals[0].delivery_state).toBe('delivered');
+    const r = await ws.send('agree', ['--thread', 'other-2', '--intent', 'AGREE'], { as: s1 });
+    expect(r.promoted_receipts).toBe(0);
+    const all = await ws.inbox(['--all', '--thread', d.thread_id], { as: s1 });
+    expect(all.signals.map((s) => [s.signal_id, s.delivery_state])).toEqual([[d.signal_id, 'delivered']]);
   });
 
   it('28: a legacy target_agent-only record reads as A2A.V1', async () => {
@@ -265,8 +265,8 @@ describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
     const s1 = await ws.start();
     const data = { signal_id: 'sig-0000abcd', sender_identity: 'system', target_agent: s1, message: 'old', created_at: '2026-04-17T09:00:00.000Z' };
     await ws.ok(['log', 'append', '--type', 'signal.sent', '--stream', 'thread/sig-0000abcd', '--data', JSON.stringify(data)]);
-    const r = await ws.ok(['mem', 'inbox', '--for', s1, '--no-mark']);
-    expect(r.json.signals).toMatchObject([{ signal_id: 'sig-0000abcd', recipients: [s1], target_agent: s1, schema_version: 'A2A.V1', thread_id: 'sig-0000abcd', intent: 'INFO', interrupt_class: 'priority', origin: 'local' }]);
+    const r = await ws.inbox(['--for', s1, '--no-mark']);
+    expect(r.signals).toMatchObject([{ signal_id: 'sig-0000abcd', recipients: [s1], target_agent: s1, schema_version: 'A2A.V1', thread_id: 'sig-0000abcd', intent: 'INFO', interrupt_class: 'priority', origin: 'local' }]);
   });
 
   it('28b: a mismatched target_agent is refused on write; schema_version other than A2A.V1 too', async () => {

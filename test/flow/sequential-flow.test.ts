@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { errorEnvelopeOf } from '../helpers/cli.js';
 import { flowWorkspace, O, runTo, status, TF } from '../helpers/flow-cli.js';
@@ -7,6 +8,8 @@ import { removeTempDirs } from '../helpers/workspace.js';
 import { expectRefused, expectUnchanged } from './refusal-helper.js';
 
 afterAll(removeTempDirs);
+
+const grep = (args: string[], file: string): string => execFileSync('grep', [...args, file], { encoding: 'utf8' });
 
 const SPEC_O = `---
 active: true
@@ -139,9 +142,14 @@ describe.concurrent('sequential flows (phase-gates.md §10)', () => {
     expect(w.exists('.claude')).toBe(false);
   });
 
-  it('F06 — the documented sequential file, byte for byte', async () => {
+  it('F06, F41 — the documented sequential file, byte for byte; monitoring greps', async () => {
     const w = await documented();
     expect(w.read(O)).toBe(SPEC_O);
+    // §7.5 with the real grep, as Agent Flow's users and hooks run it.
+    const o = join(w.ws, O);
+    expect(grep(['^current_phase:'], o)).toBe('current_phase: "implementation"\n');
+    expect(grep(['^iteration:'], o)).toBe('iteration: 1\n');
+    expect(grep(['deep_dive:', '-A4'], o)).toBe('deep_dive:\n  available: true\n  using: false\n  scope: "full"\n  generated: "2024-01-14T15:00:00Z"\n');
   });
 
   it('F07 — advancing', async () => {

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { errorEnvelopeOf } from '../helpers/cli.js';
 import { flowWorkspace, merged, O, runTo, status, TF, type FlowWs } from '../helpers/flow-cli.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 import { expectRefused, expectUnchanged } from './refusal-helper.js';
@@ -134,6 +135,30 @@ describe.concurrent('team flows (phase-gates.md §10)', () => {
     expect(again.flow?.parallel_groups?.review_verification).toMatchObject({ started_at: '2024-01-15T11:10:00.000Z', completed_at: null, review: { status: 'pending' }, verification: { status: 'pending' } });
     const m = merged(await w.f(['merge']));
     expect([m.failed_phases, m.recorded]).toEqual([['review', 'verification'], false]);
+  });
+
+  it('F32 — the group gate only via merge', async () => {
+    const w = await inGroup();
+    const verdict = "The group's verdict comes from the merge: run baton flow merge.";
+    await expectRefused(w, () => w.f(['update', '--gate-result', 'passed']), 'ILLEGAL_TRANSITION', verdict);
+    await expectRefused(w, () => w.f(['update', '--phase', 'complete', '--gate-result', 'passed']), 'ILLEGAL_TRANSITION', verdict);
+  });
+
+  it('F36 — fallback refused after the group has passed its merge', async () => {
+    const w = await inGroup();
+    status(await teammate(w, 'review', 'passed'));
+    status(await teammate(w, 'verification', 'passed'));
+    expect(merged(await w.f(['merge'])).recorded).toBe(true);
+    const before = w.snapshot();
+    const r = await w.f(['update', '--fallback-sequential']);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(errorEnvelopeOf(r).message).toBe('The group has already passed; complete the flow instead.');
+    expect(w.snapshot()).toEqual(before);
+    // A team flow that started sequential (--force-sequential) has no team mode to leave.
+    const seq = await flowWorkspace();
+    status(await seq.f(['init', '--force-sequential', 'x'], { env: TEAMS }));
+    await expectRefused(seq, () => seq.f(['update', '--fallback-sequential']), 'NOT_TEAM_MODE');
+    await expectRefused(seq, () => seq.f(['merge']), 'NOT_TEAM_MODE');
   });
 
   it('F33 — team max iterations', async () => {

@@ -100,6 +100,7 @@ export const ErrorEnvelope = z.strictObject({
   code: z.string().min(1),
   message: z.string().min(1),
   generated_at: z.string().optional(),
+  '@timestamp': z.string().optional(),
   details: z.record(z.string(), z.unknown()).optional(),
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;

@@ -1,5 +1,19 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
+import { A2ASignalV1 } from '../../events/coordination/signal.js';
+import { DELIVERY_STATES } from '../../events/coordination/identities.js';
+import {
+  ConvergenceEnvelope,
+  HookDrainEnvelope,
+  HooksInstalledEnvelope,
+  InboxEnvelope as CliInboxEnvelope,
+  OrchestrationSessionEnvelope,
+  RosterEnvelope,
+  SignalReceivedEnvelope,
+  SignalSentEnvelope,
+  WuPrepEnvelope,
+} from '../../src/cli/envelopes-coordination.js';
 import { batonIn, jsonLines, type CliResult } from './cli.js';
 import { makeTempDir, storedEvents } from './workspace.js';
 
@@ -15,17 +29,58 @@ export function at(offsetSeconds: number): string {
   return new Date(Date.parse(T0) + offsetSeconds * 1000).toISOString();
 }
 
+/** Any JSON value the binary printed. Tests read fields through a typed envelope (below), never through this. */
+export const JsonValue = z.json();
+export type JsonValue = z.infer<typeof JsonValue>;
+
 /**
- * JSON printed by the binary. Test-only and deliberately loose (the one `any` in the project): every
- * field a test reads is then checked by its assertions, and the binary validated the envelope.
+ * The envelopes coordination commands print, parsed strictly (every key known, every field typed),
+ * so a test's field access is checked by the compiler and the output shape by the parse. They are
+ * the CLI's own schemas, except the inbox, whose items are checked here as exactly the A2A.V1
+ * contract plus the inbox's four keys (the CLI's schema leaves the contract part open).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Json = any;
+export const InboxItem = A2ASignalV1.safeExtend({
+  seq: z.number().int().min(1),
+  read: z.boolean(),
+  delivery_state: z.enum(DELIVERY_STATES).nullable(),
+  sender_display_name: z.string().nullable(),
+});
+export type InboxItem = z.infer<typeof InboxItem>;
+export const InboxEnvelope = CliInboxEnvelope.extend({ signals: z.array(InboxItem) });
+export type InboxEnvelope = z.infer<typeof InboxEnvelope>;
+export {
+  ConvergenceEnvelope,
+  HookDrainEnvelope,
+  HooksInstalledEnvelope,
+  OrchestrationSessionEnvelope,
+  RosterEnvelope,
+  SignalReceivedEnvelope,
+  SignalSentEnvelope,
+  WuPrepEnvelope,
+};
+export type SignalSentEnvelope = z.infer<typeof SignalSentEnvelope>;
 
 export interface Run extends CliResult {
-  /** The last JSON line of stdout (the envelope), or undefined. */
-  json: Json;
-  lines: Json[];
+  /** The last JSON line of stdout (the envelope), or `{}` when there is none. */
+  json: JsonValue;
+  /** Every JSON line of stdout. */
+  lines: JsonValue[];
+}
+
+/** The run's envelope (its last JSON line), parsed with `schema`; throws with the output when it does not match. */
+export function envelope<S extends z.ZodType>(schema: S, run: Run): z.infer<S> {
+  const parsed = schema.safeParse(run.json);
+  if (!parsed.success) throw new Error(`unexpected envelope: ${parsed.error.message}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+  return parsed.data;
+}
+
+/** Every JSON line of the run, each parsed with `schema`. */
+export function envelopes<S extends z.ZodType>(schema: S, run: Run): z.infer<S>[] {
+  return run.lines.map((line) => {
+    const parsed = schema.safeParse(line);
+    if (!parsed.success) throw new Error(`unexpected line: ${parsed.error.message}\nstdout: ${run.stdout}`);
+    return parsed.data;
+  });
 }
 
 export interface CallOptions {
@@ -59,9 +114,9 @@ export class Workspace {
     const env: Record<string, string | undefined> = { BATON_NOW: options.now ?? T0, ...options.env };
     const full = ['--json', ...(options.as !== undefined ? ['--session', options.as] : []), ...args];
     const result = await batonIn(this.dir, full, { env });
-    let lines: Json[] = [];
+    let lines: JsonValue[] = [];
     try {
-      lines = jsonLines(result.stdout) as Json[];
+      lines = jsonLines(result.stdout).map((line) => JsonValue.parse(line));
     } catch {
       lines = [];
     }
@@ -75,15 +130,29 @@ export class Workspace {
     return r;
   }
 
+  /** `ok`, then the envelope parsed with `schema`. */
+  async okAs<S extends z.ZodType>(schema: S, args: readonly string[], options: CallOptions = {}, expected = 0): Promise<z.infer<S>> {
+    return envelope(schema, await this.ok(args, options, expected));
+  }
+
+  /** `session start`; returns the new session id. */
   async start(flags: readonly string[] = [], options: CallOptions = {}): Promise<string> {
-    const r = await this.ok(['session', 'start', ...flags], options);
-    return r.json['session']['id'] as string;
+    return (await this.okAs(OrchestrationSessionEnvelope, ['session', 'start', ...flags], options)).session.id;
+  }
+
+  /** Send and return the whole `signal_sent` envelope. */
+  send(message: string, flags: readonly string[], options: CallOptions = {}): Promise<SignalSentEnvelope> {
+    return this.okAs(SignalSentEnvelope, ['mem', 'signal', message, ...flags], options);
   }
 
   /** Send and return the signal. */
-  async signal(message: string, flags: readonly string[], options: CallOptions = {}): Promise<Json> {
-    const r = await this.ok(['mem', 'signal', message, ...flags], options);
-    return r.json['signal'] as Json;
+  async signal(message: string, flags: readonly string[], options: CallOptions = {}): Promise<A2ASignalV1> {
+    return (await this.send(message, flags, options)).signal;
+  }
+
+  /** `mem inbox ARGS…`, parsed. */
+  inbox(args: readonly string[] = [], options: CallOptions = {}): Promise<InboxEnvelope> {
+    return this.okAs(InboxEnvelope, ['mem', 'inbox', ...args], options);
   }
 
   events() {

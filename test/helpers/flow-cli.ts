@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { DeepDiveStatusEnvelope, FlowMergeEnvelope, FlowStatusEnvelope } from '../../projections/flow/index.js';
@@ -44,6 +44,21 @@ export async function flowWorkspace(): Promise<FlowWs> {
   const ws = makeTempDir('baton-flow-');
   const init = await batonIn(ws, ['--json', 'init']);
   if (init.code !== 0) throw new Error(`init failed: ${init.stdout}${init.stderr}`);
+  return flowWsAt(ws);
+}
+
+/**
+ * A copy of a workspace (log, config, state files) in a new temporary folder: model-based tests
+ * fork a workspace where paths branch instead of replaying the shared prefix through the CLI.
+ */
+export function forkWorkspace(w: FlowWs): FlowWs {
+  const ws = makeTempDir('baton-flow-fork-');
+  cpSync(w.ws, ws, { recursive: true });
+  return flowWsAt(ws);
+}
+
+/** The shorthand over an existing workspace folder. */
+export function flowWsAt(ws: string): FlowWs {
   const run = (args: string[], call: Call = {}): Promise<CliResult> =>
     batonIn(ws, ['--json', ...args], { env: { CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: undefined, ...(call.at ? { BATON_NOW: time(call.at) } : {}), ...call.env } });
   const read = (file: string): string => readFileSync(join(ws, file), 'utf8');

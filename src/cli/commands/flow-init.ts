@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { FlowEventType, type FlowStartedData } from '../../../events/flow/flow-events.js';
+import { FLOW_REGISTRY_STREAM, FlowRegistryEventType, type FlowRegisteredData } from '../../../events/flow/flow-registry-events.js';
 import { FlowStatus, MAX_TASK_LENGTH, Mode, Variant } from '../../../events/flow/vocabulary.js';
 import { FlowStatusEnvelope, flowStatusEnvelope, renderFlowFile, STATE_FILE, type FlowState } from '../../../projections/flow/index.js';
 import { readIfFile } from '../../artifacts/atomic-write.js';
@@ -43,7 +44,7 @@ export async function flowInit(ctx: CommandContext, words: readonly string[], fl
   const warnings: string[] = [];
   let backedUp = false;
 
-  const { result } = await decideAndAppend(ctx, (state: FlowState) => {
+  const { result } = await decideAndAppend(ctx, (state: FlowState, versions) => {
     for (const record of [state.flows.orchestrate, state.flows.team]) {
       if (record?.context.status === FlowStatus.active) {
         throw refuse(FlowErrorCode.FLOW_ACTIVE, `A flow is already active (phase: ${record.context.current_phase}). End it with baton flow update --complete or --abort REASON first.`);
@@ -70,8 +71,17 @@ export async function flowInit(ctx: CommandContext, words: readonly string[], fl
       max_iterations: maxIterations,
       deep_dive: { available, using: available && requested, scope: available ? dd.scope : null, generated: available ? dd.generated : null, requested },
     };
-    return { events: [{ type: FlowEventType.started, stream, data }], expectedVersion: { [stream]: 'no_stream' }, result: null };
-  });
+    // I5 across processes: the registry's expected version makes concurrent inits conflict.
+    const registered: FlowRegisteredData = { flow_id: flowId, variant };
+    return {
+      events: [
+        { type: FlowEventType.started, stream, data },
+        { type: FlowRegistryEventType.registered, stream: FLOW_REGISTRY_STREAM, data: registered },
+      ],
+      expectedVersion: { [stream]: 'no_stream', [FLOW_REGISTRY_STREAM]: versions[FLOW_REGISTRY_STREAM] ?? 0 },
+      result: null,
+    };
+  }, [FLOW_REGISTRY_STREAM]);
   void result;
   if (warnings.length > 0 && ctx.output.mode === 'human') ctx.output.warn(DEEP_DIVE_MISSING);
   const state = await syncStateFiles(ctx, [StateFileKind.flow]);

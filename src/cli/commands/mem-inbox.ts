@@ -1,10 +1,15 @@
 import { readInbox } from '../../coordination/inbox.js';
+import { InboxEnvelope } from '../../validators.generated.js';
 import type { CommandContext } from '../context.js';
 import { coordinationEnv } from '../coordination-env.js';
-import { InboxEnvelope } from '../envelopes-coordination.js';
 
+/**
+ * `baton mem inbox`, a short command (≤ 2 × `node -e 0`): valid input, events and envelope are
+ * checked by compiled validators, so it loads neither zod nor `yaml` unless something fails a check.
+ */
 export async function memInbox(ctx: CommandContext, options: Record<string, string | boolean | undefined>): Promise<void> {
   const str = (key: string): string | undefined => (typeof options[key] === 'string' ? (options[key] as string) : undefined);
+  ctx.useCompiledValidation();
   const env = await coordinationEnv(ctx);
   const view = await readInbox(env, {
     ...(str('for') !== undefined ? { for: str('for') } : {}),
@@ -14,7 +19,7 @@ export async function memInbox(ctx: CommandContext, options: Record<string, stri
     mark: options['mark'] !== false,
     all: options['all'] === true,
   });
-  ctx.output.emit(InboxEnvelope, view, (v) => {
+  await ctx.output.emitCompiled(InboxEnvelope, view, (v) => {
     if (v.signals.length === 0) return v.reader_identity === null ? 'No signals.' : `No ${options['all'] === true ? '' : 'unread '}signals for ${v.reader_identity}.`;
     return v.signals
       .map((s) => {

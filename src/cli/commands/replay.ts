@@ -36,7 +36,9 @@ export async function replay(ctx: CommandContext, flags: { view: string; to?: st
   }
   const run = await runProjection(store, projection, { catalog: await ctx.catalog(), cacheDir: await ctx.cacheDir(), now: asOf, to });
   const withArgs = projection as typeof projection & { viewWith?: (state: unknown, now: string, args: ReplayViewArgs) => unknown };
-  const view = withArgs.viewWith ? withArgs.viewWith(run.state, asOf, viewArgs) : run.view;
+  const args = { ...viewArgs, ...(await (await import('../tasks-replay-args.js')).tasksReplayArgs(ctx)) };
+  const { refusalsAsErrors } = await import('../../tasks/refusals.js');
+  const view = withArgs.viewWith ? await refusalsAsErrors(() => withArgs.viewWith!(run.state, asOf, args)) : run.view;
   // File views (flow-file, deep-dive-file) are the rendered text itself, printed as is.
   if (typeof run.view === 'string') {
     process.stdout.write(run.view);

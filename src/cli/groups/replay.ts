@@ -7,6 +7,7 @@ export function registerReplay(program: Command): void {
     .command('replay')
     .description('compute a view as of a past position of the log (time travel for auditors)')
     .requiredOption('--view <name>', 'the view to compute (see the list below)')
+    .argument('[target]', 'initiative-status, initiative-plan: the INIT; wu-explain: the WU')
     .option('--to <seq>', 'the last seq to include')
     .option('--at <iso>', 'include every event recorded at or before this time')
     .option('--include-stale', 'roster: also abandoned sessions')
@@ -15,10 +16,13 @@ export function registerReplay(program: Command): void {
     .option('--intent <intents>', 'inbox: only these intents')
     .option('--wu <WU>', 'inbox: only this WU')
     .option('--all', 'inbox: also signals already read')
+    .option('--task <id>', 'task: the task')
+    .option('--state <state>', 'tasks: only tasks in this state')
+    .option('--session-id <id>', 'tasks: only tasks of this session; session: the session')
     .addHelpText('after', '\nExamples:\n  baton replay --view log_stats --to 120\n  baton replay --view log_stats --at 2026-11-01T12:00:00Z')
-    .action(async (options: ReplayOptions, command: Command) => {
-      const { view, to, at, includeStale, all, ...rest } = options;
-      const args = { ...rest, include_stale: includeStale, all };
+    .action(async (target: string | undefined, options: ReplayOptions, command: Command) => {
+      const { view, to, at, includeStale, all, sessionId, ...rest } = options;
+      const args = { ...rest, include_stale: includeStale, all, session_id: sessionId, target };
       await runCommand(command, async (ctx) =>
         (await import('../commands/replay.js')).replay(ctx, { view, ...(to !== undefined ? { to } : {}), ...(at !== undefined ? { at } : {}) }, args),
       );
@@ -35,4 +39,7 @@ interface ReplayOptions {
   intent?: string;
   wu?: string;
   all?: boolean;
+  task?: string;
+  state?: string;
+  sessionId?: string;
 }

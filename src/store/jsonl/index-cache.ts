@@ -1,6 +1,8 @@
 import { closeSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { INVALID } from '../../../events/compiled.js';
+import { IndexCacheSchema as CompiledIndexCache } from '../../validators.generated.js';
+import type { IndexCache } from './index-cache-schema.js';
 import type { StoreIndex } from '../store-index.js';
 import type { Cursor, Segment } from './segment-scan.js';
 import { FILE_MODE } from './layout.js';
@@ -11,16 +13,6 @@ import { FILE_MODE } from './layout.js';
  * segment still carries the recorded seq and hash; otherwise ignored and rebuilt.
  */
 const CACHE_FILE = 'store-index.json';
-
-const IndexCacheSchema = z.object({
-  version: z.literal(1),
-  segment: z.string(),
-  offset: z.number().int().min(0),
-  seq: z.number().int().min(0),
-  hash: z.string(),
-  streams: z.array(z.tuple([z.string(), z.number().int()])),
-  idempotency: z.array(z.tuple([z.string(), z.object({ digest: z.string(), first: z.number().int(), last: z.number().int() })])),
-});
 
 export function saveIndexCache(cacheDir: string, index: StoreIndex, cursor: Cursor): void {
   if (cursor.segment.name === '') return;
@@ -44,11 +36,12 @@ export function saveIndexCache(cacheDir: string, index: StoreIndex, cursor: Curs
 }
 
 export function loadIndexCache(cacheDir: string, segments: readonly Segment[]): { index: StoreIndex; cursor: Cursor } | undefined {
-  let parsed: z.infer<typeof IndexCacheSchema>;
+  let parsed: IndexCache;
   try {
-    const result = IndexCacheSchema.safeParse(JSON.parse(readFileSync(join(cacheDir, CACHE_FILE), 'utf8')));
-    if (!result.success) return undefined;
-    parsed = result.data;
+    // A cache that does not match its schema is ignored, so the compiled check alone decides.
+    const result = CompiledIndexCache.parse(JSON.parse(readFileSync(join(cacheDir, CACHE_FILE), 'utf8')));
+    if (result === INVALID) return undefined;
+    parsed = result;
   } catch {
     return undefined;
   }

@@ -17,12 +17,13 @@ import {
 import { join } from 'node:path';
 import type { EventCatalog } from '../../../events/catalog.js';
 import type { NewEvent, StoredEvent } from '../../../events/envelope.js';
-import { createCatalog } from '../../../events/index.js';
+import { CompiledEventCatalog } from '../../../events/compiled-catalog.js';
+import { isSchemasNotLoaded, loadSchemas } from '../../../events/schema-loader.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
 import type { LogRecoveredData } from '../../../events/log.js';
 import { ConflictError, invalidInput } from '../../errors.js';
 import { planAppend, recordWritten, validateBatch, type ValidatedBatch } from '../append-plan.js';
-import { ChainChecker } from '../chain-checker.js';
+import type { ChainChecker } from '../chain-checker.js';
 import type {
   AppendOptions,
   AppendResult,
@@ -63,6 +64,7 @@ export interface JsonlStoreOptions {
 const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
 const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 const PULL_BATCH = 1000;
+const READ_CHUNK = 1000;
 /** Re-save the index cache once this many events were folded since it was last written. */
 const CACHE_EVERY = 1000;
 
@@ -98,7 +100,8 @@ export class JsonlEventStore implements EventStore {
 
   constructor(workspace: string, options: JsonlStoreOptions = {}) {
     this.layout = workspaceLayout(workspace);
-    this.catalog = options.catalog ?? createCatalog();
+    // Without a catalog: createCatalog()'s answers, from compiled validators until zod is needed.
+    this.catalog = options.catalog ?? new CompiledEventCatalog();
     this.now = options.now ?? (() => new Date().toISOString());
     this.actor = options.actor ?? 'system';
     this.segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
@@ -137,6 +140,8 @@ export class JsonlEventStore implements EventStore {
     try {
       batch = validateBatch(this.catalog, events, options);
     } catch (error) {
+      // A compiled check failed before zod was loaded: load it, so zod decides and words the error.
+      if (isSchemasNotLoaded(error)) return loadSchemas().then(() => this.append(events, options));
       return Promise.reject(error);
     }
     const run = (): Promise<AppendResult> => this.appendLocked(batch);
@@ -384,6 +389,19 @@ export class JsonlEventStore implements EventStore {
     }
   }
 
+  async *readChunks(options: ReadOptions = {}): AsyncIterable<readonly StoredEvent[]> {
+    let chunk: StoredEvent[] = [];
+    for (const item of this.scanCommitted(options.from ?? 1, options.to)) {
+      if (!matchesFilter(item.event, options)) continue;
+      chunk.push(item.event);
+      if (chunk.length >= READ_CHUNK) {
+        yield chunk;
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) yield chunk;
+  }
+
   /** The stored lines, byte for byte, with their events (for `log show` and export). */
   *readLines(options: ReadOptions = {}): Generator<{ line: string; event: StoredEvent }> {
     for (const item of this.scanCommitted(options.from ?? 1, options.to)) {
@@ -463,8 +481,14 @@ export class JsonlEventStore implements EventStore {
     return loop;
   }
 
+  /** The full checker (zod for what the fast checks cannot settle), loaded when first needed. */
+  private async chainChecker(): Promise<ChainChecker> {
+    const [{ ChainChecker: Checker }] = await Promise.all([import('../chain-checker.js'), loadSchemas()]);
+    return new Checker(this.catalog);
+  }
+
   async verify(): Promise<VerifyReport> {
-    const checker = new ChainChecker(this.catalog);
+    const checker = await this.chainChecker();
     const segments = listSegments(this.layout.log);
     let pendingBatch = 0;
     for (let i = 0; i < segments.length; i++) {
@@ -520,7 +544,7 @@ export class JsonlEventStore implements EventStore {
         if (this.tail!.seq !== 1 || end.uncommittedBytes > 0) {
           throw new ConflictError(`the store is not empty (head seq ${this.tail!.seq - 1}); import needs an empty store`);
         }
-        const checker = new ChainChecker(this.catalog);
+        const checker = await this.chainChecker();
         const fd = openSync(tempPath, 'w', FILE_MODE);
         let size = 0;
         let last: StoredEvent | undefined;

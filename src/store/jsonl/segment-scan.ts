@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoredEvent } from '../../../events/envelope.js';
@@ -62,6 +63,22 @@ export interface ScanEnd {
   uncommittedLines: number;
 }
 
+/**
+ * Every read checks each line's own hash: SHA-256 over the line's bytes without its `hash` suffix
+ * (~1 µs; no re-serialisation), so an edited line is refused wherever it is read, not only by
+ * `verify`. What this cannot see — a line rewritten with a recomputed hash in a non-canonical
+ * form, or a rewritten chain — is `verify`'s job (canonical form, schemas, the whole chain).
+ */
+function checkSeal(text: string, hash: string): string | undefined {
+  const suffixLength = 75; // ,"hash":"<64 hex>"}
+  if (text.length <= suffixLength || text.charCodeAt(text.length - suffixLength) !== 0x2c || !text.endsWith(`"hash":"${hash}"}`)) {
+    return 'line does not end with its hash (not in canonical form)';
+  }
+  const body = text.slice(0, text.length - suffixLength) + '}';
+  if (createHash('sha256').update(body).digest('hex') !== hash) return 'hash does not match the event content (tampered)';
+  return undefined;
+}
+
 function corrupt(segment: Segment, offset: number, seq: number, reason: string): LogCorruptError {
   return new LogCorruptError(`log corrupt at seq ${seq} (segment ${segment.name}, byte ${offset}): ${reason}`, {
     seq,
@@ -104,6 +121,8 @@ export function* scanFrom(
       if (typeof parsed === 'string') throw corrupt(segment, line.offset, expectedSeq, parsed);
       if (parsed.seq !== expectedSeq) throw corrupt(segment, line.offset, expectedSeq, `seq ${parsed.seq} where ${expectedSeq} was expected`);
       if (prevHash !== undefined && parsed.prev !== prevHash) throw corrupt(segment, line.offset, expectedSeq, 'prev does not match the previous event hash (chain broken)');
+      const sealProblem = checkSeal(line.text, parsed.hash);
+      if (sealProblem !== undefined) throw corrupt(segment, line.offset, expectedSeq, sealProblem);
       const scanned: ScannedEvent = { event: parsed, line: line.text, segment, offset: line.offset, length: line.length };
       expectedSeq += 1;
       prevHash = parsed.hash;

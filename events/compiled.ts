@@ -1,0 +1,80 @@
+import type { z } from 'zod';
+
+/**
+ * Compiled validators: zod's own AOT compiler (`zod/v4/core` compileFn) run at build time over the
+ * zod schemas, serialized by scripts/generate-validators.ts into `*.generated.ts` modules that load
+ * no zod. zod stays the single source of truth: a compiled validator answers only "valid, and
+ * here is zod's output" or INVALID, and the caller asks the zod schema itself (loaded on demand)
+ * why an input failed, so error messages are zod's, word for word. test/compiled-validators.test.ts
+ * holds that every compiled validator agrees with its schema on random valid and invalid inputs.
+ *
+ * This module is the generated code's runtime: the sentinel and the few zod helpers it calls,
+ * copied from zod 4 (`zod/v4/core/util`, MIT) so that loading a validator never loads zod.
+ */
+
+/** What a compiled validator returns for an input its schema rejects. */
+export const INVALID: unique symbol = Symbol('baton.compiled.invalid');
+export type INVALID = typeof INVALID;
+
+export interface CompiledSchema<T> {
+  /** zod's output for `input` (a fresh value, defaults applied), or INVALID when the schema rejects it. */
+  readonly parse: (input: unknown) => T | INVALID;
+  /** The zod schema this was compiled from, loaded on demand: ask it for the error. */
+  readonly schema: () => Promise<z.ZodType<T>>;
+  /** `path/to/module.ts#ExportName` of that schema. */
+  readonly source: string;
+}
+
+const highSurrogate = /[\uD800-\uDBFF]/;
+
+/** Code points in `str`: a surrogate pair counts once, a lone surrogate as itself (zod's string lengths). */
+export function codePointLength(str: string): number {
+  const units = str.length;
+  if (!highSurrogate.test(str)) return units;
+  let count = units;
+  for (let i = 0; i < units - 1; i++) {
+    if ((str.charCodeAt(i) & 0xfc00) === 0xd800 && (str.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      count--;
+      i++;
+    }
+  }
+  return count;
+}
+
+function isObject(data: unknown): data is Record<PropertyKey, unknown> {
+  return typeof data === 'object' && data !== null && !Array.isArray(data);
+}
+
+export function isPlainObject(o: unknown): o is Record<PropertyKey, unknown> {
+  if (isObject(o) === false) return false;
+  const ctor = (o as { constructor?: unknown }).constructor;
+  if (ctor === undefined) return true;
+  if (typeof ctor !== 'function') return true;
+  const prot = (ctor as { prototype?: unknown }).prototype;
+  if (isObject(prot) === false) return false;
+  if (Object.prototype.hasOwnProperty.call(prot, 'isPrototypeOf') === false) return false;
+  return true;
+}
+
+export function shallowClone(o: unknown): unknown {
+  if (isPlainObject(o)) return { ...o };
+  if (Array.isArray(o)) return [...o];
+  if (o instanceof Map) return new Map(o);
+  if (o instanceof Set) return new Set(o);
+  return o;
+}
+
+/** zod throws when a refinement returns a promise; compiled validators support synchronous ones only. */
+export function throwAsync(): never {
+  throw new Error('a compiled validator met an asynchronous refinement; use the zod schema');
+}
+
+/** An upcaster: lifts a legacy stored data shape to today's (see EventDefinition). */
+export type Upcaster = (data: Record<string, unknown>) => Record<string, unknown>;
+
+/** What CompiledEventCatalog knows of an event type without zod. */
+export interface CompiledEventType {
+  /** Stream categories (the part before `/`) the type may be appended to. */
+  readonly streams: readonly string[];
+  readonly data: CompiledSchema<unknown>;
+}

@@ -1,0 +1,454 @@
+/**
+ * Generates the compiled validators: standalone, zod-free modules compiled from the zod schemas, so
+ * the read path (`baton mem inbox`, the coordination fold) validates without loading zod (~70 ms of
+ * module loading, a short command's whole budget). zod stays the single source of truth:
+ *
+ *  - each schema is compiled by zod's own AOT compiler (`compileFn` of `zod/v4/core`, the engine
+ *    behind `z.compile`), and the generated function is zod's code verbatim;
+ *  - its constants are serialized: regexes and enum sets as literals, zod's helpers from
+ *    events/compiled.ts, refinement predicates by reference (an export of a zod-free module) or
+ *    inlined when their source closes over nothing but such exports; anything else is a build error;
+ *  - callers treat INVALID as "ask the zod schema" (loaded on demand) for the error message.
+ *
+ * `npm run build` runs this first; test/compiled-validators.test.ts checks that the checked-in
+ * files are current and that each validator agrees with its schema on random inputs.
+ *
+ *   node --import tsx scripts/generate-validators.ts          write the files
+ *   node --import tsx scripts/generate-validators.ts --check  exit 1 when a file is out of date
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, posix, relative, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import ts from 'typescript';
+import { compileFn, util as zodUtil } from 'zod/v4/core';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+interface Target {
+  /** The module (relative to the project root) that exports the zod schema. */
+  module: string;
+  /** Its export name; the compiled validator is exported under the same name. */
+  name: string;
+}
+
+interface OutputSpec {
+  file: string;
+  /** What the file serves, for its header. */
+  purpose: string;
+  targets: Target[];
+  /** Event types whose catalog entry (streams + data schema) the file carries for CompiledEventCatalog. */
+  eventTypes?: string[];
+  /** Emit the upcasters of every catalog type (they must be exports of runtime modules). */
+  upcasters?: boolean;
+}
+
+/**
+ * Zod-free modules the generated code may import from: refinement predicates are found here by
+ * identity, and the free identifiers of inlined predicates by export name.
+ */
+const RUNTIME_MODULES = [
+  'events/coordination/rules.ts',
+  'events/coordination/vocabulary.ts',
+  'events/coordination/signal-records.ts',
+  'events/patterns.ts',
+];
+
+const SUPPORT_MODULE = 'events/compiled.ts';
+
+export const OUTPUTS: readonly OutputSpec[] = [
+  {
+    file: 'events/validators.generated.ts',
+    purpose: 'event payloads and the new-event envelope: the coordination fold, CompiledEventCatalog, append-plan',
+    targets: [
+      { module: 'events/envelope.ts', name: 'NewEventSchema' },
+      { module: 'events/log.ts', name: 'LogRecoveredData' },
+      { module: 'events/note.ts', name: 'NoteRecordedData' },
+      { module: 'events/coordination/session.ts', name: 'SessionStartedData' },
+      { module: 'events/coordination/session.ts', name: 'SessionHeartbeatData' },
+      { module: 'events/coordination/session.ts', name: 'SessionEndedData' },
+      { module: 'events/coordination/signal.ts', name: 'SignalSentData' },
+      { module: 'events/coordination/signal.ts', name: 'SignalSentStoredData' },
+      { module: 'events/coordination/receipt.ts', name: 'ReceiptRecordedData' },
+      { module: 'events/coordination/work-unit-facts.ts', name: 'WuPrepOverriddenData' },
+      { module: 'events/work-units/definition.ts', name: 'InitiativeCreatedData' },
+      { module: 'events/work-units/definition.ts', name: 'WuDefinedData' },
+      { module: 'events/work-units/lifecycle.ts', name: 'WuClaimedData' },
+    ],
+    eventTypes: [
+      'log.recovered',
+      'note.recorded',
+      'session.started',
+      'session.heartbeat',
+      'session.ended',
+      'signal.sent',
+      'receipt.recorded',
+      'wu.prep_overridden',
+      'initiative.created',
+      'wu.defined',
+      'wu.claimed',
+    ],
+    upcasters: true,
+  },
+  {
+    file: 'src/validators.generated.ts',
+    purpose: "the CLI's read path: `mem inbox` input and envelope, config.yaml sections, the store index cache",
+    targets: [
+      { module: 'src/cli/envelopes-coordination.ts', name: 'InboxEnvelope' },
+      { module: 'src/coordination/inbox-input.ts', name: 'InboxInput' },
+      { module: 'src/coordination/settings.ts', name: 'CoordinationConfigSchema' },
+      { module: 'src/store/store-config.ts', name: 'ConfigFileSchema' },
+      { module: 'src/store/store-config.ts', name: 'StoreConfigSchema' },
+      { module: 'src/store/jsonl/index-cache-schema.ts', name: 'IndexCacheSchema' },
+    ],
+  },
+];
+
+// ---- loading ------------------------------------------------------------------------------------
+
+async function load(module: string): Promise<Record<string, unknown>> {
+  return (await import(pathToFileURL(resolve(ROOT, module)).href)) as Record<string, unknown>;
+}
+
+interface RuntimeExport {
+  module: string;
+  name: string;
+}
+
+/** Every export of the runtime modules: functions by identity, all by name. */
+async function runtimeExports(): Promise<{ byValue: Map<unknown, RuntimeExport>; byName: Map<string, RuntimeExport> }> {
+  const byValue = new Map<unknown, RuntimeExport>();
+  const byName = new Map<string, RuntimeExport>();
+  for (const module of RUNTIME_MODULES) {
+    const ns = await load(module);
+    for (const [name, value] of Object.entries(ns)) {
+      if (byName.has(name)) throw new Error(`${name} is exported by both ${byName.get(name)!.module} and ${module}: runtime exports must have unique names`);
+      byName.set(name, { module, name });
+      if (typeof value === 'function' && !byValue.has(value)) byValue.set(value, { module, name });
+    }
+  }
+  return { byValue, byName };
+}
+
+// ---- compiling one schema -----------------------------------------------------------------------
+
+interface Compiled {
+  /** The names the generated factory takes: INVALID, c0, c1, … */
+  names: string[];
+  values: unknown[];
+  /** The factory body: `return (input) => { … }`. */
+  body: string;
+}
+
+/** zod's compileFn, with the constants it binds captured (it builds the function with `new Function`). */
+function compileSchema(schema: unknown, label: string): Compiled {
+  const RealFunction = globalThis.Function;
+  let captured: Compiled | undefined;
+  const spy = function (this: unknown, ...args: string[]) {
+    const body = args[args.length - 1]!;
+    const names = args.slice(0, -1);
+    const factory = new RealFunction(...args) as (...values: unknown[]) => unknown;
+    return (...values: unknown[]) => {
+      captured = { names, values, body };
+      return factory(...values);
+    };
+  };
+  (globalThis as { Function: unknown }).Function = spy;
+  try {
+    compileFn(schema as never);
+  } catch (error) {
+    throw new Error(`${label}: zod cannot compile it (${(error as Error).message})`);
+  } finally {
+    (globalThis as { Function: unknown }).Function = RealFunction;
+  }
+  if (!captured) throw new Error(`${label}: zod's compiler built no function (its internals changed?)`);
+  if (captured.names[0] !== 'INVALID' || !captured.body.startsWith('return (input) => {')) {
+    throw new Error(`${label}: unexpected compiled shape (zod's compiler changed?)`);
+  }
+  return captured;
+}
+
+// ---- serializing constants ----------------------------------------------------------------------
+
+interface Emit {
+  support: Set<string>;
+  runtime: Map<string, Set<string>>;
+  /** Inline predicates awaiting their free-identifier check: [source, label]. */
+  inlined: { source: string; label: string }[];
+}
+
+const SUPPORT_FUNCTIONS = new Map<unknown, string>([
+  [zodUtil.codePointLength, 'codePointLength'],
+  [zodUtil.isPlainObject, 'isPlainObject'],
+  [zodUtil.shallowClone, 'shallowClone'],
+]);
+
+function isPrimitive(v: unknown): boolean {
+  return v === null || ['string', 'number', 'boolean', 'undefined'].includes(typeof v);
+}
+
+function primitiveLiteral(v: unknown): string {
+  if (v === undefined) return 'undefined';
+  if (typeof v === 'number' && !Number.isFinite(v)) throw new Error(`non-finite number ${v}`);
+  return JSON.stringify(v);
+}
+
+function serialize(value: unknown, label: string, emit: Emit, runtime: Awaited<ReturnType<typeof runtimeExports>>): string {
+  if (value instanceof RegExp) return `new RegExp(${JSON.stringify(value.source)}, ${JSON.stringify(value.flags)})`;
+  if (value instanceof Set) {
+    const items = [...value];
+    if (!items.every(isPrimitive)) throw new Error(`${label}: a Set constant with non-primitive members`);
+    return `new Set([${items.map(primitiveLiteral).join(', ')}])`;
+  }
+  if (Array.isArray(value)) {
+    if (!value.every(isPrimitive)) throw new Error(`${label}: an array constant with non-primitive members`);
+    return `[${value.map(primitiveLiteral).join(', ')}]`;
+  }
+  if (isPrimitive(value)) return primitiveLiteral(value);
+  if (typeof value === 'function') {
+    const support = SUPPORT_FUNCTIONS.get(value);
+    if (support) {
+      emit.support.add(support);
+      return support;
+    }
+    if (value === Object.prototype.propertyIsEnumerable) return 'Object.prototype.propertyIsEnumerable';
+    if (value.name === 'throwAsync') {
+      emit.support.add('throwAsync');
+      return 'throwAsync';
+    }
+    const known = runtime.byValue.get(value);
+    if (known) {
+      addRuntimeImport(emit, known);
+      return known.name;
+    }
+    const source = value.toString();
+    // zod's `.default(v)` getter: `() => schema._zod.def.defaultValue`; the value itself is emitted.
+    if (value.length === 0 && /\bdefaultValue\b/.test(source)) {
+      const defaultValue = (value as () => unknown)();
+      const json = JSON.stringify(defaultValue);
+      if (json === undefined || !isDeepStrictEqual(JSON.parse(json), defaultValue)) throw new Error(`${label}: a default value that is not plain JSON`);
+      return `() => (${json})`;
+    }
+    emit.inlined.push({ source, label });
+    return `(${source})`;
+  }
+  throw new Error(`${label}: unsupported constant ${Object.prototype.toString.call(value)} (a runtime island or a non-serializable value)`);
+}
+
+function addRuntimeImport(emit: Emit, e: RuntimeExport): void {
+  const names = emit.runtime.get(e.module) ?? new Set<string>();
+  names.add(e.name);
+  emit.runtime.set(e.module, names);
+}
+
+/**
+ * The identifiers an inlined predicate reads but does not declare (JS globals aside), found with
+ * the TypeScript checker over all of them at once.
+ */
+function freeIdentifiers(sources: readonly string[]): string[][] {
+  const fileName = '/__inlined__.js';
+  const text = sources.map((s, i) => `const __f${i} = (${s});\n`).join('');
+  const options: ts.CompilerOptions = { allowJs: true, checkJs: false, noEmit: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts'] };
+  const host = ts.createCompilerHost(options);
+  const original = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, languageVersion, ...rest) =>
+    name === fileName ? ts.createSourceFile(fileName, text, languageVersion, true, ts.ScriptKind.JS) : original(name, languageVersion, ...rest);
+  const realFileExists = host.fileExists.bind(host);
+  host.fileExists = (name) => name === fileName || realFileExists(name);
+  const program = ts.createProgram([fileName], options, host);
+  const checker = program.getTypeChecker();
+  const file = program.getSourceFile(fileName)!;
+  const result: string[][] = [];
+  for (const statement of file.statements) {
+    const decl = (statement as ts.VariableStatement).declarationList.declarations[0]!;
+    const free = new Set<string>();
+    const visit = (node: ts.Node): void => {
+      if (ts.isIdentifier(node) && isReference(node) && checker.getSymbolAtLocation(node) === undefined) free.add(node.text);
+      ts.forEachChild(node, visit);
+    };
+    visit(decl.initializer!);
+    result.push([...free]);
+  }
+  const syntax = program.getSyntacticDiagnostics(file);
+  if (syntax.length > 0) throw new Error(`an inlined predicate does not parse: ${ts.flattenDiagnosticMessageText(syntax[0]!.messageText, '\n')}`);
+  return result;
+}
+
+function isReference(node: ts.Identifier): boolean {
+  const parent = node.parent;
+  if (ts.isPropertyAccessExpression(parent) && parent.name === node) return false;
+  if ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isGetAccessor(parent) || ts.isSetAccessor(parent)) && parent.name === node) return false;
+  if (ts.isBindingElement(parent) && parent.propertyName === node) return false;
+  if ((ts.isLabeledStatement(parent) || ts.isBreakOrContinueStatement(parent)) && parent.label === node) return false;
+  return true;
+}
+
+// ---- one output file ----------------------------------------------------------------------------
+
+function importPath(fromFile: string, module: string): string {
+  let rel = posix.relative(posix.dirname(fromFile), module).replace(/\.ts$/, '.js');
+  if (!rel.startsWith('.')) rel = `./${rel}`;
+  return rel;
+}
+
+async function generateOne(spec: OutputSpec, runtime: Awaited<ReturnType<typeof runtimeExports>>): Promise<string> {
+  const emit: Emit = { support: new Set(['INVALID']), runtime: new Map(), inlined: [] };
+  const typeImports = new Map<string, string>();
+  const schemaByIdentity = new Map<unknown, string>();
+  const blocks: string[] = [];
+  for (const target of spec.targets) {
+    const ns = await load(target.module);
+    const schema = ns[target.name];
+    const label = `${target.module}#${target.name}`;
+    if (!schema || typeof schema !== 'object' || !('_zod' in schema)) throw new Error(`${label} is not a zod schema`);
+    schemaByIdentity.set(schema, target.name);
+    const compiled = compileSchema(schema, label);
+    const args = compiled.values.slice(1).map((v, i) => serialize(v, `${label} constant ${compiled.names[i + 1]}`, emit, runtime));
+    if (!typeImports.has(target.module)) typeImports.set(target.module, `m${typeImports.size}`);
+    const alias = typeImports.get(target.module)!;
+    const path = importPath(spec.file, target.module);
+    const body = compiled.body.replace(/^return /, '').replace(/\n/g, '\n    ');
+    blocks.push(
+      [
+        `/** \`${target.name}\` of ${target.module}, compiled. */`,
+        `export const ${target.name}: CompiledSchema<z.output<typeof ${alias}.${target.name}>> = {`,
+        `  source: ${JSON.stringify(label)},`,
+        `  schema: () => import(${JSON.stringify(path)}).then((m) => m.${target.name}),`,
+        `  parse: ((${compiled.names.join(', ')}) =>`,
+        `    ${body})(`,
+        `    ${['INVALID', ...args].join(',\n    ')},`,
+        `  ),`,
+        `};`,
+      ].join('\n'),
+    );
+  }
+
+  // Inlined predicates may read runtime exports (by name), nothing else.
+  const frees = freeIdentifiers(emit.inlined.map((i) => i.source));
+  emit.inlined.forEach((inlined, i) => {
+    for (const name of frees[i]!) {
+      const known = runtime.byName.get(name);
+      if (!known) {
+        throw new Error(
+          `${inlined.label}: the refinement ${inlined.source.slice(0, 80)} reads ${name}, which no runtime module exports ` +
+            `(${RUNTIME_MODULES.join(', ')}); refine with a named predicate exported by one of them`,
+        );
+      }
+      addRuntimeImport(emit, known);
+    }
+  });
+
+  const tail: string[] = [];
+  if (spec.eventTypes || spec.upcasters) {
+    const { ALL_EVENT_DEFINITIONS } = (await load('events/index.ts')) as { ALL_EVENT_DEFINITIONS: readonly { type: string; schema: unknown; streams: readonly string[]; upcasters?: readonly unknown[] }[] };
+    if (spec.eventTypes) {
+      const entries = spec.eventTypes.map((type) => {
+        const def = ALL_EVENT_DEFINITIONS.find((d) => d.type === type);
+        if (!def) throw new Error(`event type ${type} is not in the catalog`);
+        const name = schemaByIdentity.get(def.schema);
+        if (!name) throw new Error(`event type ${type}: its catalog schema is none of this file's targets`);
+        return `  ${JSON.stringify(type)}: { streams: ${JSON.stringify(def.streams)}, data: ${name} },`;
+      });
+      tail.push(
+        '/** Catalog entries CompiledEventCatalog validates without zod: stream categories and the compiled data schema. */',
+        `export const COMPILED_EVENT_TYPES: Readonly<Record<string, CompiledEventType>> = {\n${entries.join('\n')}\n};`,
+      );
+    }
+    if (spec.upcasters) {
+      const entries: string[] = [];
+      for (const def of ALL_EVENT_DEFINITIONS) {
+        if (!def.upcasters || def.upcasters.length === 0) continue;
+        const names = def.upcasters.map((fn) => {
+          const known = runtime.byValue.get(fn);
+          if (!known) throw new Error(`event type ${def.type}: an upcaster is not exported by a runtime module (${RUNTIME_MODULES.join(', ')})`);
+          addRuntimeImport(emit, known);
+          return known.name;
+        });
+        entries.push(`  ${JSON.stringify(def.type)}: [${names.join(', ')}],`);
+      }
+      tail.push('/** The upcasters of every catalog type that has any, in order (the same functions the catalog runs). */', `export const UPCASTERS: Readonly<Record<string, readonly Upcaster[]>> = {\n${entries.join('\n')}\n};`);
+    }
+  }
+
+  const supportNames = [...emit.support].sort();
+  const supportTypes = ['type CompiledSchema', ...(spec.eventTypes ? ['type CompiledEventType'] : []), ...(spec.upcasters ? ['type Upcaster'] : [])];
+  const header = [
+    `// GENERATED by scripts/generate-validators.ts — do not edit. \`npm run build\` regenerates it.`,
+    `// Compiled validators for ${spec.purpose}. See events/compiled.ts.`,
+    '// @ts-nocheck -- zod-generated code; the exported types are declared below.',
+    `import type { z } from 'zod';`,
+    `import { ${[...supportNames, ...supportTypes].join(', ')} } from '${importPath(spec.file, SUPPORT_MODULE)}';`,
+    ...[...emit.runtime.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([module, names]) => `import { ${[...names].sort().join(', ')} } from '${importPath(spec.file, module)}';`),
+    ...[...typeImports.entries()].map(([module, alias]) => `import type * as ${alias} from '${importPath(spec.file, module)}';`),
+  ];
+  return `${header.join('\n')}\n\n${blocks.join('\n\n')}\n${tail.length > 0 ? `\n${tail.join('\n')}\n` : ''}`;
+}
+
+/** The text of every generated file, keyed by its path relative to the project root. */
+export async function generateValidatorSources(): Promise<Map<string, string>> {
+  const runtime = await runtimeExports();
+  const out = new Map<string, string>();
+  for (const spec of OUTPUTS) out.set(spec.file, await generateOne(spec, runtime));
+  return out;
+}
+
+/**
+ * The modules a generated file loads statically, bundled as the CLI bundles them: none may be
+ * zod (or yaml) — that is the whole point. Returns the offending inputs.
+ */
+export async function heavyStaticInputs(file: string): Promise<string[]> {
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: [file],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    metafile: true,
+    outdir: resolve(ROOT, 'dist', '.validators-check'),
+    external: ['pg', 'pg-native'],
+    logLevel: 'silent',
+  });
+  const outputs = result.metafile.outputs;
+  // Every dynamic import is an entry point too; the file's own output is the one it names.
+  const entry = Object.keys(outputs).find((k) => outputs[k]!.entryPoint === file)!;
+  const seen = new Set<string>();
+  const visit = (key: string): void => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    for (const imp of outputs[key]!.imports) if (imp.kind === 'import-statement' && outputs[imp.path]) visit(imp.path);
+  };
+  visit(entry);
+  const heavy = new Set<string>();
+  for (const key of seen) for (const input of Object.keys(outputs[key]!.inputs)) if (/node_modules\/(zod|yaml)\//.test(input)) heavy.add(input.replace(/^.*node_modules\//, '').split('/')[0]!);
+  return [...heavy];
+}
+
+async function main(): Promise<void> {
+  const check = process.argv.includes('--check');
+  const sources = await generateValidatorSources();
+  let stale = 0;
+  for (const [file, text] of sources) {
+    const path = resolve(ROOT, file);
+    const current = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+    if (current === text) continue;
+    if (check) {
+      console.error(`${file} is out of date: run \`node --import tsx scripts/generate-validators.ts\` (or npm run build)`);
+      stale++;
+    } else {
+      writeFileSync(path, text);
+      console.log(`wrote ${relative(ROOT, path)}`);
+    }
+  }
+  for (const file of sources.keys()) {
+    const heavy = await heavyStaticInputs(file);
+    if (heavy.length > 0) throw new Error(`${file} loads ${heavy.join(' and ')} statically; the runtime modules must be zod-free`);
+  }
+  if (stale > 0) process.exitCode = 1;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await main();
+}

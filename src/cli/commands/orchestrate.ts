@@ -1,0 +1,41 @@
+import type { NextSafeAction, StatusDocument } from '../../../projections/work-units/documents.js';
+import { initiativePlan, initiativeStatus, type OrchestrateOptions } from '../../work-units/orchestrate.js';
+import type { CommandContext } from '../context.js';
+import { InitiativePlanEnvelope, InitiativeStatusEnvelope } from '../envelopes-work-units.js';
+import { workUnitsEnv } from '../work-units-env.js';
+
+/** `orchestrate plan | status` (work-units.md §9): the document under its envelope. */
+export async function orchestratePlan(ctx: CommandContext, initiative: string, options: OrchestrateOptions): Promise<void> {
+  const plan = await initiativePlan(await workUnitsEnv(ctx), initiative, options);
+  const { generated_at, ...rest } = plan;
+  ctx.output.emit(InitiativePlanEnvelope, { v: 1, type: 'initiative_plan', generated_at, dry_run: true, ...rest }, (p) =>
+    [
+      `${p.initiative}: plan for attempt ${p.launch_attempt} (dry run), logical waves [${p.logical_waves.join(', ')}], capacity ${p.max_active_workers ?? 'unlimited'}`,
+      ...p.waves.map((w) => `  wave ${w.planned_wave} (logical ${w.logical_waves.join(',')}): ${w.wus.map((u) => `${u.id} [${u.lane}]`).join(', ')}`),
+      ...p.deferred.map((d) => `  deferred ${d.wu_id}: ${d.reason}`),
+    ].join('\n'),
+  );
+}
+
+export async function orchestrateStatus(ctx: CommandContext, initiative: string, options: OrchestrateOptions): Promise<void> {
+  const env = await workUnitsEnv(ctx);
+  const { document, state } = await initiativeStatus(env, initiative, options);
+  const { refreshLatestAttempt } = await import('../../work-units/bundle.js');
+  await refreshLatestAttempt(env, initiative, document, state);
+  emitStatus(ctx, document);
+}
+
+export function emitStatus(ctx: CommandContext, document: StatusDocument): void {
+  const { generated_at, ...rest } = document;
+  ctx.output.emit(InitiativeStatusEnvelope, { v: 1, type: 'initiative_status', generated_at, ...rest }, (s) => humanStatus(s as unknown as StatusDocument));
+}
+
+export function humanStatus(s: StatusDocument): string {
+  const action = (a: NextSafeAction): string => `  ${a.type.padEnd(11)} ${(a.wu_ids ?? [a.wu_id]).join(',')}: ${a.reason}`;
+  return [
+    `${s.initiative} — attempt ${s.launch_attempt ?? '-'}, capacity ${s.available_capacity ?? '∞'}/${s.max_active_workers ?? '∞'}${s.blocked_by_integrity ? ', BLOCKED BY INTEGRITY' : ''}`,
+    ...s.wus.map((w) => `  ${w.wu_id.padEnd(8)} ${w.orchestration_state.padEnd(16)} wave ${w.logical_wave}${w.planned_wave !== null ? `/${w.planned_wave}` : ''}  ${w.lane ?? ''}  ${w.title}`),
+    'Next safe actions:',
+    ...(s.next_safe_actions.length === 0 ? ['  (none)'] : s.next_safe_actions.map(action)),
+  ].join('\n');
+}

@@ -1,0 +1,91 @@
+import type { z } from 'zod';
+import type { OrchestrationSessionViewEnvelope, OrchestrationSessionsEnvelope, OrchestrationStatusEnvelope, OrchestrationSubagentEnvelope, OrchestrationTaskEnvelope, OrchestrationTasksEnvelope, WizardTaskSchema } from '../envelopes-tasks.js';
+
+/** Human renderings of the tasks envelopes (tasks.md §10.1, §10.5; "workspace" for "project"). */
+const time = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '(none)' : new Date(ms).toISOString());
+
+type Task = z.output<typeof WizardTaskSchema>;
+
+export function humanTasks(e: z.output<typeof OrchestrationTasksEnvelope>): string {
+  if (e.tasks.length === 0) return 'No tasks recorded for this workspace.';
+  return [`${e.tasks.length} task(s):`, ...e.tasks.map((t) => `${t.id}  ${t.state}  ${t.label}`)].join('\n');
+}
+
+export function humanTaskBlock(t: Task): string[] {
+  const lines = [
+    `${t.id}  ${t.label}`,
+    `  state:          ${t.state}`,
+    `  session:        ${t.sessionId}`,
+    `  subagent kind:  ${t.subagentKind ?? '(none)'}`,
+    `  parent:         ${t.parentTaskId ?? '(none)'}`,
+    `  created:        ${time(t.createdAt)}`,
+    `  started:        ${time(t.startedAt)}`,
+    `  updated:        ${time(t.updatedAt)}`,
+  ];
+  if (t.waitingFor) lines.push(`  waiting for:    ${t.waitingFor.kind} ${t.waitingFor.id}${t.waitingFor.summary ? ` — ${t.waitingFor.summary}` : ''}`);
+  if (t.blockedReason) lines.push(`  blocked reason: ${t.blockedReason}`);
+  for (const o of t.ownership) lines.push(`  owns:           ${o.kind} ${o.kind === 'branch' ? o.name : o.kind === 'pull_request' ? `${o.repo}#${o.number}${o.state ? ` (${o.state})` : ''}` : o.path}`);
+  if (t.result) lines.push(`  result:         ${t.result.outcome}${t.result.summary ? ` — ${t.result.summary}` : ''}${t.result.error ? ` [${t.result.error.class}: ${t.result.error.message}]` : ''}`);
+  if (t.supersededBy) lines.push(`  superseded by:  ${t.supersededBy}`);
+  return lines;
+}
+
+export function humanTask(e: z.output<typeof OrchestrationTaskEnvelope>): string {
+  const lines = humanTaskBlock(e.task);
+  for (const h of e.baton.history) lines.push(`  #${h.seq} ${h.at} ${h.type}${h.from ? ` ${h.from} →` : ''}${h.to ? ` ${h.to}` : ''} by ${h.actor}${h.reason ? ` (${h.reason})` : ''}`);
+  for (const f of e.baton.integrity_findings) lines.push(`  integrity finding at seq ${f.seq}: ${f.reason}`);
+  return lines.join('\n');
+}
+
+export function humanSessions(e: z.output<typeof OrchestrationSessionsEnvelope>): string {
+  if (e.sessions.length === 0) return 'No sessions recorded for this workspace.';
+  return e.sessions
+    .map((s) => `${s.id}  ${s.status}  ${s.goal ?? '(no goal recorded)'}\n  created ${time(s.createdAt)}${s.finishedAt !== undefined ? `, finished ${time(s.finishedAt)}` : ''}`)
+    .join('\n');
+}
+
+export function humanSession(e: z.output<typeof OrchestrationSessionViewEnvelope>): string {
+  const s = e.session;
+  const lines = [
+    `${s.id}  ${s.status}  (${s.baton.display_name})`,
+    `  goal:     ${s.goal ?? '(no goal recorded)'}`,
+    `  branch:   ${s.branch ?? '(none)'}`,
+    `  worktree: ${s.worktree ?? '(none)'}`,
+    `  created:  ${time(s.createdAt)}`,
+    `  finished: ${time(s.finishedAt)}`,
+    `${e.tasks.length} task(s):`,
+    ...e.tasks.map((t) => `  ${t.id}  ${t.state}  ${t.label}`),
+  ];
+  for (const a of e.baton.subagents) lines.push(`  subagent ${a.id}  ${a.kind}  root ${a.rootTaskId}${a.finishedAt !== null ? '  finished' : ''}`);
+  return lines.join('\n');
+}
+
+export function humanSubagent(e: z.output<typeof OrchestrationSubagentEnvelope>): string {
+  const a = e.subagent;
+  return `${a.id}  ${a.kind}  session ${a.sessionId}  root ${a.rootTaskId}  ${a.finishedAt === null ? 'running' : `finished ${time(a.finishedAt)}`}`;
+}
+
+export function humanStatus(e: z.output<typeof OrchestrationStatusEnvelope>): string {
+  const l = e.lastStoppingPoint;
+  const tail = [`Next action: ${l.nextAction.description}`, `Resume: ${l.resumeCommand}`];
+  if (!e.storeExists) return [`No orchestration store recorded yet (${e.storePath}).`, ...tail].join('\n');
+  const lines = [
+    `Store: ${e.storePath} (generated ${e.generatedAt})`,
+    `Active session: ${l.currentSessionId ?? 'none'}`,
+    `Goal: ${l.currentGoal ?? '(none)'}`,
+    `Branch: ${l.currentBranch ?? '(none)'}`,
+    `Worktree: ${l.currentWorktree ?? '(none)'}`,
+    `Active tasks: ${l.activeTasks.length}`,
+    `Queued tasks: ${l.queuedTasks.length}`,
+    `Stopped tasks (24h): ${l.stoppedTasks.length}`,
+    `Recently completed: ${l.recentlyCompletedTasks.length}`,
+    `Unread signals: ${e.baton.unread_signals.count}`,
+  ];
+  for (const i of e.baton.initiatives) {
+    const first = i.next_safe_actions[0];
+    if (!first) continue;
+    const more = i.next_safe_actions.length > 1 ? ` (+${i.next_safe_actions.length - 1} more)` : '';
+    lines.push(`${i.initiative}: ${String(first['type'])} ${String(first['wu_id'] ?? '')} — ${String(first['reason'] ?? '')}${more}`);
+  }
+  return [...lines, ...tail].join('\n');
+}

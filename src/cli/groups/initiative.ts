@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import { runCommand } from '../run-command.js';
+
+/** `baton initiative …` (work-units.md §2). */
+export function registerInitiative(program: Command): void {
+  const initiative = program.command('initiative').description('initiatives: groups of work units');
+  initiative
+    .command('create')
+    .description('create an initiative (idempotent when the fields are the same)')
+    .argument('<INIT>', 'the initiative id, e.g. INIT-1')
+    .requiredOption('--title <text>', 'the title (1–200 characters)')
+    .option('--lanes <L1,L2>', 'the lanes its WUs may use (comma-separated); empty = any')
+    .option('--slug <slug>', 'an alias usable as the initiative of a WU')
+    .addHelpText('after', "\nExamples:\n  baton initiative create INIT-1 --title 'Checkout rewrite' --lanes 'Framework: Core,Docs'\n  baton initiative create INIT-2 --title Payments --slug payments")
+    .action(async (id: string, options: { title?: string; slug?: string; lanes?: string }, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/initiative-create.js')).initiativeCreate(ctx, id, options));
+    });
+}

@@ -1,0 +1,20 @@
+import { workUnitsConfigFrom } from '../work-units/config.js';
+import type { WorkUnitsEnv } from '../work-units/env.js';
+import { readConfigText } from '../workspace.js';
+import type { CommandContext } from './context.js';
+
+/** A work-unit command's environment from its CLI context (the config is read and checked first). */
+export async function workUnitsEnv(ctx: CommandContext): Promise<WorkUnitsEnv> {
+  const workspace = await ctx.workspace();
+  const config = workUnitsConfigFrom(readConfigText(workspace));
+  return {
+    workspace,
+    config,
+    store: await ctx.store(),
+    catalog: await ctx.catalog(),
+    now: ctx.now,
+    session: ctx.session,
+    actor: ctx.actor,
+    cacheDir: await ctx.cacheDir(),
+  };
+}

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { compareWuIds, WU_ID_PATTERN } from '../../events/work-units/vocabulary.js';
+import { overlappingPaths } from '../../projections/work-units/code-paths.js';
+import { evidenceOf, isDone, stallSeconds } from '../../projections/work-units/evidence.js';
+import type { WorkUnitsConfig } from '../../projections/work-units/settings.js';
+import type { WorkUnitsState } from '../../projections/work-units/state.js';
+import { isValidStamp } from '../work-units/stamps.js';
+import { gitTopLevel, runGit } from './git.js';
+
+/**
+ * The work-unit probes (work-units.md §5.2): worktrees, branches, dirty paths of the root checkout,
+ * stamp files. Each compares what it sees with the latest recorded observation and proposes an
+ * observation event only on a difference, in the order dirty, then per WU (numeric) worktree,
+ * branch, stamp. Skipped outside a git repository or when `probes.enabled` is false, so tests and
+ * non-git workspaces keep the observations they injected.
+ */
+export interface ObservationEvent {
+  type: string;
+  stream: string;
+  data: Record<string, unknown>;
+}
+
+interface WorktreeEntry {
+  path: string;
+  branch: string | null;
+  prunable: boolean;
+}
+
+function worktreeList(root: string): WorktreeEntry[] {
+  const r = runGit(root, ['worktree', 'list', '--porcelain']);
+  if (r === null || r.status !== 0) return [];
+  const entries: WorktreeEntry[] = [];
+  let current: WorktreeEntry | null = null;
+  for (const line of r.stdout.split('\n')) {
+    if (line.startsWith('worktree ')) {
+      current = { path: resolve(line.slice('worktree '.length)), branch: null, prunable: false };
+      entries.push(current);
+    } else if (current !== null && line.startsWith('branch ')) {
+      current.branch = line.slice('branch '.length).replace(/^refs\/heads\//, '');
+    } else if (current !== null && line.startsWith('prunable')) {
+      current.prunable = true;
+    }
+  }
+  return entries;
+}
+
+/** Modified, added, deleted, untracked and both sides of renames, minus `.baton/**` and the ignore globs. */
+export function dirtyPaths(root: string, ignore: readonly string[]): string[] {
+  const r = runGit(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
+  if (r === null || r.status !== 0) return [];
+  const parts = r.stdout.split('\0');
+  const paths = new Set<string>();
+  for (let i = 0; i < parts.length; i++) {
+    const entry = parts[i]!;
+    if (entry.length < 4) continue;
+    const xy = entry.slice(0, 2);
+    paths.add(entry.slice(3));
+    // A rename or copy is followed by its source path.
+    if (xy.includes('R') || xy.includes('C')) paths.add(parts[++i] ?? '');
+  }
+  return [...paths]
+    .filter((p) => p !== '' && p !== '.baton' && !p.startsWith('.baton/'))
+    .filter((p) => overlappingPaths([p], ignore).length === 0)
+    .sort();
+}
+
+function stampFiles(workspace: string): { wu_id: string; path: string; bytes: Buffer }[] {
+  const out: { wu_id: string; path: string; bytes: Buffer }[] = [];
+  for (const folder of ['.baton/stamps', '.lumenflow/stamps']) {
+    let names: string[];
+    try {
+      names = readdirSync(join(workspace, folder));
+    } catch {
+      continue;
+    }
+    for (const name of names.sort()) {
+      const m = /^(WU-[0-9]{1,9})\.done$/.exec(name);
+      if (!m || !WU_ID_PATTERN.test(m[1]!)) continue;
+      try {
+        out.push({ wu_id: m[1]!, path: `${folder}/${name}`, bytes: readFileSync(join(workspace, folder, name)) });
+      } catch {
+        // vanished or unreadable: treated as absent
+      }
+    }
+  }
+  return out;
+}
+
+export function probeWorkUnits(workspace: string, state: WorkUnitsState, config: WorkUnitsConfig, now: string): ObservationEvent[] {
+  if (!config.probes.enabled) return [];
+  const root = gitTopLevel(workspace);
+  if (root === null) return [];
+  const events: ObservationEvent[] = [];
+
+  const dirty = dirtyPaths(root, config.orchestration.contamination_ignore);
+  const recorded = state.dirty?.paths ?? [];
+  if (JSON.stringify(dirty) !== JSON.stringify(recorded)) events.push({ type: 'observation.dirty_paths', stream: 'workspace/root', data: { paths: dirty } });
+
+  const worktrees = worktreeList(root);
+  const stamps = stampFiles(workspace);
+  const ctx = { state, config, now, stall_seconds: stallSeconds(config) };
+  for (const wu of Object.values(state.wus).sort((a, b) => compareWuIds(a.wu_id, b.wu_id))) {
+    const stream = `wu/${wu.wu_id}`;
+    if (!isDone(wu) && wu.defined) {
+      const e = evidenceOf(wu, ctx);
+      const path = e.worktree_path.value;
+      if (path !== null) {
+        const abs = isAbsolute(path) ? resolve(path) : resolve(workspace, path);
+        const entry = worktrees.find((w) => w.path === abs && !w.prunable);
+        const seen = { present: entry !== undefined, branch: entry?.branch ?? null };
+        const last = Object.hasOwn(wu.worktrees, path) ? wu.worktrees[path] : undefined;
+        // Absence is news only after a presence was recorded.
+        if (last === undefined ? seen.present : last.present !== seen.present || last.branch !== seen.branch) {
+          events.push({ type: 'observation.worktree', stream, data: { wu_id: wu.wu_id, path, ...seen } });
+        }
+      }
+      const branch = e.branch.value;
+      if (branch !== null) {
+        const r = runGit(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+        const present = r !== null && r.status === 0;
+        const last = Object.hasOwn(wu.branches, branch) ? wu.branches[branch] : undefined;
+        if (last === undefined ? present : last.present !== present) events.push({ type: 'observation.branch', stream, data: { wu_id: wu.wu_id, branch, present } });
+      }
+    }
+    // Stamp files: Baton's own stamps (WUs with wu.stamped) are projections, not evidence.
+    if (wu.stamped === null) {
+      const file = stamps.find((s) => s.wu_id === wu.wu_id);
+      const last = wu.stamp_file;
+      if (file !== undefined) {
+        const hash = createHash('sha256').update(file.bytes).digest('hex');
+        const valid = isValidStamp(wu.wu_id, file.bytes);
+        if (last === null || last.path !== file.path || !last.present || last.valid !== valid) {
+          events.push({ type: 'observation.stamp_file', stream, data: { wu_id: wu.wu_id, path: file.path, present: true, valid, content_hash: hash } });
+        }
+      } else if (last !== null && last.present) {
+        events.push({ type: 'observation.stamp_file', stream, data: { wu_id: wu.wu_id, path: last.path, present: false, valid: false, content_hash: null } });
+      }
+    }
+  }
+  // Stamp files of WUs the log has never seen (an external dependency finished elsewhere).
+  for (const file of stamps) {
+    if (state.wus[file.wu_id] !== undefined) continue;
+    const hash = createHash('sha256').update(file.bytes).digest('hex');
+    events.push({ type: 'observation.stamp_file', stream: `wu/${file.wu_id}`, data: { wu_id: file.wu_id, path: file.path, present: true, valid: isValidStamp(file.wu_id, file.bytes), content_hash: hash } });
+  }
+  return events;
+}

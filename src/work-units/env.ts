@@ -1,0 +1,69 @@
+import type { EventCatalog } from '../../events/catalog.js';
+import { SESSION_ID_PATTERN } from '../../events/coordination/identities.js';
+import { WU_ID_PATTERN } from '../../events/work-units/vocabulary.js';
+import type { WorkUnitsConfig } from '../../projections/work-units/settings.js';
+import { workUnitsStateProjection } from '../../projections/work-units/index.js';
+import type { WorkUnitsState, WuRecord } from '../../projections/work-units/state.js';
+import { BatonError, ErrorCode, invalidInput } from '../errors.js';
+import type { AppendResult, EventStore, ExpectedVersion } from '../store/contract.js';
+import { runProjection } from '../store/projection-runner.js';
+
+/**
+ * What every work-unit operation needs: the store, the catalog, the settings, the clock value and
+ * who acts. The CLI builds one per command; tests and the library can build their own.
+ */
+export interface WorkUnitsEnv {
+  store: EventStore;
+  catalog: EventCatalog;
+  config: WorkUnitsConfig;
+  now: string;
+  /** `--session` / `BATON_SESSION`. */
+  session: string | undefined;
+  /** The actor recorded on appended events. */
+  actor: string;
+  workspace: string;
+  cacheDir?: string | undefined;
+}
+
+export async function loadWorkUnits(env: WorkUnitsEnv, to?: number): Promise<{ state: WorkUnitsState; seq: number }> {
+  const run = await runProjection(env.store, workUnitsStateProjection, {
+    catalog: env.catalog,
+    now: env.now,
+    ...(to !== undefined ? { to } : {}),
+    ...(env.cacheDir !== undefined && to === undefined ? { cacheDir: env.cacheDir } : {}),
+  });
+  return { state: run.state, seq: run.seq };
+}
+
+/** The acting session as a `session_…` id the events can carry, else null. */
+export function sessionOf(env: WorkUnitsEnv): string | null {
+  return env.session !== undefined && SESSION_ID_PATTERN.test(env.session) ? env.session : null;
+}
+
+export function checkWuId(id: string, field = 'WU'): string {
+  if (!WU_ID_PATTERN.test(id)) throw invalidInput(`must match ^WU-[0-9]{1,9}$, got ${JSON.stringify(id)}`, field);
+  return id;
+}
+
+export function knownWu(state: WorkUnitsState, wuId: string): WuRecord {
+  const wu = state.wus[wuId];
+  if (wu === undefined || !wu.defined) throw new BatonError(ErrorCode.UNKNOWN_ID, `WU ${wuId} not found`, { wu_id: wuId });
+  return wu;
+}
+
+export interface PendingEvent {
+  type: string;
+  stream: string;
+  data: Record<string, unknown>;
+}
+
+export async function appendAs(env: WorkUnitsEnv, events: readonly PendingEvent[], expected: Readonly<Record<string, ExpectedVersion>>): Promise<AppendResult> {
+  return env.store.append(
+    events.map((e) => ({ ...e, actor: env.actor, at: env.now })),
+    { expectedVersion: expected },
+  );
+}
+
+export function appendedOf(result: AppendResult): { seq: number; type: string }[] {
+  return result.events.map((e) => ({ seq: e.seq, type: e.type }));
+}

@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { DefinitionFields, type DefinitionField } from '../../events/work-units/definition.js';
+import { compareWuIds, WU_ID_PATTERN, YAML_STATUSES } from '../../events/work-units/vocabulary.js';
+import { describeZodIssues } from '../../events/validation.js';
+import { BatonError, ErrorCode } from '../errors.js';
+import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
+
+/**
+ * `wu import` of LumenFlow WU YAML (work-units.md §4): every file is read and validated before
+ * anything is appended; one bad file (or one WU id in two files) fails the whole import naming every
+ * failing path, field and rule. A re-import appends one `observation.wu_yaml` per WU whose read
+ * fields changed, holding only those fields.
+ */
+const MAX_BYTES = 1024 * 1024;
+/** The YAML keys read (§3.1), besides `id`. */
+const READ_KEYS: readonly DefinitionField[] = [
+  'initiative', 'title', 'description', 'acceptance', 'lane', 'type', 'priority', 'dependencies', 'blocked_by', 'blocks', 'code_paths',
+  'phase', 'labels', 'created', 'claimed_mode', 'claimed_branch', 'claimed_at', 'worktree_path', 'blocked_reason', 'completed_at', 'status',
+];
+const ID_LISTS = new Set<string>(['dependencies', 'blocked_by', 'blocks']);
+const STRING_LISTS = new Set<string>(['acceptance', 'labels', 'code_paths', ...ID_LISTS]);
+
+export const ImportResult = { defined: 'defined', changed: 'changed', unchanged: 'unchanged', skipped: 'skipped' } as const;
+export type ImportResult = (typeof ImportResult)[keyof typeof ImportResult];
+
+export interface ImportFileRow {
+  path: string;
+  wu_id: string | null;
+  result: ImportResult;
+  changed_fields: string[];
+}
+
+interface ParsedFile {
+  path: string;
+  display: string;
+  wu_id: string | null;
+  fields: Record<string, unknown>;
+  content_hash: string;
+}
+
+function listFiles(workspace: string, inputs: readonly string[]): string[] {
+  const files: string[] = [];
+  for (const input of inputs) {
+    const abs = isAbsolute(input) ? input : resolve(workspace, input);
+    let stat;
+    try {
+      stat = statSync(abs);
+    } catch {
+      throw new BatonError(ErrorCode.INVALID_INPUT, `${input}: no such file or folder`, { field: 'path', path: input });
+    }
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(abs).sort()) if (/\.ya?ml$/.test(name) && statSync(join(abs, name)).isFile()) files.push(join(abs, name));
+    } else {
+      files.push(abs);
+    }
+  }
+  return files;
+}
+
+function displayPath(workspace: string, abs: string): string {
+  const rel = relative(workspace, abs);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : abs;
+}
+
+/** Normalise one read value (§4.4): strings trimmed, empty optional strings dropped, id lists deduplicated. */
+function normalise(key: string, value: unknown, problems: string[]): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (STRING_LISTS.has(key)) {
+    if (!Array.isArray(value)) {
+      problems.push(`${key}: must be a list`);
+      return undefined;
+    }
+    const items: string[] = [];
+    value.forEach((item, i) => {
+      if (typeof item === 'number' || typeof item === 'boolean') item = String(item);
+      if (typeof item !== 'string') return problems.push(`${key}[${i}]: must be text (nested mappings and lists are not allowed)`);
+      const t = item.trim();
+      if (t !== '') items.push(t);
+    });
+    return ID_LISTS.has(key) ? [...new Set(items)].sort(compareWuIds) : items;
+  }
+  if (key === 'phase') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') value = String(value);
+  if (typeof value !== 'string') {
+    problems.push(`${key}: must be text`);
+    return undefined;
+  }
+  const t = value.trim();
+  return t === '' ? undefined : t;
+}
+
+function parseFile(workspace: string, abs: string, failures: string[]): ParsedFile | null {
+  const display = displayPath(workspace, abs);
+  let bytes: Buffer;
+  try {
+    if (statSync(abs).size > MAX_BYTES) {
+      failures.push(`${display}: file: must be at most 1 MiB`);
+      return null;
+    }
+    bytes = readFileSync(abs);
+  } catch (error) {
+    failures.push(`${display}: file: cannot be read (${(error as Error).message})`);
+    return null;
+  }
+  let doc: unknown;
+  try {
+    doc = parseYaml(bytes.toString('utf8'), { schema: 'core', customTags: [], uniqueKeys: true });
+  } catch (error) {
+    failures.push(`${display}: yaml: ${(error as Error).message.split('\n')[0]}`);
+    return null;
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    failures.push(`${display}: (root): must be a mapping`);
+    return null;
+  }
+  const raw = doc as Record<string, unknown>;
+  const content_hash = createHash('sha256').update(bytes).digest('hex');
+  const id = typeof raw['id'] === 'string' ? raw['id'].trim() : raw['id'];
+  // Not a WU file (an initiative, other YAML): skipped, reported.
+  if (typeof id !== 'string' || !WU_ID_PATTERN.test(id)) return { path: abs, display, wu_id: null, fields: {}, content_hash };
+  const problems: string[] = [];
+  const fields: Record<string, unknown> = {};
+  for (const key of READ_KEYS) {
+    if (!Object.hasOwn(raw, key)) continue;
+    const value = normalise(key, raw[key], problems);
+    if (value !== undefined) fields[key] = value;
+  }
+  for (const key of ['title', 'lane', 'status'] as const) if (fields[key] === undefined) problems.push(`${key}: required`);
+  if (typeof fields['status'] === 'string' && !(YAML_STATUSES as readonly string[]).includes(fields['status'])) {
+    problems.push(`status: must be one of ${YAML_STATUSES.join(', ')}`);
+    delete fields['status'];
+  }
+  const checked = DefinitionFields.safeParse(fields);
+  if (!checked.success) for (const p of describeZodIssues(checked.error)) if (!problems.some((q) => q.startsWith(`${p.field.split('.')[0]}:`))) problems.push(`${p.field}: ${p.rule}`);
+  if (problems.length > 0) {
+    for (const p of problems) failures.push(`${display}: ${p}`);
+    return null;
+  }
+  return { path: abs, display, wu_id: id, fields: checked.success ? (checked.data as Record<string, unknown>) : fields, content_hash };
+}
+
+export async function importWuYaml(env: WorkUnitsEnv, inputs: readonly string[]): Promise<{ files: ImportFileRow[]; appended: number }> {
+  if (inputs.length === 0) throw new BatonError(ErrorCode.INVALID_INPUT, 'paths: give at least one file or folder', { field: 'paths' });
+  const files = listFiles(env.workspace, inputs);
+  const failures: string[] = [];
+  const parsed = files.map((f) => parseFile(env.workspace, f, failures));
+  const seen = new Map<string, string>();
+  for (const p of parsed) {
+    if (p === null || p.wu_id === null) continue;
+    const other = seen.get(p.wu_id);
+    if (other !== undefined) failures.push(`${p.display}: id: ${p.wu_id} is also defined by ${other}`);
+    else seen.set(p.wu_id, p.display);
+  }
+  if (failures.length > 0) {
+    throw new BatonError(ErrorCode.INVALID_INPUT, `wu import failed; nothing was imported:\n${failures.join('\n')}`, { failures });
+  }
+  const { state } = await loadWorkUnits(env);
+  const rows: ImportFileRow[] = [];
+  const events: { type: string; stream: string; data: Record<string, unknown>; actor: string; at: string }[] = [];
+  for (const p of parsed as ParsedFile[]) {
+    if (p.wu_id === null) {
+      rows.push({ path: p.display, wu_id: null, result: ImportResult.skipped, changed_fields: [] });
+      continue;
+    }
+    const before = state.wus[p.wu_id]?.yaml_fields ?? {};
+    const first = state.wus[p.wu_id]?.yaml_content_hash == null;
+    const changed: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(p.fields)) if (JSON.stringify((before as Record<string, unknown>)[k]) !== JSON.stringify(v)) changed[k] = v;
+    const removed = Object.keys(before).filter((k) => !Object.hasOwn(p.fields, k));
+    const changedFields = [...Object.keys(changed), ...removed];
+    if (changedFields.length === 0) {
+      rows.push({ path: p.display, wu_id: p.wu_id, result: ImportResult.unchanged, changed_fields: [] });
+      continue;
+    }
+    events.push({
+      type: 'observation.wu_yaml',
+      stream: `wu/${p.wu_id}`,
+      data: { wu_id: p.wu_id, path: p.display, content_hash: p.content_hash, fields: changed, removed_fields: removed },
+      actor: env.actor,
+      at: env.now,
+    });
+    rows.push({ path: p.display, wu_id: p.wu_id, result: first ? ImportResult.defined : ImportResult.changed, changed_fields: changedFields });
+  }
+  if (events.length > 0) await env.store.append(events);
+  return { files: rows, appended: events.length };
+}

@@ -1,0 +1,26 @@
+import type { DecodedEvent } from '../../events/envelope.js';
+import { applyWorkUnits, type WorkUnitsState } from '../../projections/work-units/state.js';
+import { probeWorkUnits } from '../probes/work-units.js';
+import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
+
+/**
+ * Fold, then probe (§5.2): observations that differ from the log are appended in one batch and
+ * folded in — or, for a dry run (`orchestrate plan`), only folded into the in-memory state.
+ */
+export async function loadObserved(env: WorkUnitsEnv, options: { append: boolean }): Promise<{ state: WorkUnitsState; seq: number; observed: number }> {
+  const { state, seq } = await loadWorkUnits(env);
+  const proposed = probeWorkUnits(env.workspace, state, env.config, env.now);
+  if (proposed.length === 0) return { state, seq, observed: 0 };
+  if (!options.append) {
+    let next = seq;
+    for (const e of proposed) {
+      next += 1;
+      const event: DecodedEvent = { v: 1, seq: next, id: `dry-${next}`, type: e.type, stream: e.stream, at: env.now, actor: env.actor, data: e.data, prev: '', hash: '' };
+      applyWorkUnits(state, event);
+    }
+    return { state, seq: next, observed: proposed.length };
+  }
+  const result = await env.store.append(proposed.map((e) => ({ ...e, actor: env.actor, at: env.now })));
+  for (const stored of result.events) applyWorkUnits(state, env.catalog.upcast(stored));
+  return { state, seq: result.events.at(-1)?.seq ?? seq, observed: result.events.length };
+}

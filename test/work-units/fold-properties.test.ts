@@ -1,0 +1,154 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { DecodedEvent } from '../../events/envelope.js';
+import { stepWu } from '../../machines/work-unit-table.js';
+import { computeInitiative, statusDocument } from '../../projections/work-units/initiative-view.js';
+import { depsOf } from '../../projections/work-units/evidence.js';
+import { DEFAULT_WORK_UNITS_CONFIG, laneSettings, WorkUnitsConfigSchema } from '../../projections/work-units/settings.js';
+import { applyWorkUnits, initWorkUnits, machineEventOf, type WorkUnitsState } from '../../projections/work-units/state.js';
+
+/**
+ * Fold properties (work-units.md §5–§7) on random evidence sequences: incremental folding (through
+ * a JSON snapshot) equals folding from scratch; an event the machine rejects is reported and changes
+ * nothing; planned waves never violate a dependency, a lane WIP limit or the capacity.
+ */
+const WUS = ['WU-1', 'WU-2', 'WU-3', 'WU-4', 'WU-5', 'WU-6'];
+const LANES = ['L1', 'L2', 'L3'];
+const T0 = Date.parse('2026-04-17T10:00:00Z');
+
+type Raw = { type: string; stream: string; data: Record<string, unknown>; minutes: number };
+
+const wuEvent = fc.oneof(
+  fc.record({ wu: fc.constantFrom(...WUS), kind: fc.constantFrom('wu.claimed', 'wu.checkpointed', 'wu.worker_returned', 'wu.blocked', 'wu.unblocked', 'wu.released', 'wu.stamped', 'delegation.picked_up', 'delegation.completed') }),
+  fc.record({ wu: fc.constantFrom(...WUS), kind: fc.constant('observation.worktree'), present: fc.boolean() }),
+  fc.record({ wu: fc.constantFrom(...WUS), kind: fc.constant('observation.stamp_file'), present: fc.boolean() }),
+  fc.record({ wu: fc.constantFrom(...WUS), kind: fc.constant('observation.wu_yaml'), status: fc.constantFrom('ready', 'in_progress', 'blocked', 'done', 'backlog') }),
+  fc.record({ wu: fc.constantFrom(...WUS), kind: fc.constant('handoff.emitted'), relaunch: fc.boolean() }),
+  fc.record({ wu: fc.constantFrom(...WUS), kind: fc.constant('observation.dirty_paths'), dirty: fc.boolean() }),
+);
+
+function toRaw(e: { wu: string; kind: string; present?: boolean; status?: string; relaunch?: boolean; dirty?: boolean }, i: number): Raw {
+  const wu_id = e.wu;
+  const stream = `wu/${wu_id}`;
+  const minutes = i * 7;
+  switch (e.kind) {
+    case 'wu.claimed':
+      return { type: e.kind, stream, minutes, data: { wu_id, session_id: null, mode: 'worktree', worktree_path: `worktrees/l-${wu_id}`, branch: `lane/l/${wu_id}`, takeover_from: null } };
+    case 'wu.checkpointed':
+      return { type: e.kind, stream, minutes, data: { wu_id, session_id: null, note: 'n', progress: null, next_steps: null } };
+    case 'wu.worker_returned':
+      return { type: e.kind, stream, minutes, data: { wu_id, session_id: null, note: null, source: 'manual' } };
+    case 'wu.blocked':
+      return { type: e.kind, stream, minutes, data: { wu_id, reason: 'r' } };
+    case 'wu.released':
+      return { type: e.kind, stream, minutes, data: { wu_id, reason: 'r', previous_claimant: null } };
+    case 'wu.stamped':
+      return { type: e.kind, stream, minutes, data: { wu_id, title: wu_id, completed_date: '2026-04-17', stamp_path: `.baton/stamps/${wu_id}.done` } };
+    case 'delegation.picked_up':
+      return { type: e.kind, stream, minutes, data: { wu_id, delegation_id: 'd', picked_up_by: 'x' } };
+    case 'observation.worktree':
+      return { type: e.kind, stream, minutes, data: { wu_id, path: `worktrees/l-${wu_id}`, present: e.present, branch: null } };
+    case 'observation.stamp_file':
+      return { type: e.kind, stream, minutes, data: { wu_id, path: `.lumenflow/stamps/${wu_id}.done`, present: e.present, valid: true } };
+    case 'observation.wu_yaml':
+      return { type: e.kind, stream, minutes, data: { wu_id, path: `${wu_id}.yaml`, content_hash: '0'.repeat(64), fields: { status: e.status }, removed_fields: [] } };
+    case 'handoff.emitted':
+      return {
+        type: e.kind, stream: 'initiative/INIT-1', minutes,
+        data: { initiative: 'INIT-1', wu_id, launch_attempt: 0, lane: 'L1', logical_wave: 0, handoff_format: 'markdown', handoff_artifact_path: 'x', content_sha256: '0'.repeat(64), claimed_mode: 'worktree', worktree_path: `worktrees/l-${wu_id}`, branch: `lane/l/${wu_id}`, relaunch: e.relaunch },
+      };
+    case 'observation.dirty_paths':
+      return { type: e.kind, stream: 'workspace/root', minutes, data: { paths: e.dirty ? ['src/a.ts'] : [] } };
+    default:
+      return { type: e.kind, stream, minutes, data: { wu_id, delegation_id: 'd' } };
+  }
+}
+
+const definitions = fc.tuple(...WUS.map((_, i) => fc.record({ lane: fc.constantFrom(...LANES), deps: fc.subarray(WUS.slice(0, i)) })));
+
+function history(defs: { lane: string; deps: string[] }[], raws: Raw[]): DecodedEvent[] {
+  const all: Raw[] = [
+    { type: 'initiative.created', stream: 'initiative/INIT-1', minutes: 0, data: { initiative: 'INIT-1', title: 'One', slug: null, lanes: [] } },
+    ...defs.map((d, i) => ({ type: 'wu.defined', stream: `wu/${WUS[i]}`, minutes: 0, data: { wu_id: WUS[i]!, initiative: 'INIT-1', lane: d.lane, title: WUS[i]!, dependencies: d.deps, code_paths: ['src/**'] } })),
+    ...raws,
+  ];
+  return all.map((r, i) => ({ v: 1, seq: i + 1, id: `e${i + 1}`, type: r.type, stream: r.stream, at: new Date(T0 + r.minutes * 60_000).toISOString(), actor: 'system', data: r.data, prev: '', hash: '' }));
+}
+
+const fold = (events: DecodedEvent[], state: WorkUnitsState = initWorkUnits()): WorkUnitsState => events.reduce(applyWorkUnits, state);
+const NOW = new Date(T0 + 10 * 3600_000).toISOString();
+
+describe('work-unit fold properties', () => {
+  it('incremental folding through a JSON snapshot equals folding from scratch', () => {
+    fc.assert(
+      fc.property(definitions, fc.array(wuEvent, { maxLength: 40 }), fc.nat(), (defs, events, cut) => {
+        const log = history(defs, events.map(toRaw));
+        const k = cut % (log.length + 1);
+        const scratch = fold(log);
+        const snapshot = JSON.parse(JSON.stringify(fold(log.slice(0, k)))) as WorkUnitsState;
+        const incremental = fold(log.slice(k), snapshot);
+        const view = (s: WorkUnitsState) => JSON.stringify(statusDocument(computeInitiative(s, 'INIT-1', { config: DEFAULT_WORK_UNITS_CONFIG, now: NOW }), NOW));
+        expect(view(incremental)).toBe(view(scratch));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('an event the machine rejects is reported as REJECTED_BY_MACHINE and changes nothing', () => {
+    fc.assert(
+      fc.property(definitions, fc.array(wuEvent, { maxLength: 40 }), (defs, events) => {
+        const log = history(defs, events.map(toRaw));
+        let state = initWorkUnits();
+        for (const event of log) {
+          const wuId = event.data['wu_id'] as string | undefined;
+          const before = wuId === undefined ? undefined : state.wus[wuId];
+          const machineEvent = machineEventOf(event);
+          const expected = before === undefined || machineEvent === null ? undefined : stepWu(before.lifecycle, machineEvent);
+          const snapshot = before === undefined ? undefined : JSON.stringify({ ...before, findings: [] });
+          const findings = before?.findings.length ?? 0;
+          state = applyWorkUnits(state, event);
+          if (before !== undefined && machineEvent !== null && expected === null) {
+            const after = state.wus[wuId!]!;
+            expect(after.findings.length).toBe(findings + 1);
+            expect(after.findings.at(-1)).toMatchObject({ seq: event.seq, code: 'REJECTED_BY_MACHINE', type: event.type });
+            expect(JSON.stringify({ ...after, findings: [] })).toBe(snapshot);
+          } else if (expected) {
+            expect(state.wus[wuId!]!.lifecycle).toEqual(expected);
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('planned waves never violate a dependency, a lane WIP limit or the capacity', () => {
+    fc.assert(
+      fc.property(
+        definitions,
+        fc.array(wuEvent, { maxLength: 25 }),
+        fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }),
+        fc.integer({ min: 1, max: 2 }),
+        (defs, events, cap, wip) => {
+          const state = fold(history(defs, events.map(toRaw)));
+          const config = WorkUnitsConfigSchema.parse({ orchestration: { max_active_workers: cap }, lane_defaults: { wip_limit: wip } });
+          const c = computeInitiative(state, 'INIT-1', { config, now: NOW });
+          const placed = new Map(c.waves.flatMap((w) => w.wus.map((u) => [u.id, w.planned_wave] as const)));
+          for (const [id, k] of placed) {
+            for (const d of depsOf(state.wus[id]!)) {
+              const dk = placed.get(d);
+              if (dk !== undefined) expect(dk, `${d} before ${id}`).toBeLessThan(k);
+            }
+          }
+          for (const w of c.waves) {
+            const perLane = new Map<string, number>();
+            for (const u of w.wus) perLane.set(u.lane, (perLane.get(u.lane) ?? 0) + 1);
+            for (const [lane, n] of perLane) expect(n).toBeLessThanOrEqual(laneSettings(config, lane).wip_limit);
+            if (cap !== null) expect(w.wus.length).toBeLessThanOrEqual(w.planned_wave === 0 ? c.available_capacity! : cap);
+          }
+          if (cap !== null) expect(c.next_safe_actions.filter((a) => a.type === 'launch_wu' || a.type === 'relaunch_wu').length).toBeLessThanOrEqual(c.available_capacity!);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
