@@ -26,7 +26,11 @@ import { lastJsonLine, makeTempDir, NOTE_TEXT_LENGTH, PROJECT_ROOT, rawLine, rem
  * store-comparison-child.ts): 10,000 single-event appends with expected versions, 100,000 events in
  * batches of 100, then every event read back in global order.
  *
- * There is no floor: the figures and the ratios against Emmett are the result.
+ * The machine is shared and its disk's fdatasync pace swings by an order of magnitude from minute
+ * to minute, so the work runs in rounds (3 in a full run), the order of the systems reversed every
+ * other round, each run on a fresh store; the table keeps each system's best round, and each run's
+ * line shows a raw append+fdatasync probe taken just before it. There is no floor: the figures and
+ * the ratios against Emmett are the result.
  */
 export const STORE_COMPARISON = {
   name: 'store-comparison',

@@ -19,10 +19,13 @@ export type INVALID = typeof INVALID;
 export interface CompiledSchema<T> {
   /** zod's output for `input` (a fresh value, defaults applied), or INVALID when the schema rejects it. */
   readonly parse: (input: unknown) => T | INVALID;
-  /** The zod schema this was compiled from, loaded on demand: ask it for the error. */
-  readonly schema: () => Promise<z.ZodType<T>>;
-  /** `path/to/module.ts#ExportName` of that schema. */
+  /** `path/to/module.ts#ExportName` of the zod schema it was compiled from. */
   readonly source: string;
+}
+
+/** A compiled validator that can load its zod schema, to ask it for the error. */
+export interface LazyCompiledSchema<T> extends CompiledSchema<T> {
+  readonly schema: () => Promise<z.ZodType<T>>;
 }
 
 const highSurrogate = /[\uD800-\uDBFF]/;

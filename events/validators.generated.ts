@@ -19,7 +19,6 @@ import type * as m8 from './work-units/lifecycle.js';
 /** `NewEventSchema` of events/envelope.ts, compiled. */
 export const NewEventSchema: CompiledSchema<z.output<typeof m0.NewEventSchema>> = {
   source: "events/envelope.ts#NewEventSchema",
-  schema: () => import("./envelope.js").then((m) => m.NewEventSchema),
   parse: ((INVALID, c0, c1, c2, c3, c4, c5) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
@@ -103,7 +102,6 @@ export const NewEventSchema: CompiledSchema<z.output<typeof m0.NewEventSchema>> 
 /** `LogRecoveredData` of events/log.ts, compiled. */
 export const LogRecoveredData: CompiledSchema<z.output<typeof m1.LogRecoveredData>> = {
   source: "events/log.ts#LogRecoveredData",
-  schema: () => import("./log.js").then((m) => m.LogRecoveredData),
   parse: ((INVALID, c0, c1) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
@@ -144,7 +142,6 @@ export const LogRecoveredData: CompiledSchema<z.output<typeof m1.LogRecoveredDat
 /** `NoteRecordedData` of events/note.ts, compiled. */
 export const NoteRecordedData: CompiledSchema<z.output<typeof m2.NoteRecordedData>> = {
   source: "events/note.ts#NoteRecordedData",
-  schema: () => import("./note.js").then((m) => m.NoteRecordedData),
   parse: ((INVALID, c0) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
@@ -168,7 +165,6 @@ export const NoteRecordedData: CompiledSchema<z.output<typeof m2.NoteRecordedDat
 /** `SessionStartedData` of events/coordination/session.ts, compiled. */
 export const SessionStartedData: CompiledSchema<z.output<typeof m3.SessionStartedData>> = {
   source: "events/coordination/session.ts#SessionStartedData",
-  schema: () => import("./coordination/session.js").then((m) => m.SessionStartedData),
   parse: ((INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
@@ -365,7 +361,6 @@ export const SessionStartedData: CompiledSchema<z.output<typeof m3.SessionStarte
 /** `SessionHeartbeatData` of events/coordination/session.ts, compiled. */
 export const SessionHeartbeatData: CompiledSchema<z.output<typeof m3.SessionHeartbeatData>> = {
   source: "events/coordination/session.ts#SessionHeartbeatData",
-  schema: () => import("./coordination/session.js").then((m) => m.SessionHeartbeatData),
   parse: ((INVALID, c0) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
@@ -387,7 +382,6 @@ export const SessionHeartbeatData: CompiledSchema<z.output<typeof m3.SessionHear
 /** `SessionEndedData` of events/coordination/session.ts, compiled. */
 export const SessionEndedData: CompiledSchema<z.output<typeof m3.SessionEndedData>> = {
   source: "events/coordination/session.ts#SessionEndedData",
-  schema: () => import("./coordination/session.js").then((m) => m.SessionEndedData),
   parse: ((INVALID, c0, c1) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
@@ -412,7 +406,6 @@ export const SessionEndedData: CompiledSchema<z.output<typeof m3.SessionEndedDat
 /** `SignalSentData` of events/coordination/signal.ts, compiled. */
 export const SignalSentData: CompiledSchema<z.output<typeof m4.SignalSentData>> = {
   source: "events/coordination/signal.ts#SignalSentData",
-  schema: () => import("./coordination/signal.js").then((m) => m.SignalSentData),
   parse: ((INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
@@ -668,7 +661,6 @@ export const SignalSentData: CompiledSchema<z.output<typeof m4.SignalSentData>> 
 /** `SignalSentStoredData` of events/coordination/signal.ts, compiled. */
 export const SignalSentStoredData: CompiledSchema<z.output<typeof m4.SignalSentStoredData>> = {
   source: "events/coordination/signal.ts#SignalSentStoredData",
-  schema: () => import("./coordination/signal.js").then((m) => m.SignalSentStoredData),
   parse: ((INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24) =>
     (input) => {
     let v0;
@@ -1289,7 +1281,6 @@ export const SignalSentStoredData: CompiledSchema<z.output<typeof m4.SignalSentS
 /** `ReceiptRecordedData` of events/coordination/receipt.ts, compiled. */
 export const ReceiptRecordedData: CompiledSchema<z.output<typeof m5.ReceiptRecordedData>> = {
   source: "events/coordination/receipt.ts#ReceiptRecordedData",
-  schema: () => import("./coordination/receipt.js").then((m) => m.ReceiptRecordedData),
   parse: ((INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
@@ -1381,7 +1372,6 @@ export const ReceiptRecordedData: CompiledSchema<z.output<typeof m5.ReceiptRecor
 /** `WuPrepOverriddenData` of events/coordination/work-unit-facts.ts, compiled. */
 export const WuPrepOverriddenData: CompiledSchema<z.output<typeof m6.WuPrepOverriddenData>> = {
   source: "events/coordination/work-unit-facts.ts#WuPrepOverriddenData",
-  schema: () => import("./coordination/work-unit-facts.js").then((m) => m.WuPrepOverriddenData),
   parse: ((INVALID, c0, c1, c2, c3, c4, c5, c6) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
@@ -1442,7 +1432,6 @@ export const WuPrepOverriddenData: CompiledSchema<z.output<typeof m6.WuPrepOverr
 /** `InitiativeCreatedData` of events/work-units/definition.ts, compiled. */
 export const InitiativeCreatedData: CompiledSchema<z.output<typeof m7.InitiativeCreatedData>> = {
   source: "events/work-units/definition.ts#InitiativeCreatedData",
-  schema: () => import("./work-units/definition.js").then((m) => m.InitiativeCreatedData),
   parse: ((INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
@@ -1530,7 +1519,6 @@ export const InitiativeCreatedData: CompiledSchema<z.output<typeof m7.Initiative
 /** `WuDefinedData` of events/work-units/definition.ts, compiled. */
 export const WuDefinedData: CompiledSchema<z.output<typeof m7.WuDefinedData>> = {
   source: "events/work-units/definition.ts#WuDefinedData",
-  schema: () => import("./work-units/definition.js").then((m) => m.WuDefinedData),
   parse: ((INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
@@ -1981,7 +1969,6 @@ export const WuDefinedData: CompiledSchema<z.output<typeof m7.WuDefinedData>> = 
 /** `WuClaimedData` of events/work-units/lifecycle.ts, compiled. */
 export const WuClaimedData: CompiledSchema<z.output<typeof m8.WuClaimedData>> = {
   source: "events/work-units/lifecycle.ts#WuClaimedData",
-  schema: () => import("./work-units/lifecycle.js").then((m) => m.WuClaimedData),
   parse: ((INVALID, c0, c1, c2, c3, c4, c5, c6) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;

@@ -2,7 +2,7 @@
 // Compiled validators for the CLI's read path: `mem inbox` input and envelope, config.yaml sections, the store index cache. See events/compiled.ts.
 // @ts-nocheck -- zod-generated code; the exported types are declared below.
 import type { z } from 'zod';
-import { INVALID, codePointLength, shallowClone, throwAsync, type CompiledSchema } from '../events/compiled.js';
+import { INVALID, codePointLength, shallowClone, throwAsync, type CompiledSchema, type LazyCompiledSchema } from '../events/compiled.js';
 import type * as m0 from './cli/envelopes-coordination.js';
 import type * as m1 from './coordination/inbox-input.js';
 import type * as m2 from './coordination/settings.js';
@@ -10,7 +10,7 @@ import type * as m3 from './store/store-config.js';
 import type * as m4 from './store/jsonl/index-cache-schema.js';
 
 /** `InboxEnvelope` of src/cli/envelopes-coordination.ts, compiled. */
-export const InboxEnvelope: CompiledSchema<z.output<typeof m0.InboxEnvelope>> = {
+export const InboxEnvelope: LazyCompiledSchema<z.output<typeof m0.InboxEnvelope>> = {
   source: "src/cli/envelopes-coordination.ts#InboxEnvelope",
   schema: () => import("./cli/envelopes-coordination.js").then((m) => m.InboxEnvelope),
   parse: ((INVALID, c0, c1, c2) =>
@@ -88,7 +88,7 @@ export const InboxEnvelope: CompiledSchema<z.output<typeof m0.InboxEnvelope>> = 
 };
 
 /** `InboxInput` of src/coordination/inbox-input.ts, compiled. */
-export const InboxInput: CompiledSchema<z.output<typeof m1.InboxInput>> = {
+export const InboxInput: LazyCompiledSchema<z.output<typeof m1.InboxInput>> = {
   source: "src/coordination/inbox-input.ts#InboxInput",
   schema: () => import("./coordination/inbox-input.js").then((m) => m.InboxInput),
   parse: ((INVALID, c0, c1, c2, c3, c4, c5, c6) =>
@@ -210,7 +210,6 @@ export const InboxInput: CompiledSchema<z.output<typeof m1.InboxInput>> = {
 /** `CoordinationConfigSchema` of src/coordination/settings.ts, compiled. */
 export const CoordinationConfigSchema: CompiledSchema<z.output<typeof m2.CoordinationConfigSchema>> = {
   source: "src/coordination/settings.ts#CoordinationConfigSchema",
-  schema: () => import("./coordination/settings.js").then((m) => m.CoordinationConfigSchema),
   parse: ((INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
@@ -346,7 +345,6 @@ export const CoordinationConfigSchema: CompiledSchema<z.output<typeof m2.Coordin
 /** `ConfigFileSchema` of src/store/store-config.ts, compiled. */
 export const ConfigFileSchema: CompiledSchema<z.output<typeof m3.ConfigFileSchema>> = {
   source: "src/store/store-config.ts#ConfigFileSchema",
-  schema: () => import("./store/store-config.js").then((m) => m.ConfigFileSchema),
   parse: ((INVALID, c0, c1, c2) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
@@ -428,7 +426,6 @@ export const ConfigFileSchema: CompiledSchema<z.output<typeof m3.ConfigFileSchem
 /** `StoreConfigSchema` of src/store/store-config.ts, compiled. */
 export const StoreConfigSchema: CompiledSchema<z.output<typeof m3.StoreConfigSchema>> = {
   source: "src/store/store-config.ts#StoreConfigSchema",
-  schema: () => import("./store/store-config.js").then((m) => m.StoreConfigSchema),
   parse: ((INVALID, c0, c1) =>
     (input) => {
     const v0 = input?.["kind"];
@@ -489,7 +486,6 @@ export const StoreConfigSchema: CompiledSchema<z.output<typeof m3.StoreConfigSch
 /** `IndexCacheSchema` of src/store/jsonl/index-cache-schema.ts, compiled. */
 export const IndexCacheSchema: CompiledSchema<z.output<typeof m4.IndexCacheSchema>> = {
   source: "src/store/jsonl/index-cache-schema.ts#IndexCacheSchema",
-  schema: () => import("./store/jsonl/index-cache-schema.js").then((m) => m.IndexCacheSchema),
   parse: ((INVALID) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;

@@ -44,7 +44,7 @@ export class CommandContext {
 
   async workspace(): Promise<string> {
     if (this.workspaceDir === undefined) {
-      const { resolveWorkspace } = await import('../workspace.js');
+      const { resolveWorkspace } = await import('./store-access.js');
       this.workspaceDir = resolveWorkspace(this.flags.dir ?? this.env['BATON_DIR']);
     }
     return this.workspaceDir;
@@ -52,13 +52,13 @@ export class CommandContext {
 
   /** Where projection snapshots go: `.baton/cache/` of the workspace, whatever the store. */
   async cacheDir(): Promise<string> {
-    const { workspaceLayout } = await import('../store/jsonl/layout.js');
+    const { workspaceLayout } = await import('./store-access.js');
     return workspaceLayout(await this.workspace()).cache;
   }
 
   catalog(): Promise<EventCatalog> {
     this.catalogPromise ??= this.compiledValidation
-      ? import('../../events/compiled-catalog.js').then((m) => new m.CompiledEventCatalog())
+      ? import('./store-access.js').then((m) => new m.CompiledEventCatalog())
       : import('../../events/index.js').then((m) => m.createCatalog());
     return this.catalogPromise;
   }
@@ -78,15 +78,11 @@ export class CommandContext {
   store(): Promise<EventStore> {
     this.storePromise ??= (async () => {
       const workspace = await this.workspace();
-      const [{ readConfigText }, { readStoreConfig }, { openStore }] = await Promise.all([
-        import('../workspace.js'),
-        import('../store/read-store-config.js'),
-        import('../store/open-store.js'),
-      ]);
+      const { readConfigText, readStoreConfig, openStore, loadSchemas } = await import('./store-access.js');
       const lockTimeout = this.env['BATON_LOCK_TIMEOUT_MS'];
       const config = await readStoreConfig(readConfigText(workspace), this.env['BATON_STORE_URL']);
       // Only the JSONL store loads zod on demand (its append retries); give the others every schema.
-      if (config.kind !== 'jsonl' && this.compiledValidation) await (await import('../../events/schema-loader.js')).loadSchemas();
+      if (config.kind !== 'jsonl' && this.compiledValidation) await loadSchemas();
       return openStore({
         workspace,
         config,

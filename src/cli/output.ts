@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { INVALID, type CompiledSchema } from '../../events/compiled.js';
+import { INVALID, type LazyCompiledSchema } from '../../events/compiled.js';
 import { BatonError, ErrorCode, exitCodeFor, isBatonError } from '../errors.js';
 
 /**
@@ -38,7 +38,7 @@ export class Output {
    * `emit` with a compiled validator (events/compiled.ts): a valid envelope is printed without
    * loading zod; an invalid one loads the zod schema, so the error is `emit`'s, word for word.
    */
-  async emitCompiled<T>(compiled: CompiledSchema<T>, envelope: unknown, human: (value: T) => string, options: { toStderr?: boolean } = {}): Promise<void> {
+  async emitCompiled<T>(compiled: LazyCompiledSchema<T>, envelope: unknown, human: (value: T) => string, options: { toStderr?: boolean } = {}): Promise<void> {
     const parsed = compiled.parse(envelope);
     if (parsed === INVALID) return this.emit(await compiled.schema(), envelope, human, options);
     const stream = options.toStderr ? this.stderr : this.stdout;

@@ -28,7 +28,7 @@ describe('the wu machine and its table', () => {
     for (const path of paths) {
       let l: WuLifecycle = { ...INITIAL_WU_LIFECYCLE };
       for (const step of path.steps) {
-        if (step.event.type === 'xstate.init') continue;
+        if ((step.event.type as string) === 'xstate.init') continue;
         const next = stepWu(l, step.event as WuMachineEvent);
         expect(next, `${l.state} + ${step.event.type}`).not.toBeNull();
         l = next!;

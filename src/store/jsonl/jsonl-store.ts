@@ -7,6 +7,7 @@ import {
   mkdirSync,
   openSync,
   readSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -22,7 +23,7 @@ import { isSchemasNotLoaded, loadSchemas } from '../../../events/schema-loader.j
 import { GENESIS_HASH } from '../../../events/patterns.js';
 import type { LogRecoveredData } from '../../../events/log.js';
 import { ConflictError, invalidInput } from '../../errors.js';
-import { planAppend, recordWritten, validateBatch, type ValidatedBatch } from '../append-plan.js';
+import type { ValidatedBatch } from '../append-plan.js';
 import type { ChainChecker } from '../chain-checker.js';
 import type {
   AppendOptions,
@@ -37,13 +38,11 @@ import type {
   VerifyReport,
 } from '../contract.js';
 import { DeliveryLoop } from '../delivery.js';
-import { serializeEvent } from '../hash.js';
 import { matchesFilter } from '../read-filter.js';
-import { emptyIndex, IndexBuilder, type StoreIndex } from '../store-index.js';
-import { loadIndexCache, saveIndexCache } from './index-cache.js';
+import type { StoreIndex } from '../store-index.js';
 import { DIR_MODE, FILE_MODE, segmentName, workspaceLayout, type WorkspaceLayout } from './layout.js';
 import { LineReader } from './line-reader.js';
-import { acquireProcessLock, lockNameFor } from './process-lock.js';
+import type * as WriterModules from './writer-modules.js';
 import { cursorFor, findTail, listSegments, scanFrom, startCursor, type Cursor, type ScanEnd, type Segment } from './segment-scan.js';
 
 export interface JsonlStoreOptions {
@@ -84,7 +83,11 @@ export class JsonlEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly useFsWatch: boolean;
   private readonly onRecovered: ((report: LogRecoveredData) => void) | undefined;
-  private readonly lockName: string;
+  /** The log directory's identity as of construction (process-lock.ts lockIdentity); the lock is named after it. */
+  private readonly lockIdentity: string;
+  /** Loaded on the first write (writer-modules.ts): reads need none of it. */
+  private writer: typeof WriterModules | undefined;
+  private writerLoading: Promise<typeof WriterModules> | undefined;
   /** The committed end as this process last saw it. */
   private tail: Cursor | undefined;
   private headHash = GENESIS_HASH;
@@ -109,7 +112,21 @@ export class JsonlEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.useFsWatch = options.useFsWatch ?? true;
     this.onRecovered = options.onRecovered;
-    this.lockName = lockNameFor(this.layout.log);
+    try {
+      this.lockIdentity = realpathSync(this.layout.log);
+    } catch {
+      this.lockIdentity = this.layout.log;
+    }
+  }
+
+  /** The write-side modules, loaded once per handle. */
+  private loadWriter(): Promise<typeof WriterModules> {
+    this.writerLoading ??= import('./writer-modules.js').then((m) => (this.writer = m));
+    return this.writerLoading;
+  }
+
+  private get lockName(): string {
+    return this.writer!.lockNameForIdentity(this.lockIdentity);
   }
 
   /** Create `.baton/` with its folders (0700). Returns whether anything was created. */
@@ -134,11 +151,14 @@ export class JsonlEventStore implements EventStore {
   // ---- append -------------------------------------------------------------------------------
 
   append(events: readonly NewEvent[], options: AppendOptions = {}): Promise<AppendResult> {
+    const writer = this.writer;
+    // The first write of a handle loads the write side; appends made meanwhile keep their order.
+    if (writer === undefined) return this.loadWriter().then(() => this.append(events, options));
     // Validation needs no lock and rejects bad input before anything is touched. It is reported as
     // a rejected promise, like every other failure, never thrown synchronously.
     let batch: ValidatedBatch;
     try {
-      batch = validateBatch(this.catalog, events, options);
+      batch = writer.validateBatch(this.catalog, events, options);
     } catch (error) {
       // A compiled check failed before zod was loaded: load it, so zod decides and words the error.
       if (isSchemasNotLoaded(error)) return loadSchemas().then(() => this.append(events, options));
@@ -152,7 +172,7 @@ export class JsonlEventStore implements EventStore {
 
   private async appendLocked(batch: ValidatedBatch): Promise<AppendResult> {
     this.ensureWorkspace();
-    const lock = await acquireProcessLock(this.lockName, { timeoutMs: this.lockTimeoutMs });
+    const lock = await this.writer!.acquireProcessLock(this.lockName, { timeoutMs: this.lockTimeoutMs });
     let result: AppendResult;
     let syncFd: number;
     try {
@@ -161,6 +181,7 @@ export class JsonlEventStore implements EventStore {
       const needsIndex = batch.idempotencyKey !== undefined || batch.expected.size > 0;
       // Streams and idempotency keys are only loaded when the batch asks about them: a plain
       // append needs nothing but the head.
+      const { emptyIndex, planAppend, recordWritten } = this.writer!;
       const index = needsIndex ? this.ensureIndex() : (this.index ?? { ...emptyIndex(), seq: this.tail!.seq - 1, hash: this.headHash });
       const plan = planAppend(batch, index, { now: this.now, defaultActor: this.actor, lastId: this.headId });
       if (plan.kind === 'deduplicated') {
@@ -267,7 +288,8 @@ export class JsonlEventStore implements EventStore {
     }
     // Read what others appended through the writer's own descriptor: no open/close under the lock.
     const scan = scanFrom(segments, this.tail, (segment) => (this.writeFd?.segment === segment.name ? this.writeFd.fd : undefined));
-    const builder = this.index ? new IndexBuilder(this.index) : undefined;
+    // An index exists only once a write or a stream query loaded the write side.
+    const builder = this.index ? new this.writer!.IndexBuilder(this.index) : undefined;
     let step = scan.next();
     while (!step.done) {
       builder?.add(step.value.event);
@@ -340,6 +362,7 @@ export class JsonlEventStore implements EventStore {
       quarantined_to: `quarantine/${quarantineName}`,
       lines_dropped: end.uncommittedLines,
     };
+    const { emptyIndex, planAppend, recordWritten, validateBatch } = this.writer!;
     const plan = planAppend(
       validateBatch(this.catalog, [{ type: 'log.recovered', stream: 'log/recovery', data: report }]),
       this.index ?? { ...emptyIndex(), seq: this.tail!.seq - 1, hash: this.headHash },
@@ -358,6 +381,7 @@ export class JsonlEventStore implements EventStore {
    */
   private ensureIndex(): StoreIndex {
     if (this.index) return this.index;
+    const { emptyIndex, IndexBuilder, loadIndexCache } = this.writer!;
     const segments = listSegments(this.layout.log);
     const cached = loadIndexCache(this.layout.cache, segments);
     const index = cached?.index ?? emptyIndex();
@@ -430,6 +454,7 @@ export class JsonlEventStore implements EventStore {
   }
 
   async streamVersion(stream: string): Promise<number> {
+    await this.loadWriter();
     // Without the lock: catching up reads committed lines only, so the answer is always consistent.
     this.ensureIndex();
     this.catchUp();
@@ -537,6 +562,7 @@ export class JsonlEventStore implements EventStore {
   async importLog(events: AsyncIterable<StoredEvent>): Promise<Head> {
     const run = async (): Promise<Head> => {
       JsonlEventStore.initWorkspace(this.layout.workspace);
+      const { acquireProcessLock, serializeEvent } = await this.loadWriter();
       const lock = await acquireProcessLock(this.lockName, { timeoutMs: this.lockTimeoutMs });
       const tempPath = join(this.layout.log, `.import-${process.pid}.tmp`);
       try {
@@ -605,7 +631,7 @@ export class JsonlEventStore implements EventStore {
     for (const sub of [...this.subscriptions]) await sub.close();
     this.closeWriteFd();
     if (this.index && this.foldedSinceCache >= CACHE_EVERY && this.tail) {
-      saveIndexCache(this.layout.cache, this.index, this.tail);
+      this.writer!.saveIndexCache(this.layout.cache, this.index, this.tail);
       this.foldedSinceCache = 0;
     }
   }

@@ -26,13 +26,21 @@ export interface LockOptions {
 }
 
 export function lockNameFor(dir: string): string {
-  let real = dir;
+  return lockNameForIdentity(lockIdentity(dir));
+}
+
+/** What a lock is named after: the directory's real path, or its given path while it does not exist. */
+export function lockIdentity(dir: string): string {
   try {
-    real = realpathSync(dir);
+    return realpathSync(dir);
   } catch {
     // The directory may not exist yet; its given path is then the identity.
+    return dir;
   }
-  return `\0baton-lock-${createHash('sha256').update(real).digest('hex').slice(0, 40)}`;
+}
+
+export function lockNameForIdentity(identity: string): string {
+  return `\0baton-lock-${createHash('sha256').update(identity).digest('hex').slice(0, 40)}`;
 }
 
 function tryListen(name: string): Promise<Server | undefined> {
