@@ -21,6 +21,7 @@ import { benchStoreComparison, STORE_COMPARISON, storeComparisonSkipReason } fro
 import { childCommand, collectGarbage, COMPILED, makeTempDir, mb, NOTE_TEXT_LENGTH, rawLine, removeAllTempDirs, removeTempDir } from './support.js';
 import { benchVerify, VERIFY } from './verify.js';
 import { benchMemWatch, MEM_WATCH } from './mem-watch.js';
+import { benchWorkUnitsStatus, WU_STATUS } from './work-units-status.js';
 
 interface Sizes {
   singleEvents: number;
@@ -77,6 +78,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: VERIFY.name, work: VERIFY.work, needsLog: true, run: (s, log) => benchVerify(log(), { repeats: s.repeats }) },
   { name: SHORT_COMMAND.name, work: SHORT_COMMAND.work, needsLog: false, run: (s) => benchShortCommand({ runs: s.commandRuns }) },
   { name: MEM_WATCH.name, work: MEM_WATCH.work, needsLog: false, run: (s) => benchMemWatch({ signals: s.commandRuns * 2 }) },
+  { name: WU_STATUS.name, work: WU_STATUS.work, needsLog: false, run: (s) => benchWorkUnitsStatus({ events: Math.min(100_000, s.logEvents), runs: s.commandRuns }) },
   {
     name: POSTGRES_APPEND_SINGLE.name,
     work: POSTGRES_APPEND_SINGLE.work,

@@ -10,10 +10,10 @@ import { COMPILED_EVENT_TYPES, UPCASTERS } from './validators.generated.js';
  * validation (`validateNew`/`decode` of a compiled type whose data passes its compiled check)
  * answer from the compiled validators of events/validators.generated.ts. Anything else — a type
  * without a compiled validator, a wrong stream, data that fails its check, `has`/`get`/`types` —
- * is the full catalog's answer: once the zod schemas are loaded (schema-loader.ts) every method
- * delegates to it, and before that such a call throws SchemasNotLoadedError, which the asynchronous
- * caller (the JSONL store's append) answers by loading them and retrying. So its answers, errors
- * included, are exactly createCatalog()'s.
+ * is the full catalog's answer, from the zod schemas (schema-loader.ts): when they are not loaded
+ * yet such a call throws SchemasNotLoadedError, which the asynchronous caller (the JSONL store's
+ * append) answers by loading them and retrying. So its answers, errors included, are exactly
+ * createCatalog()'s (test/compiled-validators.test.ts).
  */
 export class CompiledEventCatalog extends EventCatalog {
   private full: EventCatalog | undefined;
@@ -60,8 +60,6 @@ export class CompiledEventCatalog extends EventCatalog {
   }
 
   override validateNew(type: string, stream: string, data: unknown): ReturnType<EventCatalog['validateNew']> {
-    const full = this.fullCatalog();
-    if (full) return full.validateNew(type, stream, data);
     const entry = COMPILED_EVENT_TYPES[type];
     if (entry !== undefined && entry.streams.includes(streamCategory(stream))) {
       const parsed = entry.data.parse(data);
@@ -71,8 +69,6 @@ export class CompiledEventCatalog extends EventCatalog {
   }
 
   override upcast(event: StoredEvent): DecodedEvent {
-    const full = this.fullCatalog();
-    if (full) return full.upcast(event);
     const upcasters = UPCASTERS[event.type];
     if (upcasters === undefined || upcasters.length === 0) return event;
     let data = event.data;
@@ -81,8 +77,6 @@ export class CompiledEventCatalog extends EventCatalog {
   }
 
   override decode(event: StoredEvent): DecodeResult {
-    const full = this.fullCatalog();
-    if (full) return full.decode(event);
     const entry = COMPILED_EVENT_TYPES[event.type];
     if (entry !== undefined) {
       const upcast = this.upcast(event);

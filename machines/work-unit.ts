@@ -88,8 +88,7 @@ export const wuMachine = setup({
     stamp: assign({ stamped: true }),
     pickUp: assign({ picked_up: true }),
     handOff: assign({ handed_off: true }),
-    /** A claim, release or relaunch starts over what the window knew. */
-    newClaim: assign({ picked_up: false }),
+    /** A release or relaunch starts a new window: what the old one knew no longer counts. */
     newWindow: assign({ picked_up: false, handed_off: false }),
     relaunchWindow: assign({ picked_up: false, handed_off: true }),
     /** A legal fact that changes no state (xstate's `can` needs an action or a target). */
@@ -115,7 +114,7 @@ export const wuMachine = setup({
   states: {
     ready: {
       on: {
-        CLAIM: { guard: 'noStampFile', target: 'in_progress', actions: 'newClaim' },
+        CLAIM: { guard: 'noStampFile', target: 'in_progress' },
         CHECKPOINT: { guard: 'pickedUp', actions: 'accept' },
         RETURN: { guard: 'pickedUp', actions: 'accept' },
         BLOCK: { guard: 'noStampFile', target: 'blocked', actions: 'blockedFromReady' },
@@ -129,7 +128,7 @@ export const wuMachine = setup({
     },
     in_progress: {
       on: {
-        CLAIM: { guard: 'noStampFile', actions: 'newClaim' },
+        CLAIM: { guard: 'noStampFile', actions: 'accept' },
         CHECKPOINT: { guard: 'noStampFile', actions: 'accept' },
         RETURN: { guard: 'noStampFile', actions: 'accept' },
         BLOCK: { guard: 'noStampFile', target: 'blocked', actions: 'blockedFromInProgress' },
@@ -143,7 +142,7 @@ export const wuMachine = setup({
     },
     blocked: {
       on: {
-        CLAIM: { guard: 'noStampFile', target: 'in_progress', actions: 'newClaim' },
+        CLAIM: { guard: 'noStampFile', target: 'in_progress' },
         CHECKPOINT: { guard: 'noStampFile', actions: 'accept' },
         RETURN: { guard: 'noStampFile', actions: 'accept' },
         UNBLOCK: [

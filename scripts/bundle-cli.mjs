@@ -1,13 +1,34 @@
 // Bundles the `baton` bin into dist/bin/ with code splitting: each command's lazy import stays a
 // separate chunk, but the ~100 small files of zod, commander and friends become a few. Resolving
 // and compiling one chunk instead of a hundred modules cuts a short command's start-up by ~25%.
+//
+// Then the short commands (FLATTENED) are rebundled each into ONE file. Code splitting cuts shared
+// code into a chunk per set of entry points that reach it, and with ~70 entry points (every lazy
+// command and fallback) `mem inbox` ended up loading ~27 files; each costs Node's ESM loader
+// ~0.75 ms. The flattened file holds the command's whole static closure except what must stay one
+// instance or is loaded anyway: modules the bin itself loads (errors, the compiled-validator runtime)
+// and SHARED ones are imported from their chunk, and every dynamic import (lazy fallbacks, the write
+// side, zod) points at the split build's own entry chunk for it.
+//
+// The metafile of the split build is written to dist/bin-metafile.json (which module is in which
+// chunk; https://esbuild.github.io/analyze/ reads it).
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-await build({
-  entryPoints: { baton: 'src/cli/bin.ts' },
-  outdir: 'dist/bin',
+const OUT_DIR = 'dist/bin';
+
+/** Short commands to bundle into one file each (see the budget in the architecture spec). */
+const FLATTENED = ['src/cli/commands/mem-inbox.ts'];
+
+/** Modules a flattened command must share with the split build: they hold state (a registry). */
+const SHARED = ['events/schema-loader.ts', 'events/compiled.ts', 'src/errors.ts'];
+
+const common = {
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -16,6 +37,84 @@ await build({
   // The PostgreSQL driver stays a runtime dependency loaded from node_modules (and only by the
   // postgres adapter's lazy chunk): bundling it would pull in its optional native binding.
   external: ['pg', 'pg-native'],
-  // CommonJS dependencies (commander, ndjson) call require() for Node built-ins.
-  banner: { js: "import { createRequire as __batonRequire } from 'node:module'; const require = __batonRequire(import.meta.url);" },
+};
+
+// CommonJS dependencies (commander, ndjson) call require() for Node built-ins.
+const requireBanner = "import { createRequire as __batonRequire } from 'node:module'; const require = __batonRequire(import.meta.url);";
+
+const split = await build({
+  ...common,
+  entryPoints: { baton: 'src/cli/bin.ts' },
+  outdir: OUT_DIR,
+  splitting: true,
+  metafile: true,
+  banner: { js: requireBanner },
 });
+writeFileSync('dist/bin-metafile.json', JSON.stringify(split.metafile));
+
+for (const entry of FLATTENED) await flatten(entry, split.metafile);
+
+async function flatten(entry, metafile) {
+  const outputs = metafile.outputs;
+  const entryOutput = (source) => Object.keys(outputs).find((key) => outputs[key].entryPoint === source);
+  const target = entryOutput(entry);
+  if (!target) throw new Error(`bundle-cli: ${entry} is no entry point of the split build`);
+  // The chunk each module landed in (an entry chunk that only re-exports holds no inputs).
+  const chunkOf = new Map();
+  for (const [key, output] of Object.entries(outputs)) for (const input of Object.keys(output.inputs)) chunkOf.set(input, key);
+  // What the bin loads before any command: stays in its chunks, one instance.
+  const binLoads = new Set();
+  const visit = (key) => {
+    if (binLoads.has(key)) return;
+    binLoads.add(key);
+    for (const imp of outputs[key].imports) if (imp.kind === 'import-statement' && outputs[imp.path]) visit(imp.path);
+  };
+  const bin = entryOutput('src/cli/bin.ts');
+  visit(bin);
+  const external = (source) => {
+    const chunk = chunkOf.get(source);
+    if (chunk === undefined || !(binLoads.has(chunk) || SHARED.includes(source))) return undefined;
+    // Importing the bin's own file would run the CLI again.
+    if (chunk === bin) throw new Error(`bundle-cli: ${entry} imports ${source}, which lives in the bin's own file; import it as a type, or move it out`);
+    return chunk;
+  };
+
+  const dir = mkdtempSync(join(tmpdir(), 'baton-bundle-'));
+  try {
+    const result = await build({
+      ...common,
+      entryPoints: [entry],
+      outfile: join(dir, 'out.js'),
+      metafile: true,
+      plugins: [
+        {
+          name: 'baton-flatten',
+          setup(b) {
+            b.onResolve({ filter: /^\./ }, async (args) => {
+              if (args.pluginData?.flatten) return undefined;
+              const resolved = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { flatten: true } });
+              if (resolved.errors.length > 0) return { errors: resolved.errors };
+              const source = relative(process.cwd(), resolved.path);
+              if (args.kind === 'dynamic-import') {
+                const lazy = entryOutput(source);
+                if (!lazy) throw new Error(`bundle-cli: ${entry} imports ${source} lazily, but the split build has no entry chunk for it`);
+                return { path: `./${basename(lazy)}`, external: true };
+              }
+              const chunk = external(source);
+              return chunk === undefined ? undefined : { path: `./${basename(chunk)}`, external: true };
+            });
+          },
+        },
+      ],
+    });
+    const bundled = Object.keys(result.metafile.inputs).filter((input) => input.includes('node_modules/'));
+    if (bundled.length > 0) throw new Error(`bundle-cli: flattening ${entry} bundled packages (${bundled.join(', ')}); they belong in the split build`);
+    const final = resolve(target);
+    renameSync(join(dir, 'out.js'), final);
+    // Every name it imports from the split build's chunks must exist there: link it once.
+    const check = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(final).href)})`], { encoding: 'utf8' });
+    if (check.status !== 0) throw new Error(`bundle-cli: the flattened ${basename(final)} does not link: ${check.stderr.trim()}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -29,3 +29,8 @@ export { InboxInput } from './coordination/inbox-input.js';
 export { drainHook, watchSignals, renderPrompt, type DeliveredSignal, type WatchDelivery } from './coordination/delivery.js';
 export { signalGate, recordOverride, type SignalGateOutcome } from './coordination/prep.js';
 export { installClaudeCodeHook } from './coordination/hooks-install.js';
+// Work units (work-units.md): the orchestration documents and their validating parsers, the fold, the views.
+export { parseOrchestrationPlanDocument, parseOrchestrationLaunchDocument, parseOrchestrationStatusDocument, PlanDocument, LaunchDocument, StatusDocument } from '../projections/work-units/documents.js';
+export { computeInitiative, statusDocument, planDocument, explainWu, workUnitsStateProjection, WORK_UNIT_PROJECTIONS } from '../projections/work-units/index.js';
+export { type WorkUnitsEnv, loadWorkUnits } from './work-units/env.js';
+export { WorkUnitErrorCode } from './work-units/errors.js';

@@ -1,6 +1,7 @@
 /**
  * A parser for the plain subset of YAML that `.baton/config.yaml` is usually written in — block
- * mappings of `key: scalar` with comments — so a short command reads its settings without loading
+ * mappings of `key: scalar`, block sequences of scalars (`- item`) under a key, and comments — so a
+ * short command reads its settings without loading
  * the `yaml` package (~20 ms). It answers only when it is sure to give exactly what `yaml`'s
  * `parse` gives (YAML 1.2 core schema); for anything else (sequences, quotes, flow style, numbers
  * other than plain integers, tabs, anchors, odd indentation…) it returns UNSURE and the caller
@@ -11,6 +12,7 @@ export const UNSURE: unique symbol = Symbol('simple-yaml.unsure');
 type Mapping = Record<string, unknown>;
 
 const KEY_LINE = /^( *)([A-Za-z_][A-Za-z0-9_-]*):(.*)$/;
+const ITEM_LINE = /^( *)-(?: (.*))?$/;
 const PLAIN_TOKEN = /^[A-Za-z0-9_][A-Za-z0-9_.\/:@+-]*$/;
 const NULL_WORD = /^(?:~|[Nn]ull|NULL)$/;
 const BOOL_WORD = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
@@ -24,9 +26,28 @@ export function parseSimpleYaml(text: string): Mapping | null | typeof UNSURE {
   if (!/^[\n\x20-\x7e]*$/.test(text)) return UNSURE;
   let root: Mapping | null = null;
   const stack: { indent: number; map: Mapping }[] = [];
+  // A key whose value is on the following lines (a nested mapping or a sequence), or null.
   let pending: { map: Mapping; key: string; indent: number } | undefined;
+  // The sequence being read: its `-` column and items.
+  let sequence: { indent: number; items: unknown[] } | undefined;
   for (const line of text.split('\n')) {
     if (/^ *(?:#.*)?$/.test(line)) continue;
+    const item = ITEM_LINE.exec(line);
+    if (item) {
+      const indent = item[1]!.length;
+      if (pending !== undefined && sequence === undefined && indent >= pending.indent) {
+        sequence = { indent, items: [] };
+        pending.map[pending.key] = sequence.items;
+        pending = undefined;
+      }
+      if (sequence === undefined || indent !== sequence.indent) return UNSURE;
+      const token = valueToken(item[2] ?? '');
+      if (token === undefined) return UNSURE;
+      const scalar = plainScalar(token);
+      if (scalar === UNSURE) return UNSURE;
+      sequence.items.push(scalar);
+      continue;
+    }
     const m = KEY_LINE.exec(line);
     if (!m) return UNSURE;
     const indent = m[1]!.length;
@@ -34,6 +55,11 @@ export function parseSimpleYaml(text: string): Mapping | null | typeof UNSURE {
     const rest = m[3]!;
     if (key === '__proto__' || NULL_WORD.test(key) || BOOL_WORD.test(key)) return UNSURE;
     if (rest !== '' && !rest.startsWith(' ')) return UNSURE;
+    if (sequence !== undefined) {
+      // A sequence ends at a key no deeper than its dash.
+      if (indent > sequence.indent) return UNSURE;
+      sequence = undefined;
+    }
     if (root === null) {
       if (indent !== 0) return UNSURE;
       root = {};
@@ -59,13 +85,18 @@ export function parseSimpleYaml(text: string): Mapping | null | typeof UNSURE {
       top.map[key] = null;
       continue;
     }
-    const token = /^(\S+)(?: +#.*)?$/.exec(value)?.[1];
+    const token = valueToken(value);
     if (token === undefined) return UNSURE;
     const scalar = plainScalar(token);
     if (scalar === UNSURE) return UNSURE;
     top.map[key] = scalar;
   }
   return root;
+}
+
+/** The one plain token of a value, before an optional ` # comment`; undefined for anything else. */
+function valueToken(value: string): string | undefined {
+  return /^(\S+)(?: +#.*)?$/.exec(value.trim())?.[1];
 }
 
 function plainScalar(token: string): string | number | boolean | null | typeof UNSURE {

@@ -97,17 +97,21 @@ export function computeInitiative(state: WorkUnitsState, initiative: string, opt
   const occupied = members.filter((id) => OCCUPYING.has(stateOf(id))).length;
   const available_capacity = max_active_workers === null ? null : Math.max(0, max_active_workers - occupied);
 
-  // Lane holders, workspace-wide (§7.3).
+  // Lane holders, workspace-wide (§7.3), counted once per lane: policy `all` and policy `active`.
+  const holding = new Map<string, { all: Set<string>; active: Set<string> }>();
+  for (const a of assessments.values()) {
+    const s = a.decision.state;
+    if (NOT_HOLDING.has(s) || a.wu.def.lane === undefined) continue;
+    let entry = holding.get(a.wu.def.lane);
+    if (entry === undefined) holding.set(a.wu.def.lane, (entry = { all: new Set(), active: new Set() }));
+    entry.all.add(a.wu.wu_id);
+    if (s !== OrchestrationState.blocked) entry.active.add(a.wu.wu_id);
+  }
   const holders = (lane: string, exclude: string): number => {
-    const policy = laneSettings(config, lane).lock_policy;
-    let n = 0;
-    for (const a of assessments.values()) {
-      if (a.wu.wu_id === exclude || a.wu.def.lane !== lane) continue;
-      const s = a.decision.state;
-      if (NOT_HOLDING.has(s) || (policy === 'active' && s === OrchestrationState.blocked)) continue;
-      n++;
-    }
-    return n;
+    const entry = holding.get(lane);
+    if (entry === undefined) return 0;
+    const set = laneSettings(config, lane).lock_policy === 'active' ? entry.active : entry.all;
+    return set.size - (set.has(exclude) ? 1 : 0);
   };
 
   // Planned waves (§7.4).

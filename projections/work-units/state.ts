@@ -231,6 +231,12 @@ function applyFields(wu: WuRecord, fields: Record<string, unknown>, removed: rea
 export function applyWorkUnits(state: WorkUnitsState, event: DecodedEvent): WorkUnitsState {
   state.head_seq = event.seq;
   const d = event.data;
+  // Events of other domains (most of a long log) carry nothing for this fold but liveness: skip
+  // building a mark and its summary for them.
+  if (!concernsWorkUnits(event.type)) {
+    bumpSessions(state, event);
+    return state;
+  }
   const mark: Mark = { seq: event.seq, at: event.at, type: event.type, actor: event.actor, stream: event.stream, summary: summarize(event) };
   // Sessions: the light facts stall detection reads (tasks.md §1.1, coordination.md §2).
   switch (event.type) {
@@ -285,12 +291,7 @@ export function applyWorkUnits(state: WorkUnitsState, event: DecodedEvent): Work
     default:
       applyWuEvent(state, event, mark);
   }
-  // Any fact a live session records keeps it alive (coordination.md §2 heartbeat rule).
-  const bump = (session: SessionFacts | undefined): void => {
-    if (session !== undefined && !session.ended) session.last_heartbeat_at = laterOf(session.last_heartbeat_at, event.at);
-  };
-  if (event.type === 'session.heartbeat') bump(state.sessions[str(d['session_id']) ?? '']);
-  bump(state.sessions[event.actor]);
+  bumpSessions(state, event);
   return state;
 }
 
@@ -304,6 +305,29 @@ function summarize(event: DecodedEvent): string {
   }
   if (Array.isArray(d['paths'])) bits.push(`paths=${(d['paths'] as string[]).slice(0, 5).join(',')}`);
   return `${event.type}${bits.length > 0 ? ` ${bits.join(' ')}` : ''}`;
+}
+
+/** The event types this fold reads (the switch above and applyWuEvent's filter). */
+function concernsWorkUnits(type: string): boolean {
+  return (
+    type.startsWith('wu.') ||
+    type.startsWith('observation.') ||
+    type.startsWith('delegation.') ||
+    type.startsWith('session.') ||
+    type === 'handoff.emitted' ||
+    type === 'initiative.created' ||
+    type === 'orchestration.attempt_started' ||
+    type === 'signal.sent'
+  );
+}
+
+/** Any fact a live session records keeps it alive (coordination.md §2 heartbeat rule). */
+function bumpSessions(state: WorkUnitsState, event: DecodedEvent): void {
+  const bump = (session: SessionFacts | undefined): void => {
+    if (session !== undefined && !session.ended) session.last_heartbeat_at = laterOf(session.last_heartbeat_at, event.at);
+  };
+  if (event.type === 'session.heartbeat') bump(state.sessions[str(event.data['session_id']) ?? '']);
+  bump(state.sessions[event.actor]);
 }
 
 function applyWuEvent(state: WorkUnitsState, event: DecodedEvent, mark: Mark): void {

@@ -1,4 +1,5 @@
 import type { EventCatalog } from '../../events/catalog.js';
+import type * as StoreAccessModule from './store-access.js';
 import type { EventStore } from '../store/contract.js';
 import { invalidInput } from '../errors.js';
 import { chooseMode, Output } from './output.js';
@@ -44,7 +45,7 @@ export class CommandContext {
 
   async workspace(): Promise<string> {
     if (this.workspaceDir === undefined) {
-      const { resolveWorkspace } = await import('./store-access.js');
+      const { resolveWorkspace } = await this.storeAccess();
       this.workspaceDir = resolveWorkspace(this.flags.dir ?? this.env['BATON_DIR']);
     }
     return this.workspaceDir;
@@ -52,33 +53,42 @@ export class CommandContext {
 
   /** Where projection snapshots go: `.baton/cache/` of the workspace, whatever the store. */
   async cacheDir(): Promise<string> {
-    const { workspaceLayout } = await import('./store-access.js');
+    const { workspaceLayout } = await this.storeAccess();
     return workspaceLayout(await this.workspace()).cache;
   }
 
   catalog(): Promise<EventCatalog> {
     this.catalogPromise ??= this.compiledValidation
-      ? import('./store-access.js').then((m) => new m.CompiledEventCatalog())
+      ? this.storeAccess().then((m) => new m.CompiledEventCatalog())
       : import('../../events/index.js').then((m) => m.createCatalog());
     return this.catalogPromise;
   }
 
   private compiledValidation = false;
+  private storeAccessPromise: Promise<typeof StoreAccessModule> | undefined;
+
+  private storeAccess(): Promise<typeof StoreAccessModule> {
+    this.storeAccessPromise ??= import('./store-access.js');
+    return this.storeAccessPromise;
+  }
 
   /**
    * Validate with the compiled validators (events/compiled-catalog.ts) instead of loading every zod
    * schema up front: the same answers and errors, and a command whose input is valid loads no zod.
-   * For commands on the short-command budget (`mem inbox`); call it before the first catalog() or store().
+   * For commands on the short-command budget (`mem inbox`); call it before the first catalog() or
+   * store(). A command that imports store-access.ts itself passes it, so reaching the store loads
+   * no further file (scripts/bundle-cli.mjs bundles such a command into one file).
    */
-  useCompiledValidation(): void {
-    if (this.catalogPromise !== undefined) throw new Error('useCompiledValidation() after the catalog was created');
+  useCompiledValidation(storeAccess?: typeof StoreAccessModule): void {
+    if (this.catalogPromise !== undefined || this.storePromise !== undefined) throw new Error('useCompiledValidation() after the catalog or the store was opened');
     this.compiledValidation = true;
+    if (storeAccess !== undefined) this.storeAccessPromise = Promise.resolve(storeAccess);
   }
 
   store(): Promise<EventStore> {
     this.storePromise ??= (async () => {
       const workspace = await this.workspace();
-      const { readConfigText, readStoreConfig, openStore, loadSchemas } = await import('./store-access.js');
+      const { readConfigText, readStoreConfig, openStore, loadSchemas } = await this.storeAccess();
       const lockTimeout = this.env['BATON_LOCK_TIMEOUT_MS'];
       const config = await readStoreConfig(readConfigText(workspace), this.env['BATON_STORE_URL']);
       // Only the JSONL store loads zod on demand (its append retries); give the others every schema.

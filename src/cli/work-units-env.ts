@@ -16,5 +16,6 @@ export async function workUnitsEnv(ctx: CommandContext): Promise<WorkUnitsEnv> {
     session: ctx.session,
     actor: ctx.actor,
     cacheDir: await ctx.cacheDir(),
+    warn: (message) => ctx.output.warn(message),
   };
 }

@@ -4,7 +4,7 @@ import { surelyValidEnvelope } from '../../events/envelope-fast-check.js';
 import { GENESIS_HASH } from '../../events/patterns.js';
 import { formatProblems, describeZodIssues } from '../../events/validation.js';
 import type { BadPosition } from './contract.js';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './hash.js';
 import { canonicalEnvelope, ENVELOPE_KEY_ORDER } from '../../events/canonical.js';
 
 /**
@@ -54,7 +54,7 @@ export class ChainChecker {
       line.endsWith(suffix) && inCanonicalKeyOrder(event) && JSON.stringify(event) === line
         ? line.slice(0, line.length - suffix.length) + '}'
         : canonicalEnvelope(event as Record<string, unknown>, false);
-    const hash = createHash('sha256').update(body).digest('hex');
+    const hash = sha256Hex(body);
     if (hash !== event.hash) return bad('hash does not match the event content (tampered)');
     if (line !== body.slice(0, -1) + suffix) return bad('line is not in canonical form (tampered)');
     const decoded = this.catalog.decode(event);

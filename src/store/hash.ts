@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
+import { hash as oneShotHash } from 'node:crypto';
 import { canonicalEnvelope } from '../../events/canonical.js';
 import type { StoredEvent } from '../../events/envelope.js';
 
 /** SHA-256 (hex) of the event's canonical JSON without `hash`. */
 export function hashEvent(event: Omit<StoredEvent, 'hash'> | StoredEvent): string {
-  return createHash('sha256').update(canonicalEnvelope(event as Record<string, unknown>, false)).digest('hex');
+  return sha256Hex(canonicalEnvelope(event as Record<string, unknown>, false));
 }
 
 /** The stored line for an event (no trailing newline). */
@@ -18,6 +18,14 @@ export function serializeEvent(event: StoredEvent): string {
  */
 export function sealEvent(unsealed: Omit<StoredEvent, 'hash'>): { event: StoredEvent; line: string } {
   const body = canonicalEnvelope(unsealed as Record<string, unknown>, false);
-  const hash = createHash('sha256').update(body).digest('hex');
+  const hash = sha256Hex(body);
   return { event: { ...unsealed, hash }, line: `${body.slice(0, -1)},"hash":"${hash}"}` };
+}
+
+/**
+ * SHA-256 (hex) of a string, one shot: `crypto.hash` (Node ≥ 20.12) skips building a Hash object
+ * and is ~2× faster than createHash for event-sized inputs — it runs once per event on every read.
+ */
+export function sha256Hex(text: string): string {
+  return oneShotHash('sha256', text, 'hex');
 }

@@ -23,6 +23,8 @@ export interface WorkUnitsEnv {
   actor: string;
   workspace: string;
   cacheDir?: string | undefined;
+  /** Where non-fatal problems go (the CLI's stderr warning). */
+  warn?: ((message: string) => void) | undefined;
 }
 
 export async function loadWorkUnits(env: WorkUnitsEnv, to?: number): Promise<{ state: WorkUnitsState; seq: number }> {

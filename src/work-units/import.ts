@@ -6,6 +6,7 @@ import { DefinitionFields, type DefinitionField } from '../../events/work-units/
 import { compareWuIds, WU_ID_PATTERN, YAML_STATUSES } from '../../events/work-units/vocabulary.js';
 import { describeZodIssues } from '../../events/validation.js';
 import { BatonError, ErrorCode } from '../errors.js';
+import type { WorkUnitsState } from '../../projections/work-units/state.js';
 import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
 
 /**
@@ -142,25 +143,45 @@ function parseFile(workspace: string, abs: string, failures: string[]): ParsedFi
   return { path: abs, display, wu_id: id, fields: checked.success ? (checked.data as Record<string, unknown>) : fields, content_hash };
 }
 
-export async function importWuYaml(env: WorkUnitsEnv, inputs: readonly string[]): Promise<{ files: ImportFileRow[]; appended: number }> {
-  if (inputs.length === 0) throw new BatonError(ErrorCode.INVALID_INPUT, 'paths: give at least one file or folder', { field: 'paths' });
-  const files = listFiles(env.workspace, inputs);
+interface ImportPlan {
+  rows: ImportFileRow[];
+  events: { type: string; stream: string; data: Record<string, unknown> }[];
+  failures: string[];
+}
+
+/**
+ * Compare the files with the WUs' YAML as last observed. Strict (the import): any failure is
+ * reported and nothing is planned. Lenient (the YAML probe): bad files and duplicates are skipped
+ * and reported as failures, the rest is planned.
+ */
+export function planImport(workspace: string, state: WorkUnitsState, inputs: readonly string[], lenient: boolean): ImportPlan {
   const failures: string[] = [];
-  const parsed = files.map((f) => parseFile(env.workspace, f, failures));
+  let files: string[];
+  try {
+    files = listFiles(workspace, inputs);
+  } catch (error) {
+    if (!lenient) throw error;
+    return { rows: [], events: [], failures: [(error as Error).message] };
+  }
+  const parsed = files.map((f) => parseFile(workspace, f, failures));
   const seen = new Map<string, string>();
+  const usable: ParsedFile[] = [];
   for (const p of parsed) {
-    if (p === null || p.wu_id === null) continue;
-    const other = seen.get(p.wu_id);
-    if (other !== undefined) failures.push(`${p.display}: id: ${p.wu_id} is also defined by ${other}`);
-    else seen.set(p.wu_id, p.display);
+    if (p === null) continue;
+    if (p.wu_id !== null) {
+      const other = seen.get(p.wu_id);
+      if (other !== undefined) {
+        failures.push(`${p.display}: id: ${p.wu_id} is also defined by ${other}`);
+        continue;
+      }
+      seen.set(p.wu_id, p.display);
+    }
+    usable.push(p);
   }
-  if (failures.length > 0) {
-    throw new BatonError(ErrorCode.INVALID_INPUT, `wu import failed; nothing was imported:\n${failures.join('\n')}`, { failures });
-  }
-  const { state } = await loadWorkUnits(env);
+  if (failures.length > 0 && !lenient) return { rows: [], events: [], failures };
   const rows: ImportFileRow[] = [];
-  const events: { type: string; stream: string; data: Record<string, unknown>; actor: string; at: string }[] = [];
-  for (const p of parsed as ParsedFile[]) {
+  const events: ImportPlan['events'] = [];
+  for (const p of usable) {
     if (p.wu_id === null) {
       rows.push({ path: p.display, wu_id: null, result: ImportResult.skipped, changed_fields: [] });
       continue;
@@ -179,11 +200,20 @@ export async function importWuYaml(env: WorkUnitsEnv, inputs: readonly string[])
       type: 'observation.wu_yaml',
       stream: `wu/${p.wu_id}`,
       data: { wu_id: p.wu_id, path: p.display, content_hash: p.content_hash, fields: changed, removed_fields: removed },
-      actor: env.actor,
-      at: env.now,
     });
     rows.push({ path: p.display, wu_id: p.wu_id, result: first ? ImportResult.defined : ImportResult.changed, changed_fields: changedFields });
   }
-  if (events.length > 0) await env.store.append(events);
-  return { files: rows, appended: events.length };
+  return { rows, events, failures };
+}
+
+export async function importWuYaml(env: WorkUnitsEnv, inputs: readonly string[]): Promise<{ files: ImportFileRow[]; appended: number }> {
+  if (inputs.length === 0) throw new BatonError(ErrorCode.INVALID_INPUT, 'paths: give at least one file or folder', { field: 'paths' });
+  const { state } = await loadWorkUnits(env);
+  const plan = planImport(env.workspace, state, inputs, false);
+  if (plan.failures.length > 0) {
+    throw new BatonError(ErrorCode.INVALID_INPUT, `wu import failed; nothing was imported:\n${plan.failures.join('\n')}`, { failures: plan.failures });
+  }
+  // All events in one batch: the import is all-or-nothing.
+  if (plan.events.length > 0) await env.store.append(plan.events.map((e) => ({ ...e, actor: env.actor, at: env.now })));
+  return { files: plan.rows, appended: plan.events.length };
 }

@@ -3,6 +3,7 @@ import { readIfFile } from '../artifacts/atomic-write.js';
 import { restorePrivateFile } from '../artifacts/private-write.js';
 import { stepWu } from '../../machines/work-unit-table.js';
 import { BatonError, ErrorCode } from '../errors.js';
+import type { WorkUnitsState } from '../../projections/work-units/state.js';
 import { appendAs, appendedOf, checkWuId, knownWu, loadWorkUnits, type WorkUnitsEnv } from './env.js';
 
 /**
@@ -60,4 +61,14 @@ export async function doneWu(env: WorkUnitsEnv, wuId: string): Promise<DoneResul
   // A valid hand-written (or LumenFlow) stamp is kept as it is.
   if (!isValidStamp(wuId, onDisk)) restorePrivateFile(path, stampContent(wuId, title, completed));
   return { wu_id: wuId, stamp_path: rel, already_exists: fileValid, appended: appendedOf(result) };
+}
+
+/** `.baton/stamps/<WU>.done` is a projection of `wu.stamped`: restore every missing or altered one. */
+export function restoreStamps(env: WorkUnitsEnv, state: WorkUnitsState): number {
+  let written = 0;
+  for (const wu of Object.values(state.wus)) {
+    if (wu.stamped === null) continue;
+    if (restorePrivateFile(join(env.workspace, stampRelativePath(wu.wu_id)), stampContent(wu.wu_id, wu.stamped.title, wu.stamped.completed_date))) written++;
+  }
+  return written;
 }

@@ -73,4 +73,17 @@ describe.concurrent('work-unit bad input and upserts', () => {
     const status = (await ws.ok(['orchestrate', 'status', 'INIT-2'])).last as { wus: { wu_id: string; title: string }[] };
     expect(status.wus).toMatchObject([{ wu_id: 'WU-1', title: 'B' }]);
   });
+
+  it('the YAML probe (probes.wu_yaml_paths) imports changed files on status and only warns about a bad one', async () => {
+    const ws = await WuWorkspace.create({ config: 'probes:\n  wu_yaml_paths: [wus]\n' });
+    mkdirSync(join(ws.dir, 'wus'));
+    writeFileSync(join(ws.dir, 'wus', 'WU-1.yaml'), 'id: WU-1\ntitle: One\ninitiative: INIT-1\nlane: L1\nstatus: ready\n');
+    writeFileSync(join(ws.dir, 'wus', 'WU-2.yaml'), 'id: WU-2\ntitle: Two\ninitiative: INIT-1\nstatus: ready\n');
+    const first = await ws.ok(['orchestrate', 'status', 'INIT-1']);
+    expect(first.stderr).toContain('WU-2.yaml');
+    expect((first.last as { wus: { wu_id: string; orchestration_state: string }[] }).wus).toMatchObject([{ wu_id: 'WU-1', orchestration_state: 'eligible' }]);
+    const head = ws.headSeq();
+    await ws.ok(['orchestrate', 'status', 'INIT-1']);
+    expect(ws.headSeq()).toBe(head);
+  });
 });

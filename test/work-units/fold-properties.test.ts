@@ -6,6 +6,8 @@ import { computeInitiative, statusDocument } from '../../projections/work-units/
 import { depsOf } from '../../projections/work-units/evidence.js';
 import { DEFAULT_WORK_UNITS_CONFIG, laneSettings, WorkUnitsConfigSchema } from '../../projections/work-units/settings.js';
 import { applyWorkUnits, initWorkUnits, machineEventOf, type WorkUnitsState } from '../../projections/work-units/state.js';
+import type { WuLifecycle } from '../../machines/work-unit-table.js';
+import { INITIAL_WU_LIFECYCLE } from '../../machines/work-unit-table.js';
 
 /**
  * Fold properties (work-units.md §5–§7) on random evidence sequences: incremental folding (through
@@ -151,4 +153,135 @@ describe('work-unit fold properties', () => {
       { numRuns: 150 },
     );
   });
+
+  it('the state each WU gets is the decision table applied to evidence derived directly from the events', () => {
+    fc.assert(
+      fc.property(definitions, fc.array(wuEvent, { maxLength: 40 }), (defs, events) => {
+        const log = history(defs, events.map(toRaw));
+        const c = computeInitiative(fold(log), 'INIT-1', { config: DEFAULT_WORK_UNITS_CONFIG, now: NOW });
+        const oracle = oracleStates(log, defs);
+        for (const id of WUS) expect(c.assessments.get(id)!.decision.state, id).toBe(oracle.get(id));
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
+
+/**
+ * An independent reading of work-units.md §3.4, §5.3 and §6.2 over the raw events: which events the
+ * machine accepts is the only thing taken from the implementation (stepWu is the machine's table).
+ * The generator never makes branch observations or PR modes, so rows 4 and 6 are not exercised here
+ * (the CLI scenarios 29 and 30 cover them).
+ */
+function oracleStates(log: DecodedEvent[], defs: { lane: string; deps: string[] }[]): Map<string, string> {
+  type E = DecodedEvent;
+  const accepted = new Map<string, E[]>(WUS.map((w) => [w, []]));
+  const lifecycle = new Map<string, WuLifecycle>(WUS.map((w) => [w, { ...INITIAL_WU_LIFECYCLE }]));
+  let dirty: string[] = [];
+  for (const e of log) {
+    if (e.type === 'observation.dirty_paths') dirty = e.data['paths'] as string[];
+    const wu = e.data['wu_id'] as string | undefined;
+    if (wu === undefined || !accepted.has(wu) || e.type === 'wu.defined') continue;
+    const me = machineEventOf(e);
+    if (me !== null) {
+      const next = stepWu(lifecycle.get(wu)!, me);
+      if (next === null) continue;
+      lifecycle.set(wu, next);
+    }
+    accepted.get(wu)!.push(e);
+  }
+  const terminal = new Set(['done', 'completed', 'cancelled', 'abandoned', 'deferred', 'closed', 'superseded']);
+  const facts = new Map<string, { DONE: boolean; evs: E[]; yaml: string; start: number }>();
+  for (const wu of WUS) {
+    const evs = accepted.get(wu)!;
+    let yaml = 'ready';
+    let start = 0;
+    let stampedFact = false;
+    let stampFile = false;
+    for (const e of evs) {
+      if (e.type === 'wu.claimed') yaml = 'in_progress';
+      if (e.type === 'wu.blocked') yaml = 'blocked';
+      if (e.type === 'wu.unblocked') yaml = yamlBefore(evs, e);
+      if (e.type === 'wu.released' || (e.type === 'handoff.emitted' && e.data['relaunch'] === true)) {
+        start = e.seq;
+        yaml = 'ready';
+      }
+      if (e.type === 'wu.stamped') [yaml, stampedFact] = ['done', true];
+      if (e.type === 'observation.wu_yaml') yaml = (e.data['fields'] as { status: string }).status;
+      if (e.type === 'observation.stamp_file') stampFile = e.data['present'] === true && e.data['valid'] === true;
+    }
+    facts.set(wu, { DONE: stampedFact || stampFile || terminal.has(yaml), evs, yaml, start });
+  }
+  const out = new Map<string, string>();
+  WUS.forEach((wu, i) => {
+    const { DONE, evs, yaml, start } = facts.get(wu)!;
+    const win = evs.filter((e) => e.seq >= start);
+    const last = (types: string[]) => win.filter((e) => types.includes(e.type)).at(-1);
+    const claim = last(['wu.claimed']);
+    const handoff = last(['handoff.emitted']);
+    const pickup = last(['delegation.picked_up']);
+    const claimed = yaml === 'in_progress' || yaml === 'blocked' || pickup !== undefined;
+    const path = (claim?.data['worktree_path'] ?? handoff?.data['worktree_path'] ?? null) as string | null;
+    const wtObs = evs.filter((e) => e.type === 'observation.worktree' && e.data['path'] === path).at(-1);
+    const present = path !== null && wtObs?.data['present'] === true;
+    const returned = last(['wu.worker_returned', 'delegation.completed']) !== undefined;
+    let claimedSince = 0;
+    let wasClaimed = false;
+    for (const e of evs) {
+      const before = wasClaimed;
+      wasClaimed = claimedAfter(evs, e);
+      if (e.type === 'wu.claimed' || ((e.type === 'delegation.picked_up' || e.type === 'observation.wu_yaml') && wasClaimed && !before)) claimedSince = e.seq;
+    }
+    const cp = last(['wu.checkpointed']);
+    const executing = present || (cp !== undefined && cp.seq > claimedSince);
+    const past = handoff !== undefined || claimed || returned || present;
+    const overlap = past && dirty.length > 0;
+    const activity = win.filter((e) => ['wu.claimed', 'wu.checkpointed', 'wu.unblocked', 'delegation.picked_up'].includes(e.type)).map((e) => Date.parse(e.at));
+    const lastAt = activity.length > 0 ? Math.max(...activity) : present ? Date.parse(wtObs!.at) : null;
+    const inactive = lastAt !== null && Date.parse(NOW) - lastAt > 4 * 3600_000;
+    const depsDone = defs[i]!.deps.every((d) => facts.get(d)!.DONE);
+    const state = DONE ? 'done'
+      : overlap ? 'contaminated'
+      : yaml === 'blocked' ? 'blocked'
+      : returned && present ? 'ready_for_finish'
+      : returned ? 'needs_relaunch'
+      : present && inactive ? 'stalled'
+      : executing ? 'active'
+      : claimed ? 'claimed'
+      : handoff !== undefined ? 'handoff_emitted'
+      : depsDone ? 'eligible'
+      : 'planned';
+    out.set(wu, state);
+  });
+  return out;
+}
+
+/** The YAML status an unblock returns to: in_progress when the block came from a claimed state. */
+function yamlBefore(evs: DecodedEvent[], unblock: DecodedEvent): string {
+  const block = evs.slice(0, evs.indexOf(unblock)).reverse().find((x) => x.type === 'wu.blocked')!;
+  const prior = evs.slice(0, evs.indexOf(block));
+  let yaml = 'ready';
+  for (const e of prior) {
+    if (e.type === 'wu.claimed') yaml = 'in_progress';
+    if (e.type === 'wu.unblocked') yaml = yamlBefore(evs, e);
+    if (e.type === 'wu.released' || (e.type === 'handoff.emitted' && e.data['relaunch'] === true)) yaml = 'ready';
+    if (e.type === 'observation.wu_yaml') yaml = (e.data['fields'] as { status: string }).status;
+  }
+  return yaml === 'in_progress' || yaml === 'blocked' ? 'in_progress' : 'ready';
+}
+
+/** Is the WU claimed right after `e` (YAML in_progress/blocked, or a pickup in the window)? */
+function claimedAfter(evs: DecodedEvent[], e: DecodedEvent): boolean {
+  const upTo = evs.slice(0, evs.indexOf(e) + 1);
+  let yaml = 'ready';
+  let windowStart = 0;
+  for (const x of upTo) {
+    if (x.type === 'wu.claimed') yaml = 'in_progress';
+    if (x.type === 'wu.blocked') yaml = 'blocked';
+    if (x.type === 'wu.unblocked') yaml = yamlBefore(evs, x);
+    if (x.type === 'wu.released' || (x.type === 'handoff.emitted' && x.data['relaunch'] === true)) [yaml, windowStart] = ['ready', x.seq];
+    if (x.type === 'wu.stamped') yaml = 'done';
+    if (x.type === 'observation.wu_yaml') yaml = (x.data['fields'] as { status: string }).status;
+  }
+  return yaml === 'in_progress' || yaml === 'blocked' || upTo.some((x) => x.type === 'delegation.picked_up' && x.seq >= windowStart);
+}

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { batonIn, jsonLines, type CliResult } from '../helpers/cli.js';
@@ -44,11 +44,17 @@ export class WuWorkspace {
     this.dir = makeTempDir('baton-wu-');
   }
 
-  /** `init` and INIT-1 with lanes L1…L6 (pass `initiative: false` for a bare workspace). */
+  /**
+   * A workspace with INIT-1 (lanes L1…L6); pass `initiative: false` for a bare one. `baton init` is
+   * skipped (the first append creates `.baton/`; init is idempotent and no scenario depends on it),
+   * which saves a process per test.
+   */
   static async create(options: { config?: string; initiative?: boolean } = {}): Promise<WuWorkspace> {
     const ws = new WuWorkspace();
-    await ws.ok(['init']);
-    if (options.config !== undefined) ws.writeConfig(options.config);
+    if (options.config !== undefined) {
+      mkdirSync(join(ws.dir, '.baton'), { recursive: true, mode: 0o700 });
+      ws.writeConfig(options.config);
+    }
     if (options.initiative !== false) await ws.ok(['initiative', 'create', 'INIT-1', '--title', 'One', '--lanes', 'L1,L2,L3,L4,L5,L6']);
     return ws;
   }

@@ -21,6 +21,10 @@ describe.concurrent('lifecycle, stamps, import, parsers, explain', () => {
     const second = WuDoneEnvelope.parse((await ws.ok(['wu', 'done', 'WU-1'])).last);
     expect(second.already_exists).toBe(true);
     expect(ws.events().filter((e) => e.type === 'wu.stamped')).toHaveLength(1);
+    // The stamp is a projection: an altered one is rewritten by the next status.
+    writeFileSync(join(ws.dir, '.baton', 'stamps', 'WU-1.done'), 'tampered\n');
+    await ws.status();
+    expect(readFileSync(join(ws.dir, '.baton', 'stamps', 'WU-1.done'), 'utf8')).toBe('WU WU-1 — T1\nCompleted: 2026-04-17\n');
   });
 
   it('46: done needs a claim; a done WU refuses claim and checkpoint naming the terminal state', async () => {
@@ -108,6 +112,10 @@ describe.concurrent('lifecycle, stamps, import, parsers, explain', () => {
       InitiativeStatusEnvelope.parse((await ws.ok(['replay', '--view', 'initiative-status', '--to', String(to), 'INIT-1'])).last);
     expect(stateOf(await replayed(n - 1), 'WU-1')).toBe('eligible');
     expect(stateOf(await replayed(n), 'WU-1')).toBe('handoff_emitted');
+    const explained = (await ws.ok(['replay', '--view', 'wu-explain', '--to', String(n - 1), 'WU-1'])).last as { orchestration_state: string; rule: number };
+    expect(explained).toMatchObject({ orchestration_state: 'eligible', rule: 12 });
+    const plan = (await ws.ok(['replay', '--view', 'initiative-plan', '--to', String(n - 1), 'INIT-1'])).last as { waves: { wus: { id: string }[] }[] };
+    expect(plan.waves[0]!.wus.map((u) => u.id)).toEqual(['WU-1']);
     // 53
     const a = await ws.ok(['orchestrate', 'status', 'INIT-1']);
     const head = ws.headSeq();

@@ -2,14 +2,16 @@ import { readInbox } from '../../coordination/inbox.js';
 import { InboxEnvelope } from '../../validators.generated.js';
 import type { CommandContext } from '../context.js';
 import { coordinationEnv } from '../coordination-env.js';
+import * as storeAccess from '../store-access.js';
 
 /**
  * `baton mem inbox`, a short command (≤ 2 × `node -e 0`): valid input, events and envelope are
- * checked by compiled validators, so it loads neither zod nor `yaml` unless something fails a check.
+ * checked by compiled validators, so it loads neither zod nor `yaml` unless something fails a check;
+ * and scripts/bundle-cli.mjs bundles it with the store into one file, so it loads few files.
  */
 export async function memInbox(ctx: CommandContext, options: Record<string, string | boolean | undefined>): Promise<void> {
   const str = (key: string): string | undefined => (typeof options[key] === 'string' ? (options[key] as string) : undefined);
-  ctx.useCompiledValidation();
+  ctx.useCompiledValidation(storeAccess);
   const env = await coordinationEnv(ctx);
   const view = await readInbox(env, {
     ...(str('for') !== undefined ? { for: str('for') } : {}),

@@ -22,6 +22,7 @@ export async function orchestrateStatus(ctx: CommandContext, initiative: string,
   const { document, state } = await initiativeStatus(env, initiative, options);
   const { refreshLatestAttempt } = await import('../../work-units/bundle.js');
   await refreshLatestAttempt(env, initiative, document, state);
+  (await import('../../work-units/stamps.js')).restoreStamps(env, state);
   emitStatus(ctx, document);
 }
 

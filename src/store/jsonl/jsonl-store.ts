@@ -43,7 +43,7 @@ import type { StoreIndex } from '../store-index.js';
 import { DIR_MODE, FILE_MODE, segmentName, workspaceLayout, type WorkspaceLayout } from './layout.js';
 import { LineReader } from './line-reader.js';
 import type * as WriterModules from './writer-modules.js';
-import { cursorFor, findTail, listSegments, scanFrom, startCursor, type Cursor, type ScanEnd, type Segment } from './segment-scan.js';
+import { cursorFor, findTail, listSegments, scanFrom, startCursor, type Cursor, type ScanEnd, type ScannedEvent, type Segment } from './segment-scan.js';
 
 export interface JsonlStoreOptions {
   catalog?: EventCatalog;
@@ -125,8 +125,10 @@ export class JsonlEventStore implements EventStore {
     return this.writerLoading;
   }
 
+  private lockNameCache: string | undefined;
+
   private get lockName(): string {
-    return this.writer!.lockNameForIdentity(this.lockIdentity);
+    return (this.lockNameCache ??= this.writer!.lockNameForIdentity(this.lockIdentity));
   }
 
   /** Create `.baton/` with its folders (0700). Returns whether anything was created. */
@@ -433,7 +435,7 @@ export class JsonlEventStore implements EventStore {
     }
   }
 
-  private *scanCommitted(from: number, to: number | undefined): Generator<{ event: StoredEvent; line: string; end: Cursor }> {
+  private *scanCommitted(from: number, to: number | undefined): Generator<ScannedEvent> {
     const segments = listSegments(this.layout.log);
     const first = Math.max(1, from);
     const start = cursorFor(segments, first);
@@ -441,10 +443,10 @@ export class JsonlEventStore implements EventStore {
     const last = to ?? Number.MAX_SAFE_INTEGER;
     const scan = scanFrom(segments, start);
     for (let step = scan.next(); !step.done; step = scan.next()) {
-      const { event, line, segment, offset, length } = step.value;
-      if (event.seq < first) continue;
-      if (event.seq > last) return;
-      yield { event, line, end: { segment, offset: offset + length, seq: event.seq + 1, prevHash: event.hash } };
+      const seq = step.value.event.seq;
+      if (seq < first) continue;
+      if (seq > last) return;
+      yield step.value;
     }
   }
 

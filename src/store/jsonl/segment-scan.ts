@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoredEvent } from '../../../events/envelope.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
+import { sha256Hex } from '../hash.js';
 import { LogCorruptError } from '../../errors.js';
 import { parseStoredLine } from '../stored-line.js';
 import { LineReader } from './line-reader.js';
@@ -75,7 +75,7 @@ function checkSeal(text: string, hash: string): string | undefined {
     return 'line does not end with its hash (not in canonical form)';
   }
   const body = text.slice(0, text.length - suffixLength) + '}';
-  if (createHash('sha256').update(body).digest('hex') !== hash) return 'hash does not match the event content (tampered)';
+  if (sha256Hex(body) !== hash) return 'hash does not match the event content (tampered)';
   return undefined;
 }
 

@@ -1,0 +1,105 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BATON_BIN, batonIn, childEnv, jsonLines } from './helpers/cli.js';
+import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
+
+/**
+ * `baton mem inbox` is a short command (≤ 2 × `node -e 0`, architecture spec): with valid input it
+ * must load neither zod nor `yaml` (~90 ms of module loading between them) — it validates with the
+ * compiled validators and reads plain config.yaml without `yaml`. Invalid input still gets zod's
+ * word-for-word error, loaded on demand.
+ */
+
+/** A module hook that records the file of every module the process loads. */
+const RECORDER = `data:text/javascript,${encodeURIComponent(`
+import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(\`
+  import { appendFileSync } from 'node:fs';
+  export async function load(url, context, next) {
+    if (url.startsWith('file:')) appendFileSync(process.env.BATON_TEST_LOADED, url + '\\\\n');
+    return next(url, context);
+  }
+\`));
+`)}`;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  loaded: string[];
+}
+
+function runRecorded(dir: string, args: readonly string[]): Promise<Run> {
+  const record = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--import', RECORDER, BATON_BIN, '--dir', dir, ...args], { env: childEnv({ BATON_TEST_LOADED: record }), encoding: 'utf8' }, (error, stdout) => {
+      if (error && typeof error.code !== 'number') return reject(error);
+      let loaded: string[] = [];
+      try {
+        loaded = readFileSync(record, 'utf8').trim().split('\n');
+      } catch {
+        // nothing recorded
+      }
+      resolve({ code: error ? (error.code as number) : 0, stdout, loaded });
+    });
+  });
+}
+
+/** The packages a run loaded, by the file names the bundle records in each chunk. */
+function heavyPackages(run: Run): string[] {
+  const found = new Set<string>();
+  for (const url of run.loaded) {
+    const text = readFileSync(fileURLToPath(url), 'utf8');
+    for (const pkg of ['zod', 'yaml']) if (text.includes(`node_modules/${pkg}/`) || url.includes(`/node_modules/${pkg}/`)) found.add(pkg);
+  }
+  return [...found];
+}
+
+describe('mem inbox loads neither zod nor yaml', () => {
+  let dir: string;
+  let reader: string;
+
+  beforeAll(async () => {
+    dir = makeTempDir();
+    expect((await batonIn(dir, ['init', '--json'])).code).toBe(0);
+    const sessions: string[] = [];
+    for (const identity of ['agent:a', 'agent:b']) {
+      const started = await batonIn(dir, ['session', 'start', '--json', '--agent-identity', identity]);
+      expect(started.code).toBe(0);
+      sessions.push((jsonLines(started.stdout).at(-1) as { session: { id: string } }).session.id);
+    }
+    reader = sessions[1]!;
+    for (const message of ['one', 'two', 'three']) {
+      expect((await batonIn(dir, ['--session', sessions[0]!, 'mem', 'signal', message, '--to', 'agent:b', '--json'])).code).toBe(0);
+    }
+    expect((await batonIn(dir, ['--session', sessions[0]!, 'mem', 'signal', 'to all', '--json'])).code).toBe(0);
+  }, 120_000);
+
+  afterAll(() => removeTempDirs());
+
+  it('reading (--no-mark), then marking, then reading again', async () => {
+    const peek = await runRecorded(dir, ['--session', reader, 'mem', 'inbox', '--no-mark', '--json']);
+    expect(peek.code).toBe(0);
+    expect((jsonLines(peek.stdout).at(-1) as { signals: unknown[] }).signals).toHaveLength(4);
+    expect(peek.loaded.length).toBeGreaterThan(0);
+    expect(heavyPackages(peek)).toEqual([]);
+
+    const mark = await runRecorded(dir, ['--session', reader, 'mem', 'inbox', '--json']);
+    expect(mark.code).toBe(0);
+    expect((jsonLines(mark.stdout).at(-1) as { marked: number }).marked).toBe(4);
+    expect(heavyPackages(mark)).toEqual([]);
+
+    const again = await runRecorded(dir, ['--session', reader, 'mem', 'inbox', '--json']);
+    expect((jsonLines(again.stdout).at(-1) as { signals: unknown[] }).signals).toHaveLength(0);
+    expect(heavyPackages(again)).toEqual([]);
+  });
+
+  it('invalid input loads zod for its error message', async () => {
+    const bad = await runRecorded(dir, ['--session', reader, 'mem', 'inbox', '--intent', 'MAYBE', '--json']);
+    expect(bad.code).toBe(2);
+    expect(jsonLines(bad.stdout).at(-1)).toMatchObject({ type: 'error', code: 'INVALID_INPUT', message: '--intent.0: must be one of INFO, PROPOSE, COUNTER, AGREE, REJECT' });
+    expect(heavyPackages(bad)).toContain('zod');
+  });
+});

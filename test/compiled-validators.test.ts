@@ -1,0 +1,355 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { CompiledEventCatalog } from '../events/compiled-catalog.js';
+import { INVALID, type CompiledSchema } from '../events/compiled.js';
+import { A2A_SIGNAL_V1_FIELDS } from '../events/coordination/signal-records.js';
+import { A2ASignalV1 } from '../events/coordination/signal.js';
+import type { StoredEvent } from '../events/envelope.js';
+import { ALL_EVENT_DEFINITIONS, createCatalog } from '../events/index.js';
+import { COMPILED_EVENT_TYPES, UPCASTERS } from '../events/validators.generated.js';
+import { CLAIMED_MODES } from '../events/work-units/vocabulary.js';
+import { OUTPUTS } from '../scripts/generate-validators.js';
+
+/**
+ * The compiled validators (scripts/generate-validators.ts) against the zod schemas they were
+ * compiled from: the checked-in files are current, and on random valid and invalid inputs each
+ * compiled validator accepts exactly what its schema accepts, with zod's output (same values,
+ * same key order). CompiledEventCatalog answers like createCatalog().
+ */
+const root = new URL('..', import.meta.url);
+const exec = promisify(execFile);
+
+const T = '2026-04-17T10:00:00.000Z';
+const SIGNAL = {
+  schema_version: 'A2A.V1',
+  signal_id: 'sig-01hx0000000000',
+  sender_identity: 'session_alpha',
+  recipients: ['agent:beta', 'session_gamma'],
+  target_agent: 'agent:beta',
+  thread_id: 'thread-01hx',
+  intent: 'PROPOSE',
+  interrupt_class: 'priority',
+  requires_ack: true,
+  message: 'Approve boundary?',
+  origin: 'local',
+  wu_id: 'WU-12',
+  initiative: 'INIT-3',
+  lane: 'Core',
+  role: 'reviewer',
+  idempotency_key: 'k-1',
+  workspace_id: 'ws-1',
+  reply_to: 'sig-01hw0000000000',
+  created_at: T,
+  sender_session_id: 'session_alpha',
+};
+const BROADCAST = {
+  schema_version: 'A2A.V1',
+  signal_id: 'sig-abcd',
+  sender_identity: 'system',
+  recipients: [],
+  thread_id: 'sig-abcd',
+  intent: 'INFO',
+  interrupt_class: 'advisory',
+  requires_ack: false,
+  message: ' lane freeze ',
+  origin: 'local',
+  created_at: '2026-04-17T10:00:00Z',
+  sender_session_id: null,
+};
+const LEGACY = { id: 'sig-0001', sender: 'agent:a', target_agent: 'agent:b', message: 'hi', created_at: T };
+const RECEIPT = {
+  signal_id: 'sig-abcd',
+  reader_identity: 'agent:b',
+  read_at: T,
+  delivery_state: 'delivered',
+  thread_id: 'sig-abcd',
+  session_id: null,
+  via: 'inbox',
+  cause_signal_id: null,
+};
+
+/** Valid inputs per compiled target; mutations of them explore the invalid side. */
+const SEEDS: Record<string, unknown[]> = {
+  NewEventSchema: [
+    { type: 'note.recorded', stream: 'note/ops', data: { text: 'hi' } },
+    { type: 'receipt.recorded', stream: 'thread/t-1', data: { a: [1, { b: null }] }, actor: 'session_x', at: T },
+  ],
+  LogRecoveredData: [{ reason: 'torn_tail', segment: '000000000001.jsonl', offset: 0, bytes: 12, quarantined_to: 'quarantine/x', lines_dropped: 0 }],
+  NoteRecordedData: [{ text: 'an annotation' }],
+  SessionStartedData: [
+    { session_id: 'session_a1', display_name: 'Planck', ttl_seconds: 14400 },
+    {
+      session_id: 'session_b2',
+      display_name: 'Noether-2',
+      agent_identity: 'codex:impl:host42',
+      role: 'implementer',
+      wu_id: 'WU-7',
+      lane: 'Core Platform',
+      goal: 'ship it',
+      branch: 'feature/x',
+      worktree: '../wt',
+      client_type: 'claude-code',
+      ttl_seconds: 60,
+    },
+  ],
+  SessionHeartbeatData: [{ session_id: 'session_a1' }],
+  SessionEndedData: [{ session_id: 'session_a1', status: 'cancelled' }],
+  SignalSentData: [SIGNAL, BROADCAST],
+  SignalSentStoredData: [SIGNAL, BROADCAST, LEGACY, { signal_id: 'sig-0002', sender_identity: 'x', recipients: ['y'], message: 'm', created_at: T }],
+  ReceiptRecordedData: [RECEIPT, { ...RECEIPT, delivery_state: 'acked', via: 'reply', session_id: 'session_b', cause_signal_id: 'sig-ffff', idempotency_key: 'r-1' }],
+  WuPrepOverriddenData: [{ wu_id: 'WU-1', session_id: null, reader_identity: 'agent:a', reason: 'urgent fix', signal_ids: ['sig-abcd'] }],
+  InitiativeCreatedData: [{ initiative: 'INIT-1', title: 'Platform' }, { initiative: 'INIT-2', title: 'Docs', slug: 'docs', lanes: ['Core', 'Docs: site'] }],
+  WuDefinedData: [
+    { wu_id: 'WU-1', lane: 'Core' },
+    { wu_id: 'WU-2', lane: 'Core', initiative: 'INIT-1', title: 'Add it', description: 'd', acceptance: ['a'], dependencies: ['WU-1'], code_paths: ['src/**'], phase: 2, labels: ['x'] },
+  ],
+  WuClaimedData: [{ wu_id: 'WU-1', session_id: 'session_a1', mode: CLAIMED_MODES[0], worktree_path: null, branch: 'lane/core/wu-1', takeover_from: null }],
+  InboxEnvelope: [
+    { v: 1, type: 'inbox', generated_at: T, reader_identity: null, session_id: null, marked: 0, signals: [] },
+    {
+      v: 1,
+      type: 'inbox',
+      generated_at: T,
+      reader_identity: 'agent:b',
+      session_id: 'session_b',
+      marked: 1,
+      signals: [{ signal_id: 'sig-abcd', seq: 4, read: true, delivery_state: 'acked', sender_display_name: 'Planck', message: 'm', recipients: [] }],
+    },
+  ],
+  InboxInput: [{}, { for: 'Planck', thread: 't-1', intent: ['INFO', 'AGREE'], wu: 'WU-3', mark: false, all: true }],
+  CoordinationConfigSchema: [{}, { session_ttl: '4h', display_name_pool: ['Ada', 'Bob'], a2a: { profile: 'hosted', workspace_id: 'ws-1' }, store: { kind: 'jsonl' } }, { a2a: {} }],
+  ConfigFileSchema: [{}, { store: { kind: 'jsonl' } }, { store: { kind: 'postgres', url: 'postgres://db/x', workspace_id: 'w' }, other: [1] }],
+  StoreConfigSchema: [{ kind: 'jsonl' }, { kind: 'postgres', url: 'postgresql://u@h:5/db' }],
+  IndexCacheSchema: [{ version: 1, segment: '000000000001.jsonl', offset: 120, seq: 3, hash: 'h', streams: [['note/a', 2]], idempotency: [['k', { digest: 'd', first: 1, last: 2 }]] }],
+};
+
+/** Values that sit on the rules' edges: blanks, control characters, commas, astral characters, lengths. */
+const edgeString = fc.oneof(
+  fc.constantFrom('', ' ', '\t', 'a\u0000b', 'a,b', 'x\n', '😀', '\ud83d', 'session_', 'session_x', 'sig-abcd', 'WU-1', 'INIT-9', 'system', 'A2A.V1', T, '2026-02-30T00:00:00Z', '2026-04-17T10:00:00+02:00', 'postgres://x', 'INFO', 'delivered', 'jsonl', 'hosted', '4h', '-1'),
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom(1, 2, 63, 64, 65, 100, 101, 128, 200, 201, 2000, 4000, 4001, 16384, 16385).map((n) => 'x'.repeat(n)),
+  fc.constantFrom(1, 100, 101).map((n) => '😀'.repeat(n)),
+);
+const edgeValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: edgeString },
+  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+  { weight: 1, arbitrary: fc.constantFrom(undefined, null, true, false, 0, -1, 1.5, 2 ** 53, NaN, Infinity, -0, [], {}, [null], ['Core']) },
+);
+
+/**
+ * Values on the edges of one schema's own rules, by the property they belong to ('' for the
+ * whole): each numeric bound and its neighbours, strings and arrays one under, at and over each
+ * length bound (in code units and in astral code points), and every enum and literal value — so
+ * an off-by-one in a compiled validator shows.
+ */
+function schemaEdges(schema: z.ZodType): Map<string, unknown[]> {
+  const out = new Map<string, Set<unknown>>();
+  const add = (key: string, v: unknown): void => {
+    for (const k of [key, '']) {
+      if (!out.has(k)) out.set(k, new Set());
+      out.get(k)!.add(v);
+    }
+  };
+  const seen = new Set<unknown>();
+  const walk = (node: unknown, key: string): void => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    const def = (node as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
+    if (!def) return;
+    for (const check of (def['checks'] as { _zod: { def: Record<string, unknown> } }[] | undefined) ?? []) {
+      const c = check._zod.def;
+      for (const bound of ['value', 'minimum', 'maximum', 'length']) {
+        const n = c[bound];
+        if (typeof n !== 'number' || !Number.isFinite(n)) continue;
+        for (const v of [n - 1, n, n + 1, n + 0.5]) add(key, v);
+        for (const len of [n - 1, n, n + 1]) {
+          if (len < 0 || len > 20_000) continue;
+          add(key, 'x'.repeat(len));
+          add(key, ' '.repeat(len));
+          add(key, '😀'.repeat(len));
+          add(key, Array.from({ length: len }, () => 'x'));
+        }
+      }
+    }
+    if (def['type'] === 'enum') for (const v of Object.values(def['entries'] as Record<string, unknown>)) add(key, v);
+    if (def['type'] === 'literal') for (const v of def['values'] as unknown[]) add(key, v);
+    const shape = def['shape'];
+    if (shape && typeof shape === 'object') for (const [k, child] of Object.entries(shape)) walk(child, k);
+    for (const k of ['element', 'innerType', 'in', 'out', 'keyType', 'valueType', 'left', 'right']) walk(def[k], key);
+    for (const k of ['options', 'items']) if (Array.isArray(def[k])) (def[k] as unknown[]).forEach((child) => walk(child, key));
+  };
+  walk(schema, '');
+  return new Map([...out].map(([k, v]) => [k, [...v]]));
+}
+
+interface Mutation {
+  at: number;
+  /** `edge`: set the slot to an edge value of the property it is (schemaEdges). */
+  kind: 'set' | 'edge' | 'delete' | 'add' | 'append';
+  value: unknown;
+  key: string;
+  pick: number;
+}
+const mutationArb: fc.Arbitrary<Mutation> = fc.record({
+  at: fc.nat(),
+  kind: fc.constantFrom('set', 'set', 'edge', 'edge', 'delete', 'add', 'append'),
+  value: edgeValue,
+  key: fc.constantFrom('extra', 'id', 'schema_version', 'target_agent', '__proto__', 'constructor', 'text'),
+  pick: fc.nat(),
+});
+
+/** Every container and leaf of `value`, as [parent, key] pairs. */
+function slots(value: unknown, out: [Record<string, unknown> | unknown[], string | number][] = []): [Record<string, unknown> | unknown[], string | number][] {
+  if (Array.isArray(value)) value.forEach((v, i) => (out.push([value, i]), slots(v, out)));
+  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) (out.push([value as Record<string, unknown>, k]), slots(v, out));
+  return out;
+}
+
+function mutate(seed: unknown, mutations: readonly Mutation[], edges: ReadonlyMap<string, unknown[]> = new Map()): unknown {
+  const value = structuredClone(seed) as unknown;
+  for (const mutation of mutations) {
+    // A fresh copy of the payload: the arbitraries share their constants.
+    const m = { ...mutation, value: structuredClone(mutation.value) as unknown };
+    const all = slots(value);
+    if (all.length === 0) continue;
+    const [parent, key] = all[m.at % all.length]!;
+    const current = (parent as Record<string | number, unknown>)[key];
+    if (m.kind === 'edge') {
+      const pool = edges.get(typeof key === 'string' ? key : '') ?? edges.get('') ?? [m.value];
+      (parent as Record<string | number, unknown>)[key] = structuredClone(pool[m.pick % pool.length]);
+    } else if (m.kind === 'set') (parent as Record<string | number, unknown>)[key] = m.value;
+    else if (m.kind === 'delete') {
+      if (Array.isArray(parent)) parent.splice(key as number, 1);
+      else delete parent[key as string];
+    } else if (m.kind === 'add') {
+      if (current !== null && typeof current === 'object' && !Array.isArray(current)) Object.defineProperty(current, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
+      else if (Array.isArray(current)) current.push(m.value);
+    } else if (typeof current === 'string') (parent as Record<string | number, unknown>)[key] = current + (typeof m.value === 'string' ? m.value : (JSON.stringify(m.value) ?? ''));
+  }
+  return value;
+}
+
+interface Target {
+  name: string;
+  source: string;
+  schema: z.ZodType;
+  compiled: CompiledSchema<unknown>;
+}
+
+async function targets(): Promise<Target[]> {
+  const out: Target[] = [];
+  for (const spec of OUTPUTS) {
+    const generated = (await import(new URL(spec.file.replace(/\.ts$/, '.js'), root).href)) as Record<string, CompiledSchema<unknown>>;
+    for (const t of spec.targets) {
+      const module = (await import(new URL(t.module.replace(/\.ts$/, '.js'), root).href)) as Record<string, z.ZodType>;
+      out.push({ name: t.name, source: `${t.module}#${t.name}`, schema: module[t.name]!, compiled: generated[t.name]! });
+    }
+  }
+  return out;
+}
+
+function expectAgreement(target: Target, input: unknown): void {
+  const expected = target.schema.safeParse(input);
+  const actual = target.compiled.parse(input);
+  if (!expected.success) {
+    expect(actual, `${target.source} accepted what zod rejects: ${expected.error.message}`).toBe(INVALID);
+    return;
+  }
+  expect(actual, `${target.source} rejected what zod accepts`).not.toBe(INVALID);
+  expect(actual).toStrictEqual(expected.data);
+  // Same keys in the same order: envelopes are printed with JSON.stringify.
+  expect(JSON.stringify(actual)).toBe(JSON.stringify(expected.data));
+}
+
+describe('compiled validators', () => {
+  it('are current: the checked-in files are what the generator writes, and they load neither zod nor yaml', async () => {
+    const result = await exec(process.execPath, ['--import', 'tsx', 'scripts/generate-validators.ts', '--check'], { cwd: root, encoding: 'utf8' }).catch((error: { stderr?: string; code?: number }) => error);
+    expect((result as { stderr?: string }).stderr ?? '').toBe('');
+    expect((result as { code?: number }).code ?? 0).toBe(0);
+  }, 120_000);
+
+  it('has valid seeds for every target (a new target needs seeds here)', async () => {
+    for (const target of await targets()) {
+      const seeds = SEEDS[target.name];
+      expect(seeds, `no seeds for ${target.source}`).toBeDefined();
+      for (const seed of seeds!) {
+        expect(target.schema.safeParse(seed).success, `seed of ${target.source} is invalid`).toBe(true);
+        expectAgreement(target, seed);
+      }
+    }
+  });
+
+  it('agree with their zod schemas on mutated valid inputs', async () => {
+    for (const target of await targets()) {
+      const seeds = SEEDS[target.name]!;
+      const edges = schemaEdges(target.schema);
+      fc.assert(
+        fc.property(fc.nat(seeds.length - 1), fc.array(mutationArb, { minLength: 1, maxLength: 4 }), (i, mutations) => {
+          expectAgreement(target, mutate(seeds[i], mutations, edges));
+        }),
+        { numRuns: 2500 },
+      );
+    }
+  });
+
+  it('agree with their zod schemas on arbitrary values', async () => {
+    for (const target of await targets()) {
+      fc.assert(
+        fc.property(fc.oneof(fc.anything({ maxDepth: 3 }), edgeValue), (input) => expectAgreement(target, input)),
+        { numRuns: 200 },
+      );
+    }
+  });
+
+  it('list the A2A.V1 fields in the order of the zod contract', () => {
+    expect([...A2A_SIGNAL_V1_FIELDS]).toEqual(Object.keys(A2ASignalV1.shape));
+  });
+});
+
+describe('CompiledEventCatalog', () => {
+  const full = createCatalog();
+  const compiled = new CompiledEventCatalog();
+
+  it('knows each compiled type with the catalog streams and upcasters', () => {
+    for (const [type, entry] of Object.entries(COMPILED_EVENT_TYPES)) expect(entry.streams).toEqual(full.get(type)!.streams);
+    for (const def of ALL_EVENT_DEFINITIONS) expect(UPCASTERS[def.type] ?? []).toEqual(def.upcasters ?? []);
+  });
+
+  it('validates, decodes and upcasts like createCatalog()', () => {
+    const types = [...Object.keys(COMPILED_EVENT_TYPES), 'task.created', 'no.such_type'];
+    const dataFor: Record<string, unknown[]> = {
+      'log.recovered': SEEDS['LogRecoveredData']!,
+      'note.recorded': SEEDS['NoteRecordedData']!,
+      'session.started': SEEDS['SessionStartedData']!,
+      'session.heartbeat': SEEDS['SessionHeartbeatData']!,
+      'session.ended': SEEDS['SessionEndedData']!,
+      'signal.sent': SEEDS['SignalSentStoredData']!,
+      'receipt.recorded': SEEDS['ReceiptRecordedData']!,
+      'wu.prep_overridden': SEEDS['WuPrepOverriddenData']!,
+      'initiative.created': SEEDS['InitiativeCreatedData']!,
+      'wu.defined': SEEDS['WuDefinedData']!,
+      'wu.claimed': SEEDS['WuClaimedData']!,
+    };
+    const seeds = Object.values(dataFor).flat();
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...types),
+        fc.constantFrom('thread/t-1', 'session/session_a1', 'wu/WU-1', 'initiative/INIT-1', 'note/ops', 'log/recovery', 'task/x'),
+        fc.nat(seeds.length - 1),
+        fc.array(mutationArb, { maxLength: 2 }),
+        (type, stream, i, mutations) => {
+          const data = mutate(seeds[i], mutations) as Record<string, unknown>;
+          // The compiled catalog answers the happy path itself and asks zod (loaded here) the rest.
+          expect(compiled.validateNew(type, stream, data)).toStrictEqual(full.validateNew(type, stream, data));
+          const event = { v: 1, seq: 1, id: 'e1', type, stream, at: T, actor: 'system', data, prev: '0'.repeat(64), hash: '0'.repeat(64) } as StoredEvent;
+          expect(compiled.upcast(event)).toStrictEqual(full.upcast(event));
+          expect(compiled.decode(event)).toStrictEqual(full.decode(event));
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+});
