@@ -16,7 +16,7 @@ import { generateLog, type LogFixture } from './log-fixture.js';
 import { benchPostgresAppendBatch, benchPostgresAppendSingle, POSTGRES_APPEND_BATCH, POSTGRES_APPEND_SINGLE, postgresBenchSkipReason } from './postgres-append.js';
 import { benchReplay, REPLAY } from './replay.js';
 import { formatNumber, printHeader, printResult, printSummary, type BenchResult } from './report.js';
-import { benchShortCommand, SHORT_COMMAND } from './short-command.js';
+import { benchShortCommand, benchShortInbox, SHORT_COMMAND, SHORT_INBOX } from './short-command.js';
 import { benchStoreComparison, STORE_COMPARISON, storeComparisonSkipReason } from './store-comparison.js';
 import { childCommand, collectGarbage, COMPILED, makeTempDir, mb, NOTE_TEXT_LENGTH, rawLine, removeAllTempDirs, removeTempDir } from './support.js';
 import { benchVerify, VERIFY } from './verify.js';
@@ -77,6 +77,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: REPLAY.name, work: REPLAY.work, needsLog: true, run: (s, log) => benchReplay(log(), { repeats: s.repeats }) },
   { name: VERIFY.name, work: VERIFY.work, needsLog: true, run: (s, log) => benchVerify(log(), { repeats: s.repeats }) },
   { name: SHORT_COMMAND.name, work: SHORT_COMMAND.work, needsLog: false, run: (s) => benchShortCommand({ runs: s.commandRuns }) },
+  { name: SHORT_INBOX.name, work: SHORT_INBOX.work, needsLog: false, run: (s) => benchShortInbox({ runs: s.commandRuns }) },
   { name: MEM_WATCH.name, work: MEM_WATCH.work, needsLog: false, run: (s) => benchMemWatch({ signals: s.commandRuns * 2 }) },
   { name: WU_STATUS.name, work: WU_STATUS.work, needsLog: false, run: (s) => benchWorkUnitsStatus({ events: Math.min(100_000, s.logEvents), runs: s.commandRuns }) },
   {

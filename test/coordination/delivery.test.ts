@@ -271,8 +271,13 @@ describe('the wu prep signal gate (42–46)', () => {
     expect((await ws.run(['wu', 'prep', 'WU-1'], { as: s1 })).code).toBe(2);
     const unknown = await ws.run(['wu', 'prep', 'WU-9'], { as: s1 });
     expect([unknown.code, errorEnvelopeOf(unknown).code]).toEqual([2, 'UNKNOWN_ID']);
+    // work-units.md §13: prep first requires a claim (NOT_CLAIMED). Once claimed, prep with no acting
+    // session reads as the claiming session; s2 has no unread directed signal, so the gate passes.
+    const unclaimed = await ws.run(['wu', 'prep', 'WU-2']);
+    expect([unclaimed.code, errorEnvelopeOf(unclaimed).code]).toEqual([2, 'NOT_CLAIMED']);
+    await ws.claim('WU-2', s2);
     const free = await ws.run(['wu', 'prep', 'WU-2']);
     expect(free.code).toBe(0);
-    expect(envelope(WuPrepEnvelope, free).checks).toEqual([{ name: 'signals', passed: true, detail: 'no reader' }]);
+    expect(envelope(WuPrepEnvelope, free).checks).toContainEqual({ name: 'signals', passed: true, detail: `no unread directed signals for ${s2}` });
   });
 });
