@@ -21,8 +21,15 @@ import { pathToFileURL } from 'node:url';
 
 const OUT_DIR = 'dist/bin';
 
-/** Short commands to bundle into one file each (see the budget in the architecture spec). */
-const FLATTENED = ['src/cli/commands/mem-inbox.ts'];
+/**
+ * Short commands to bundle into one file each (see the budget in the architecture spec), with the
+ * lazily imported modules to bundle in too (still evaluated only when first imported) and the
+ * packages those may bring along.
+ */
+const FLATTENED = [
+  // `mem inbox` marks what it lists (the default): the write side comes in the same file.
+  { entry: 'src/cli/commands/mem-inbox.ts', inline: ['src/store/jsonl/writer-modules.ts'], packages: ['ulid'] },
+];
 
 /** Modules a flattened command must share with the split build: they hold state (a registry). */
 const SHARED = ['events/schema-loader.ts', 'events/compiled.ts', 'src/errors.ts'];
@@ -52,9 +59,9 @@ const split = await build({
 });
 writeFileSync('dist/bin-metafile.json', JSON.stringify(split.metafile));
 
-for (const entry of FLATTENED) await flatten(entry, split.metafile);
+for (const spec of FLATTENED) await flatten(spec, split.metafile);
 
-async function flatten(entry, metafile) {
+async function flatten({ entry, inline, packages }, metafile) {
   const outputs = metafile.outputs;
   const entryOutput = (source) => Object.keys(outputs).find((key) => outputs[key].entryPoint === source);
   const target = entryOutput(entry);
@@ -96,6 +103,7 @@ async function flatten(entry, metafile) {
               if (resolved.errors.length > 0) return { errors: resolved.errors };
               const source = relative(process.cwd(), resolved.path);
               if (args.kind === 'dynamic-import') {
+                if (inline.includes(source)) return undefined;
                 const lazy = entryOutput(source);
                 if (!lazy) throw new Error(`bundle-cli: ${entry} imports ${source} lazily, but the split build has no entry chunk for it`);
                 return { path: `./${basename(lazy)}`, external: true };
@@ -107,7 +115,7 @@ async function flatten(entry, metafile) {
         },
       ],
     });
-    const bundled = Object.keys(result.metafile.inputs).filter((input) => input.includes('node_modules/'));
+    const bundled = Object.keys(result.metafile.inputs).filter((input) => input.includes('node_modules/') && !packages.some((p) => input.includes(`node_modules/${p}/`)));
     if (bundled.length > 0) throw new Error(`bundle-cli: flattening ${entry} bundled packages (${bundled.join(', ')}); they belong in the split build`);
     const final = resolve(target);
     renameSync(join(dir, 'out.js'), final);

@@ -58,7 +58,8 @@ export {
   SignalSentEnvelope,
   WuPrepEnvelope,
 };
-export type SignalSentEnvelope = z.infer<typeof SignalSentEnvelope>;
+/** What `mem signal` prints. */
+export type SignalSent = z.infer<typeof SignalSentEnvelope>;
 
 export interface Run extends CliResult {
   /** The last JSON line of stdout (the envelope), or `{}` when there is none. */
@@ -141,7 +142,7 @@ export class Workspace {
   }
 
   /** Send and return the whole `signal_sent` envelope. */
-  send(message: string, flags: readonly string[], options: CallOptions = {}): Promise<SignalSentEnvelope> {
+  send(message: string, flags: readonly string[], options: CallOptions = {}): Promise<SignalSent> {
     return this.okAs(SignalSentEnvelope, ['mem', 'signal', message, ...flags], options);
   }
 

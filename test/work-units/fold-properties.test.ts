@@ -258,7 +258,14 @@ function oracleStates(log: DecodedEvent[], defs: { lane: string; deps: string[] 
 
 /** The YAML status an unblock returns to: in_progress when the block came from a claimed state. */
 function yamlBefore(evs: DecodedEvent[], unblock: DecodedEvent): string {
-  const block = evs.slice(0, evs.indexOf(unblock)).reverse().find((x) => x.type === 'wu.blocked')!;
+  // The block is the last wu.blocked before the unblock, or a YAML observation that set `blocked`.
+  const block = evs
+    .slice(0, evs.indexOf(unblock))
+    .reverse()
+    .find((x) => x.type === 'wu.blocked' || (x.type === 'observation.wu_yaml' && (x.data['fields'] as { status?: string }).status === 'blocked'));
+  // A block that came from the YAML (status `blocked`, which counts as claimed — see claimedAfter)
+  // returns to in_progress, like a block from a claimed state.
+  if (block === undefined || block.type === 'observation.wu_yaml') return 'in_progress';
   const prior = evs.slice(0, evs.indexOf(block));
   let yaml = 'ready';
   for (const e of prior) {
