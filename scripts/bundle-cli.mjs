@@ -46,7 +46,7 @@ const common = {
   external: ['pg', 'pg-native'],
 };
 
-// CommonJS dependencies (commander, ndjson) call require() for Node built-ins.
+// CommonJS dependencies (commander) call require() for Node built-ins.
 const requireBanner = "import { createRequire as __batonRequire } from 'node:module'; const require = __batonRequire(import.meta.url);";
 
 const split = await build({
