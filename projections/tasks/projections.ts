@@ -3,7 +3,10 @@ import { TASK_STATES, type TaskState } from '../../events/tasks/vocabulary.js';
 import type { Projection } from '../projection.js';
 import { ViewRefusal, TaskErrorCode } from './refusal.js';
 import { applyTasks, deserializeTasks, initTasks, serializeTasks, type TasksState } from './state.js';
-import { sessionEnvelope, sessionsEnvelope, statusEnvelope, taskEnvelope, tasksEnvelope, type ViewContext } from './views.js';
+import { DEFAULT_WORK_UNITS_CONFIG } from '../work-units/settings.js';
+import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from '../work-units/state.js';
+import { initiativeSummaries } from './initiatives.js';
+import { sessionEnvelope, sessionsEnvelope, statusEnvelope, taskEnvelope, tasksEnvelope, type StatusEnvelope, type ViewContext } from './views.js';
 
 /**
  * The tasks views for `replay --view …` (tasks.md §11.3): one fold (sessions + tasks +
@@ -61,14 +64,52 @@ function tasksProjection<V>(
 /** The fold every tasks command runs (its snapshot is shared by all of them). */
 export const tasksStateProjection = tasksProjection('tasks_state', (_state, now) => ({ v: 1 as const, type: 'tasks_state', generated_at: now }));
 
-export const lastStoppingPointProjection = tasksProjection('last_stopping_point', (state, now, args) =>
-  statusEnvelope(state, viewContextFrom(args, now), {
+/**
+ * The last stopping point as `replay` computes it: `baton status` at a past position, so it folds
+ * the work units too (`baton.initiatives`, §10.5). Replay has no config file: the initiatives use
+ * the default work-unit settings plus what the log recorded, as the `initiative-status` replay does.
+ */
+export interface LastStoppingPointState {
+  tasks: TasksState;
+  work_units: WorkUnitsState;
+}
+
+function lspView(state: LastStoppingPointState, now: string, args: ViewArgs): StatusEnvelope {
+  return statusEnvelope(state.tasks, viewContextFrom(args, now), {
     storePath: str(args, 'store_path') ?? '',
     storeExists: args['store_exists'] === true,
     scope: str(args, 'session'),
     acting: str(args, 'session'),
-  }),
-);
+    initiatives: initiativeSummaries(state.work_units, DEFAULT_WORK_UNITS_CONFIG, now),
+  });
+}
+
+export const lastStoppingPointProjection: Projection<LastStoppingPointState, StatusEnvelope | { v: 1; type: string; generated_at: string }> & {
+  viewWith(state: LastStoppingPointState, now: string, args: ViewArgs): StatusEnvelope;
+} = {
+  name: 'last_stopping_point',
+  version: 2,
+  init: () => ({ tasks: initTasks(), work_units: initWorkUnits() }),
+  apply: (state, event) => {
+    state.tasks = applyTasks(state.tasks, event);
+    state.work_units = applyWorkUnits(state.work_units, event);
+    return state;
+  },
+  view: (state, now) => {
+    try {
+      return lspView(state, now, {});
+    } catch (error) {
+      if (error instanceof ViewRefusal) return { v: 1 as const, type: 'last_stopping_point', generated_at: now };
+      throw error;
+    }
+  },
+  viewWith: lspView,
+  serialize: (state) => ({ tasks: serializeTasks(state.tasks), work_units: state.work_units }),
+  deserialize: (json) => {
+    if (typeof json !== 'object' || json === null || !('tasks' in json) || !('work_units' in json)) throw new Error('not a last_stopping_point snapshot');
+    return { tasks: deserializeTasks(json.tasks), work_units: json.work_units as WorkUnitsState };
+  },
+};
 
 export const tasksViewProjection = tasksProjection('tasks', (state, now, args) => {
   const filter = str(args, 'state');

@@ -1,70 +1,195 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { batonIn, jsonLines, type CliResult } from '../helpers/cli.js';
+import type { z } from 'zod';
+import { StoredEventSchema, type StoredEvent } from '../../events/envelope.js';
+import { OrchestrationSessionEnvelope } from '../../src/cli/envelopes-coordination.js';
+import {
+  OrchestrationResumeEnvelope,
+  OrchestrationSessionsEnvelope,
+  OrchestrationSessionViewEnvelope,
+  OrchestrationStatusEnvelope,
+  OrchestrationSubagentEnvelope,
+  OrchestrationTaskEnvelope,
+  OrchestrationTasksEnvelope,
+} from '../../src/cli/envelopes-tasks.js';
+import { batonIn, ErrorEnvelope, jsonLines, type CliResult } from '../helpers/cli.js';
 import { makeTempDir, segmentPaths } from '../helpers/workspace.js';
+import { WIZARD_ENVELOPES } from './wizard-schema.js';
 
-/** Helpers for the tasks.md acceptance scenarios: `b` = `baton --dir WS --json`, `@X` = BATON_NOW. */
+/**
+ * Helpers for the tasks.md §12 acceptance scenarios through the built binary, with §12's
+ * conventions: `$WS` is a fresh git repository (one commit on `main`) where `baton init` has run,
+ * commands run with `$WS` as the current directory, `b` = `baton --dir WS --json`, `@X` = BATON_NOW
+ * (T0 unless a scenario says otherwise), `bs` = `b --session $S`.
+ *
+ * Every envelope a test reads is parsed with the CLI's own strict zod schema (so field access is
+ * typed and the printed shape is checked); an error is parsed as the architecture's error envelope.
+ */
 export const T0 = '2026-05-09T12:00:00.000Z';
-export const at = (ms: number): string => new Date(Date.parse(T0) + ms).toISOString();
+export const T0MS = Date.parse(T0);
 export const MIN = 60_000;
 export const HOUR = 3_600_000;
+export const at = (ms: number): string => new Date(T0MS + ms).toISOString();
+
+export type TaskEnvelope = z.output<typeof OrchestrationTaskEnvelope>;
+export type Task = TaskEnvelope['task'];
+export type TasksEnvelope = z.output<typeof OrchestrationTasksEnvelope>;
+export type StatusEnvelope = z.output<typeof OrchestrationStatusEnvelope>;
+export type Lsp = StatusEnvelope['lastStoppingPoint'];
+export type SessionsEnvelope = z.output<typeof OrchestrationSessionsEnvelope>;
+export type SessionViewEnvelope = z.output<typeof OrchestrationSessionViewEnvelope>;
+export type SessionStarted = z.output<typeof OrchestrationSessionEnvelope>;
+export type ResumeEnvelope = z.output<typeof OrchestrationResumeEnvelope>;
+export type SubagentEnvelope = z.output<typeof OrchestrationSubagentEnvelope>;
+export {
+  OrchestrationResumeEnvelope,
+  OrchestrationSessionEnvelope,
+  OrchestrationSessionsEnvelope,
+  OrchestrationSessionViewEnvelope,
+  OrchestrationStatusEnvelope,
+  OrchestrationSubagentEnvelope,
+  OrchestrationTaskEnvelope,
+  OrchestrationTasksEnvelope,
+};
+
+export interface CallOptions {
+  /** BATON_NOW (default T0). */
+  now?: string;
+  /** `--session ID` (the `bs` of §12). */
+  session?: string;
+  env?: Record<string, string | undefined>;
+}
+
+export interface Run extends CliResult {
+  /** Every JSON line of stdout (lines starting with `{`; a child of `resume --execute` may print other text). */
+  lines: unknown[];
+}
+
+/** A refused command: its exit code and its error envelope. */
+export type Failure = ErrorEnvelope & { exit: number | null };
 
 export interface Ws {
   dir: string;
-  b(args: string[], opts?: { now?: string; session?: string; env?: Record<string, string> }): Promise<CliResult>;
-  /** The single JSON envelope (last stdout line) of a command. */
-  j(args: string[], opts?: { now?: string; session?: string }): Promise<Record<string, any>>;
+  /** `baton --dir WS --json [--session S] ARGS…` with BATON_NOW set. */
+  run(args: readonly string[], opts?: CallOptions): Promise<Run>;
+  /** The command must exit 0; its envelope (last JSON line) parsed with `schema`. */
+  ok<S extends z.ZodType>(schema: S, args: readonly string[], opts?: CallOptions): Promise<z.output<S>>;
+  /** The command must exit non-zero and print one error envelope. */
+  fail(args: readonly string[], opts?: CallOptions): Promise<Failure>;
 }
 
-export async function workspace(name = 'baton-tasks-'): Promise<Ws> {
-  const dir = makeTempDir(name);
-  const b: Ws['b'] = (args, opts = {}) =>
-    batonIn(dir, ['--json', ...(opts.session ? ['--session', opts.session] : []), ...args], {
+function wizardSchemaOf(envelope: unknown): z.ZodType | undefined {
+  if (typeof envelope !== 'object' || envelope === null || !('type' in envelope) || typeof envelope.type !== 'string') return undefined;
+  return WIZARD_ENVELOPES[envelope.type];
+}
+
+function describeRun(args: readonly string[], r: CliResult): string {
+  return `baton ${args.join(' ')} → exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
+}
+
+/** Parse `value` with `schema`, throwing with the command's output when it does not match. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, context: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`unexpected envelope: ${parsed.error.message}\n${context}`);
+  return parsed.data;
+}
+
+/** A workspace at `dir` (made if not given): a git repository with one commit on main, `baton init` run. */
+export async function workspace(name = 'baton-tasks-', dir: string = makeTempDir(name)): Promise<Ws> {
+  const git = (...args: string[]): void => {
+    execFileSync('git', ['-c', 'user.name=Baton Test', '-c', 'user.email=test@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, stdio: 'ignore' });
+  };
+  git('init', '-q', '-b', 'main');
+  git('commit', '-q', '--allow-empty', '-m', 'initial');
+
+  const run: Ws['run'] = async (args, opts = {}) => {
+    const r = await batonIn(dir, ['--json', ...(opts.session !== undefined ? ['--session', opts.session] : []), ...args], {
       cwd: dir,
       env: { BATON_NOW: opts.now ?? T0, ...(opts.env ?? {}) },
     });
+    return { ...r, lines: jsonLines(r.stdout.split('\n').filter((line) => line.startsWith('{')).join('\n')) };
+  };
   const ws: Ws = {
     dir,
-    b,
-    async j(args, opts) {
-      const r = await b(args, opts);
-      const last = jsonLines(r.stdout).at(-1) as Record<string, any> | undefined;
-      if (!last) throw new Error(`no output from ${args.join(' ')}: ${r.stderr}`);
-      return { ...last, __code: r.code };
+    run,
+    async ok(schema, args, opts) {
+      const r = await run(args, opts);
+      if (r.code !== 0) throw new Error(`expected exit 0: ${describeRun(args, r)}`);
+      const last = r.lines.at(-1);
+      const parsed = parseWith(schema, last, describeRun(args, r));
+      // §10.3's conformance: every parity envelope also parses as the wizard reads it.
+      const wizard = wizardSchemaOf(last);
+      if (wizard !== undefined) parseWith(wizard, last, `as the wizard reads it: ${describeRun(args, r)}`);
+      return parsed;
+    },
+    async fail(args, opts) {
+      const r = await run(args, opts);
+      if (r.code === 0) throw new Error(`expected a refusal: ${describeRun(args, r)}`);
+      if (r.lines.length !== 1) throw new Error(`expected exactly one error envelope: ${describeRun(args, r)}`);
+      return { ...parseWith(ErrorEnvelope, r.lines[0], describeRun(args, r)), exit: r.code };
     },
   };
-  await b(['init']);
+  const init = await run(['init']);
+  if (init.code !== 0) throw new Error(`init failed: ${describeRun(['init'], init)}`);
   return ws;
 }
 
+/** `@now b session start [--goal G] [--branch B]` → the session id. */
 export async function startSession(ws: Ws, opts: { now?: string; goal?: string; branch?: string } = {}): Promise<string> {
   const args = ['session', 'start', ...(opts.goal !== undefined ? ['--goal', opts.goal] : []), ...(opts.branch !== undefined ? ['--branch', opts.branch] : [])];
-  const e = await ws.j(args, { now: opts.now ?? T0 });
-  if (e.__code !== 0) throw new Error(`session start failed: ${JSON.stringify(e)}`);
-  return e.session.id as string;
+  return (await ws.ok(OrchestrationSessionEnvelope, args, { now: opts.now ?? T0 })).session.id;
 }
 
+/** `@now bs task create --label L [--state S] [extra…]` → the task id. */
 export async function createTask(ws: Ws, session: string, label: string, opts: { now?: string; state?: string; extra?: string[] } = {}): Promise<string> {
-  const e = await ws.j(['task', 'create', '--label', label, ...(opts.state ? ['--state', opts.state] : []), ...(opts.extra ?? [])], { session, now: opts.now ?? T0 });
-  if (e.__code !== 0) throw new Error(`task create failed: ${JSON.stringify(e)}`);
-  return e.task.id as string;
+  const args = ['task', 'create', '--label', label, ...(opts.state !== undefined ? ['--state', opts.state] : []), ...(opts.extra ?? [])];
+  return (await ws.ok(OrchestrationTaskEnvelope, args, { session, now: opts.now ?? T0 })).task.id;
 }
 
-export async function move(ws: Ws, task: string, state: string, opts: { now?: string; session?: string; extra?: string[] } = {}): Promise<Record<string, any>> {
-  return ws.j(['task', 'transition', task, state, ...(opts.extra ?? [])], { ...(opts.now ? { now: opts.now } : {}), ...(opts.session ? { session: opts.session } : {}) });
+/** `baton task transition ID STATE [extra…]`, which must succeed → the task. */
+export async function move(ws: Ws, task: string, state: string, opts: CallOptions & { extra?: string[] } = {}): Promise<Task> {
+  const { extra = [], ...call } = opts;
+  return (await ws.ok(OrchestrationTaskEnvelope, ['task', 'transition', task, state, ...extra], call)).task;
 }
 
-/** Every byte of the log, for "no event" checks. */
+/** `baton task transition ID STATE [extra…]`, which must be refused → the failure. */
+export function refuseMove(ws: Ws, task: string, state: string, opts: CallOptions & { extra?: string[] } = {}): Promise<Failure> {
+  const { extra = [], ...call } = opts;
+  return ws.fail(['task', 'transition', task, state, ...extra], call);
+}
+
+/** `@now b status` (scoped with `session`) → the envelope. */
+export function status(ws: Ws, opts: CallOptions = {}): Promise<StatusEnvelope> {
+  return ws.ok(OrchestrationStatusEnvelope, ['status'], opts);
+}
+
+/** `b task ID` → the envelope. */
+export function showTask(ws: Ws, task: string, opts: CallOptions = {}): Promise<TaskEnvelope> {
+  return ws.ok(OrchestrationTaskEnvelope, ['task', task], opts);
+}
+
+export const ids = (tasks: readonly { id: string }[]): string[] => tasks.map((t) => t.id);
+
+/** Every byte of the log, for "no event" checks (stronger than comparing `baton log show`). */
 export function logBytes(ws: Ws): string {
   return segmentPaths(ws.dir)
     .map((p) => readFileSync(p, 'utf8'))
     .join('');
 }
 
+/** The stored events of one type (`baton log show --type T [--stream S]`), parsed as stored events. */
+export async function eventsOfType(ws: Ws, type: string, stream?: string): Promise<StoredEvent[]> {
+  const args = ['log', 'show', '--type', type, ...(stream !== undefined ? ['--stream', stream] : [])];
+  const r = await ws.run(args);
+  if (r.code !== 0) throw new Error(`log show failed: ${describeRun(args, r)}`);
+  return r.lines.map((line) => parseWith(StoredEventSchema, line, describeRun(args, r)));
+}
+
 /** Append prepared events in one process, one atomic batch (`log append --events FILE --batch`). */
 export async function appendBatch(ws: Ws, lines: { type: string; stream: string; data: unknown }[], session?: string): Promise<void> {
   const file = join(ws.dir, `batch-${Date.now()}-${Math.random().toString(16).slice(2)}.jsonl`);
   writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  const r = await ws.b(['log', 'append', '--events', file, '--batch'], session ? { session } : {});
+  const r = await ws.run(['log', 'append', '--events', file, '--batch'], session !== undefined ? { session } : {});
   if (r.code !== 0) throw new Error(`batch append failed: ${r.stdout} ${r.stderr}`);
 }

@@ -95,16 +95,25 @@ describe('last stopping point: incremental equals from scratch', () => {
         (steps, gaps, cutSeed, after) => {
           const events = toEvents(steps, gaps);
           const now = new Date(Date.parse(events.at(-1)!.at) + after).toISOString();
-          let scratch = initTasks();
-          for (const e of events) scratch = lastStoppingPointProjection.apply(scratch, e);
+          const lsp = lastStoppingPointProjection;
+          let scratch = lsp.init();
+          for (const e of events) scratch = lsp.apply(scratch, e);
           const cut = cutSeed % (events.length + 1);
-          let partial = initTasks();
-          for (const e of events.slice(0, cut)) partial = applyTasks(partial, e);
-          let resumed = deserializeTasks(JSON.parse(JSON.stringify(serializeTasks(partial))));
-          for (const e of events.slice(cut)) resumed = applyTasks(resumed, e);
-          expect(views(resumed, now)).toBe(views(scratch, now));
+          let partial = lsp.init();
+          for (const e of events.slice(0, cut)) partial = lsp.apply(partial, e);
+          let resumed = lsp.deserialize!(JSON.parse(JSON.stringify(lsp.serialize!(partial))));
+          for (const e of events.slice(cut)) resumed = lsp.apply(resumed, e);
+          expect(views(resumed.tasks, now)).toBe(views(scratch.tasks, now));
+          const args = { install_dir: '/ws/my project', store_path: '/ws/.baton/log', store_exists: true };
+          expect(JSON.stringify(lsp.viewWith(resumed, now, args))).toBe(JSON.stringify(lsp.viewWith(scratch, now, args)));
+          // The tasks fold on its own (every tasks command's snapshot) agrees with the one inside.
+          let tasksOnly = initTasks();
+          for (const e of events.slice(0, cut)) tasksOnly = applyTasks(tasksOnly, e);
+          tasksOnly = deserializeTasks(JSON.parse(JSON.stringify(serializeTasks(tasksOnly))));
+          for (const e of events.slice(cut)) tasksOnly = applyTasks(tasksOnly, e);
+          expect(views(tasksOnly, now)).toBe(views(scratch.tasks, now));
           // Folding never throws and every task event is either applied or a finding.
-          expect(scratch.findings.every((f) => f.seq >= 1)).toBe(true);
+          expect(scratch.tasks.findings.every((f) => f.seq >= 1)).toBe(true);
         },
       ),
       { numRuns: 300 },

@@ -1,202 +1,550 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { batonIn, jsonLines } from '../helpers/cli.js';
+import { shellJoin } from '../../projections/tasks/shell-quote.js';
+import { InboxEnvelope } from '../../src/cli/envelopes-coordination.js';
+import { BATON_BIN, batonIn, childEnv, ErrorEnvelope } from '../helpers/cli.js';
 import { makeTempDir, removeTempDirs, segmentPaths } from '../helpers/workspace.js';
-import { at, createTask, HOUR, logBytes, MIN, move, startSession, T0, workspace } from './helpers.js';
+import {
+  at,
+  createTask,
+  eventsOfType,
+  HOUR,
+  ids,
+  logBytes,
+  MIN,
+  move,
+  OrchestrationResumeEnvelope,
+  OrchestrationSessionEnvelope,
+  OrchestrationSessionsEnvelope,
+  OrchestrationSessionViewEnvelope,
+  OrchestrationStatusEnvelope,
+  OrchestrationSubagentEnvelope,
+  OrchestrationTaskEnvelope,
+  OrchestrationTasksEnvelope,
+  parseWith,
+  startSession,
+  status,
+  T0,
+  T0MS,
+  workspace,
+  type Lsp,
+  type Ws,
+} from './helpers.js';
+import { WizardStatusEnvelope } from './wizard-schema.js';
 
-/** tasks.md §12 T21–T44 (status, resume, concurrency, corruption) through the built binary. */
+/** tasks.md §12 T21–T46 (ids, listings, sessions, the last stopping point, resume, concurrency, integrity, output) through the built binary. */
 afterAll(removeTempDirs);
-const T0MS = Date.parse(T0);
+const run = promisify(execFile);
 
-describe('status, sessions and resume', () => {
-  it('T21, T22, T25: id errors, bad state filter, status with no store creates nothing', async () => {
-    const dir = makeTempDir('baton-nostore-');
-    const st = await batonIn(dir, ['--json', 'status'], { env: { BATON_NOW: T0 } });
-    expect(st.code).toBe(0);
-    const e = JSON.parse(st.stdout);
-    expect(e.storeExists).toBe(false);
-    expect(e.storePath).toBe(join(dir, '.baton', 'log'));
-    expect(e.lastStoppingPoint.generatedAt).toBe(T0MS);
-    expect(e.lastStoppingPoint.nextAction).toEqual({ kind: 'none', description: 'No active or recently stopped tasks. Nothing to resume.', command: ['baton', 'status', '--dir', dir] });
-    expect(e.lastStoppingPoint.resumeCommand).toBe(`baton status --dir ${dir}`);
-    expect(existsSync(join(dir, '.baton'))).toBe(false);
+async function given(): Promise<{ ws: Ws; S: string }> {
+  const ws = await workspace();
+  return { ws, S: await startSession(ws, { goal: 'set up', branch: 'main' }) };
+}
 
+/** A task of `session` in `waiting_for_user`, with the given checkpoint flags. */
+async function waitingTask(ws: Ws, session: string, label: string, checkpoint: string[], now = T0): Promise<string> {
+  const T = await createTask(ws, session, label, { state: 'running', now });
+  await move(ws, T, 'waiting_for_user', { session, now, extra: checkpoint });
+  return T;
+}
+
+const checkpointFlags = (id: string, kind: string, summary?: string): string[] => [
+  '--checkpoint-id',
+  id,
+  '--checkpoint-kind',
+  kind,
+  ...(summary !== undefined ? ['--checkpoint-summary', summary] : []),
+];
+
+describe('ids and filters', () => {
+  it('T21: malformed and unknown ids', async () => {
     const ws = await workspace();
-    const expectations: [string[], string][] = [
-      [['task', 'foo'], "Expected task_<id>, got 'foo'"],
-      [['task', 'task_nonexistent'], 'Task task_nonexistent not found'],
-      [['session', 'sess-1'], "Expected session_<id>, got 'sess-1'"],
-      [['resume', 'session_nope'], 'Session session_nope not found'],
+    const expectations: [string[], string, string][] = [
+      [['task', 'foo'], 'INVALID_INPUT', "Expected task_<id>, got 'foo'"],
+      [['task', 'task_nonexistent'], 'UNKNOWN_TASK', 'Task task_nonexistent not found'],
+      [['session', 'sess-1'], 'INVALID_INPUT', "Expected session_<id>, got 'sess-1'"],
+      [['resume', 'session_nope'], 'UNKNOWN_SESSION', 'Session session_nope not found'],
     ];
-    for (const [args, message] of expectations) {
-      const r = await ws.j(args);
-      expect([r.__code, r.message]).toEqual([2, message]);
+    for (const [args, code, message] of expectations) {
+      const e = await ws.fail(args);
+      expect([e.exit, e.code, e.message], args.join(' ')).toEqual([2, code, message]);
     }
-    const bad = await ws.b(['tasks', '--state', 'cosmic_rays']);
-    expect(bad.code).toBe(2);
-    const lines = jsonLines(bad.stdout) as Record<string, string>[];
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ v: 1, type: 'error', code: 'INVALID_INPUT', message: "Invalid --state value: 'cosmic_rays'. Allowed: queued, running, waiting_for_user, blocked, completed, failed, cancelled, superseded." });
-    expect(lines[0]!['@timestamp']).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
 
-  it('T23, T24, T26: listing, sessions, the priority chain', async () => {
+  it('T22: a bad state filter prints one error line', async () => {
     const ws = await workspace();
-    const S = await startSession(ws, { goal: 'set up', branch: 'main' });
+    const r = await ws.run(['tasks', '--state', 'cosmic_rays']);
+    expect(r.code).toBe(2);
+    expect(r.stdout.endsWith('\n')).toBe(true);
+    expect(r.stdout.slice(0, -1).split('\n')).toHaveLength(1);
+    const e = ErrorEnvelope.parse(JSON.parse(r.stdout));
+    expect(e).toMatchObject({
+      v: 1,
+      type: 'error',
+      code: 'INVALID_INPUT',
+      message: "Invalid --state value: 'cosmic_rays'. Allowed: queued, running, waiting_for_user, blocked, completed, failed, cancelled, superseded.",
+    });
+    expect(e['@timestamp']).toBe(T0);
+    expect(r.stdout.startsWith('{"v":1,"type":"error",')).toBe(true);
+  });
+
+  it('T23: listing and filters', async () => {
+    const { ws, S } = await given();
     const S2 = await startSession(ws, { now: at(MIN) });
     const a = await createTask(ws, S, 'a');
     const b = await createTask(ws, S, 'b', { state: 'running' });
     const c = await createTask(ws, S2, 'c', { state: 'running' });
-    expect((await ws.j(['tasks'])).tasks.map((t: { id: string }) => t.id)).toEqual([a, b, c]);
-    expect((await ws.j(['tasks', '--state', 'running'])).tasks.map((t: { id: string }) => t.id)).toEqual([b, c]);
-    expect((await ws.j(['tasks', '--session-id', S2])).tasks.map((t: { id: string }) => t.id)).toEqual([c]);
-    expect((await ws.j(['tasks', '--session-id', 'session_nope'])).__code).toBe(2);
-    const sessions = await ws.j(['sessions'], { now: at(2 * MIN) });
-    expect(sessions.sessions.map((s: { id: string; status: string; installDir: string }) => [s.id, s.status, s.installDir])).toEqual([
+    const list = (args: string[]) => ws.ok(OrchestrationTasksEnvelope, ['tasks', ...args]);
+    expect(ids((await list([])).tasks)).toEqual([a, b, c]);
+    expect(ids((await list(['--state', 'running'])).tasks)).toEqual([b, c]);
+    expect(ids((await list(['--session-id', S2])).tasks)).toEqual([c]);
+    const nope = await ws.fail(['tasks', '--session-id', 'session_nope']);
+    expect([nope.exit, nope.code, nope.message]).toEqual([2, 'UNKNOWN_SESSION', 'Session session_nope not found']);
+  });
+});
+
+describe('sessions', () => {
+  it('T24: sessions in start order; one session with its tasks and subagents', async () => {
+    const { ws, S } = await given();
+    const S2 = await startSession(ws, { now: at(MIN) });
+    const a = await createTask(ws, S, 'a', { now: at(MIN) });
+    const other = await createTask(ws, S2, 'other', { now: at(MIN) });
+    const b = await createTask(ws, S, 'b', { now: at(MIN) });
+    const sub = await ws.ok(OrchestrationSubagentEnvelope, ['subagent', 'start', '--kind', 'integration', '--root-task', a], { session: S, now: at(MIN) });
+    await ws.ok(OrchestrationSubagentEnvelope, ['subagent', 'start', '--kind', 'integration', '--root-task', other], { session: S2, now: at(MIN) });
+
+    const sessions = await ws.ok(OrchestrationSessionsEnvelope, ['sessions'], { now: at(2 * MIN) });
+    expect(sessions.sessions.map((s) => [s.id, s.status, s.installDir])).toEqual([
       [S, 'active', ws.dir],
       [S2, 'active', ws.dir],
     ]);
-    const one = await ws.j(['session', S]);
+    const one = await ws.ok(OrchestrationSessionViewEnvelope, ['session', S], { now: at(2 * MIN) });
     expect(one.session.goal).toBe('set up');
-    expect(one.tasks.map((t: { id: string }) => t.id)).toEqual([a, b]);
-
-    // T26 in a fresh session scope: W waiting, B blocked on auth, R running.
-    const W = await createTask(ws, S, 'w', { state: 'running' });
-    await move(ws, W, 'waiting_for_user', { extra: ['--checkpoint-id', 'c1', '--checkpoint-kind', 'user_choice', '--checkpoint-summary', 'review the proposed events.json'] });
-    const B = await createTask(ws, S, 'blk', { state: 'running' });
-    await move(ws, B, 'blocked', { extra: ['--reason', 'login expired'] });
-    let st = await ws.j(['status'], { session: S });
-    expect(st.lastStoppingPoint.nextAction).toEqual({ kind: 'await_user_choice', description: 'A task is waiting for user input: review the proposed events.json.', command: ['baton', 'task', W, '--dir', ws.dir] });
-    expect(st.baton.scope_session_id).toBe(S);
-    await move(ws, W, 'cancelled');
-    st = await ws.j(['status'], { session: S });
-    expect(st.lastStoppingPoint.nextAction).toEqual({ kind: 'fix_auth', description: 'Blocked: login expired. Sign in again to resume.', command: ['baton', 'task', B, '--dir', ws.dir] });
-    await move(ws, B, 'cancelled');
-    st = await ws.j(['status'], { session: S });
-    expect(st.lastStoppingPoint.nextAction).toEqual({ kind: 'resume', description: 'A task is still running. Re-attach or wait for completion.', command: ['baton', 'status', '--dir', ws.dir] });
-    const r = await ws.j(['resume', S]);
-    expect(r).toMatchObject({ type: 'orchestration_resume', sessionId: S, executed: false, command: ['baton', 'status', '--dir', ws.dir] });
+    expect(ids(one.tasks)).toEqual([a, b]);
+    expect(one.baton.subagents).toEqual([sub.subagent]);
   });
 
-  it('T33–T37: queued visible, idle live session, most recent stop, abandoned sessions, orphaned running task', async () => {
-    const ws = await workspace();
-    const S = await startSession(ws, { goal: 'set up', branch: 'main' });
-    let st = await ws.j(['status']);
-    expect(st.lastStoppingPoint).toMatchObject({ currentSessionId: S, currentGoal: 'set up', currentBranch: 'main' });
-    expect(st.lastStoppingPoint.nextAction).toEqual({ kind: 'resume', description: 'Session is active but no task is running. Re-run the agent to continue.', command: ['baton', 'session', S, '--dir', ws.dir] });
+  it('T36: a session without heartbeat is abandoned after its TTL, and a heartbeat revives it', async () => {
+    const { ws, S } = await given();
+    const atTtl = await ws.ok(OrchestrationSessionsEnvelope, ['sessions'], { now: at(4 * HOUR) });
+    expect(atTtl.sessions.map((s) => [s.id, s.status])).toEqual([[S, 'active']]);
+
+    const later = '2026-05-09T16:00:00.001Z';
+    const past = await ws.ok(OrchestrationSessionsEnvelope, ['sessions'], { now: later });
+    const s = past.sessions[0]!;
+    expect(s.status).toBe('abandoned');
+    expect(s.baton.stored_status).toBe('active');
+    expect(s).not.toHaveProperty('finishedAt');
+    const st = await status(ws, { now: later });
+    expect(st.lastStoppingPoint.currentSessionId).toBeNull();
+    expect(st.lastStoppingPoint.nextAction.kind).toBe('none');
+
+    const beat = await ws.ok(OrchestrationSessionEnvelope, ['session', 'heartbeat', S], { now: at(5 * HOUR) });
+    expect(beat.session.status).toBe('active');
+    const revived = await ws.ok(OrchestrationSessionsEnvelope, ['sessions'], { now: at(5 * HOUR) });
+    expect(revived.sessions.map((x) => [x.id, x.status])).toEqual([[S, 'active']]);
+    const current = await status(ws, { now: at(5 * HOUR) });
+    expect(current.lastStoppingPoint.currentSessionId).toBe(S);
+    expect(current.baton.current_session_status).toBe('active');
+  });
+
+  it('T42: an ended session stays ended', async () => {
+    const { ws, S } = await given();
+    await ws.ok(OrchestrationSessionEnvelope, ['session', 'end', S, '--status', 'failed'], { now: at(MIN) });
+    const view = await ws.ok(OrchestrationSessionViewEnvelope, ['session', S], { now: at(MIN) });
+    expect(view.session.status).toBe('failed');
+    expect(view.session.finishedAt).toBe(1778328060000);
+
+    const before = logBytes(ws);
+    await ws.ok(OrchestrationSessionEnvelope, ['session', 'end', S, '--status', 'failed'], { now: at(2 * MIN) });
+    expect(logBytes(ws)).toBe(before);
+    const succeeded = await ws.fail(['session', 'end', S, '--status', 'succeeded'], { now: at(2 * MIN) });
+    expect([succeeded.exit, succeeded.code]).toEqual([2, 'SESSION_ENDED']);
+    const beat = await ws.fail(['session', 'heartbeat', S], { now: at(2 * MIN) });
+    expect([beat.exit, beat.code]).toEqual([2, 'SESSION_ENDED']);
+    const abandoned = await ws.fail(['session', 'end', S, '--status', 'abandoned'], { now: at(2 * MIN) });
+    expect([abandoned.exit, abandoned.code]).toEqual([2, 'INVALID_INPUT']);
+    expect(logBytes(ws)).toBe(before);
+    const after = await ws.ok(OrchestrationSessionViewEnvelope, ['session', S], { now: at(3 * MIN) });
+    expect([after.session.status, after.session.finishedAt]).toEqual(['failed', 1778328060000]);
+  });
+});
+
+describe('the last stopping point', () => {
+  it('T25: status in a directory without a store creates nothing', async () => {
+    const dir = makeTempDir('baton-nostore-');
+    const r = await batonIn(dir, ['--json', 'status'], { cwd: dir, env: { BATON_NOW: T0 } });
+    expect(r.code).toBe(0);
+    const e = parseWith(OrchestrationStatusEnvelope, JSON.parse(r.stdout), r.stdout);
+    expect(e.storeExists).toBe(false);
+    expect(e.storePath).toBe(join(dir, '.baton', 'log'));
+    const l = e.lastStoppingPoint;
+    expect(l.generatedAt).toBe(1778328000000);
+    expect([l.currentSessionId, l.currentGoal, l.currentBranch, l.currentWorktree]).toEqual([null, null, null, null]);
+    const arrays: (keyof Lsp)[] = ['activeTasks', 'queuedTasks', 'stoppedTasks', 'recentlyCompletedTasks', 'relevantOwnership', 'pendingChoices', 'pendingMcpActions', 'pendingManualVerifications'];
+    for (const key of arrays) expect(l[key], key).toEqual([]);
+    expect(l.nextAction).toEqual({ kind: 'none', description: 'No active or recently stopped tasks. Nothing to resume.', command: ['baton', 'status', '--dir', dir] });
+    expect(l.resumeCommand).toBe(`baton status --dir ${dir}`);
+    expect(existsSync(join(dir, '.baton'))).toBe(false);
+  });
+
+  it('T26: the priority chain — waiting, then auth-blocked, then running', async () => {
+    const { ws, S } = await given();
+    const W = await waitingTask(ws, S, 'w', checkpointFlags('c1', 'user_choice', 'review the proposed events.json'));
+    const B = await createTask(ws, S, 'blk', { state: 'running' });
+    await move(ws, B, 'blocked', { session: S, extra: ['--reason', 'login expired'] });
+    await createTask(ws, S, 'r', { state: 'running' });
+    let st = await status(ws);
+    expect(st.lastStoppingPoint.nextAction).toEqual({
+      kind: 'await_user_choice',
+      description: 'A task is waiting for user input: review the proposed events.json.',
+      command: ['baton', 'task', W, '--dir', ws.dir],
+    });
+    await move(ws, W, 'cancelled', { session: S });
+    st = await status(ws);
+    expect(st.lastStoppingPoint.nextAction).toEqual({ kind: 'fix_auth', description: 'Blocked: login expired. Sign in again to resume.', command: ['baton', 'task', B, '--dir', ws.dir] });
+    await move(ws, B, 'cancelled', { session: S });
+    st = await status(ws);
+    expect(st.lastStoppingPoint.nextAction).toEqual({ kind: 'resume', description: 'A task is still running. Re-attach or wait for completion.', command: ['baton', 'status', '--dir', ws.dir] });
+  });
+
+  it('T27: MCP and manual-verification checkpoints have their own next actions and pending arrays', async () => {
+    const mcp = await given();
+    const M = await waitingTask(mcp.ws, mcp.S, 'mcp', checkpointFlags('cp-mcp', 'mcp_install', 'install the MCP server'));
+    let l = (await status(mcp.ws)).lastStoppingPoint;
+    expect(l.nextAction).toEqual({ kind: 'await_mcp_action', description: 'A task is waiting for an MCP action: install the MCP server.', command: ['baton', 'task', M, '--dir', mcp.ws.dir] });
+    expect(l.pendingMcpActions).toEqual([{ id: 'cp-mcp', kind: 'mcp_install', summary: 'install the MCP server', enteredAt: T0MS }]);
+    expect(l.pendingChoices).toEqual([]);
+    expect(l.pendingManualVerifications).toEqual([]);
+
+    const ver = await given();
+    const V = await waitingTask(ver.ws, ver.S, 'check dashboard', checkpointFlags('cp-ver', 'manual_verification'));
+    l = (await status(ver.ws)).lastStoppingPoint;
+    expect(l.nextAction).toEqual({ kind: 'await_verification', description: 'A task is waiting for manual verification: check dashboard.', command: ['baton', 'task', V, '--dir', ver.ws.dir] });
+    expect(l.pendingManualVerifications).toEqual([{ id: 'cp-ver', kind: 'manual_verification', enteredAt: T0MS }]);
+    expect(l.pendingChoices).toEqual([]);
+    expect(l.pendingMcpActions).toEqual([]);
+  });
+
+  it('T28: a checkpoint of another kind awaits a user choice and is in no pending array', async () => {
+    const { ws, S } = await given();
+    const T = await waitingTask(ws, S, 'license', checkpointFlags('cp-lic', 'license_review', 'review the license'));
+    const l = (await status(ws)).lastStoppingPoint;
+    expect(l.nextAction).toEqual({ kind: 'await_user_choice', description: 'A task is waiting for user input: review the license.', command: ['baton', 'task', T, '--dir', ws.dir] });
+    expect([l.pendingChoices, l.pendingMcpActions, l.pendingManualVerifications]).toEqual([[], [], []]);
+  });
+
+  it('T29: the auth rule matches whole words only', async () => {
+    const { ws, S } = await given();
+    const T = await createTask(ws, S, 'auth', { state: 'running' });
+    const yes = ['login expired', 'Please sign in again', '401 Unauthorized', 'missing credentials', 'OAuth token expired', 'expired access token', 'auth failed'];
+    const no = ['author field missing', 'token budget exceeded', 'OAuth scope missing', 'authority unreachable', 'catalog index stale', 'tokens: 1200'];
+    for (const reason of [...yes, ...no]) {
+      await move(ws, T, 'blocked', { session: S, extra: ['--reason', reason] });
+      const next = (await status(ws)).lastStoppingPoint.nextAction;
+      if (yes.includes(reason)) {
+        expect(next, reason).toEqual({ kind: 'fix_auth', description: `Blocked: ${reason}. Sign in again to resume.`, command: ['baton', 'task', T, '--dir', ws.dir] });
+      } else {
+        expect(next, reason).toEqual({ kind: 'inspect_failure', description: `Blocked: ${reason}. Inspect the task and address the blocker.`, command: ['baton', 'task', T, '--dir', ws.dir] });
+      }
+      await move(ws, T, 'running', { session: S });
+    }
+  });
+
+  it('T30: the 24-hour window is inclusive', async () => {
+    const { ws, S } = await given();
+    const F = await createTask(ws, S, 'f', { state: 'running' });
+    const C = await createTask(ws, S, 'c', { state: 'running' });
+    await move(ws, F, 'failed', { session: S });
+    await move(ws, C, 'completed', { session: S });
+    const edge = (await status(ws, { now: at(24 * HOUR) })).lastStoppingPoint;
+    expect(ids(edge.stoppedTasks)).toEqual([F]);
+    expect(ids(edge.recentlyCompletedTasks)).toEqual([C]);
+    const past = (await status(ws, { now: '2026-05-10T12:00:00.001Z' })).lastStoppingPoint;
+    expect(past.stoppedTasks).toEqual([]);
+    expect(past.recentlyCompletedTasks).toEqual([]);
+  });
+
+  it('T31: active tasks have no age limit, whether or not their session is live', async () => {
+    const { ws, S } = await given();
+    const ended = await startSession(ws);
+    const R = await createTask(ws, S, 'long run', { state: 'running' });
+    const E = await createTask(ws, ended, 'left running', { state: 'running' });
+    await ws.ok(OrchestrationSessionEnvelope, ['session', 'end', ended]);
+    const month = '2026-06-09T12:00:00.000Z';
+    // $S is abandoned by then, the other session ended: both tasks are still active.
+    let l = (await status(ws, { now: month })).lastStoppingPoint;
+    expect(l.currentSessionId).toBeNull();
+    expect(ids(l.activeTasks).sort()).toEqual([R, E].sort());
+    // $S live again (a heartbeat a minute before): its task is still active.
+    await ws.ok(OrchestrationSessionEnvelope, ['session', 'heartbeat', S], { now: '2026-06-09T11:59:00.000Z' });
+    l = (await status(ws, { now: month })).lastStoppingPoint;
+    expect(l.currentSessionId).toBe(S);
+    expect(ids(l.activeTasks).sort()).toEqual([R, E].sort());
+  });
+
+  it('T32: buckets are ordered by update time, ties by the later change', async () => {
+    const { ws, S } = await given();
+    const A = await waitingTask(ws, S, 'a-task', checkpointFlags('ca', 'user_choice', 'a'), at(MIN));
+    const B = await waitingTask(ws, S, 'b-task', checkpointFlags('cb', 'user_choice', 'b'), at(2 * MIN));
+    let l = (await status(ws, { now: at(3 * MIN) })).lastStoppingPoint;
+    expect(ids(l.activeTasks)).toEqual([B, A]);
+    expect(l.nextAction.description.endsWith(': b.')).toBe(true);
+
+    const X = await createTask(ws, S, 'x', { state: 'running' });
+    const Y = await createTask(ws, S, 'y', { state: 'running' });
+    const same = at(4 * MIN);
+    await move(ws, Y, 'failed', { session: S, now: same });
+    await move(ws, X, 'failed', { session: S, now: same });
+    l = (await status(ws, { now: at(5 * MIN) })).lastStoppingPoint;
+    expect(ids(l.stoppedTasks)).toEqual([X, Y]);
+  });
+
+  it('T33: queued tasks are visible and the first one is the next action', async () => {
+    const { ws, S } = await given();
     const Q1 = await createTask(ws, S, 'first');
     const Q2 = await createTask(ws, S, 'second', { now: at(MIN) });
-    st = await ws.j(['status'], { now: at(2 * MIN) });
-    expect(st.lastStoppingPoint.queuedTasks.map((t: { id: string }) => t.id)).toEqual([Q1, Q2]);
-    expect(st.lastStoppingPoint.nextAction).toEqual({ kind: 'resume', description: 'A task is queued and has not started: first.', command: ['baton', 'task', Q1, '--dir', ws.dir] });
-    await move(ws, Q1, 'cancelled', { now: at(2 * MIN) });
-    await move(ws, Q2, 'running', { now: at(2 * MIN) });
-    // T37: five hours without a heartbeat — the session is abandoned, its running task orphaned.
-    st = await ws.j(['status'], { now: '2026-05-09T17:00:00.000Z' });
-    expect(st.lastStoppingPoint.currentSessionId).toBeNull();
-    expect(st.lastStoppingPoint.nextAction).toEqual({
-      kind: 'inspect_failure',
-      description: `Task second is running but its session ${S} is abandoned. Inspect it, then cancel or supersede it.`,
-      command: ['baton', 'task', Q2, '--dir', ws.dir],
-    });
-    const sessions = await ws.j(['sessions'], { now: '2026-05-09T17:00:00.000Z' });
-    expect(sessions.sessions[0].status).toBe('abandoned');
-    expect(sessions.sessions[0].baton.stored_status).toBe('active');
-    // T35: the session ended, its task failed: the most recent stop.
-    await move(ws, Q2, 'failed', { now: '2026-05-09T17:00:00.000Z' });
-    await ws.b(['session', 'end', S], { now: '2026-05-09T17:00:00.000Z' });
-    st = await ws.j(['status'], { now: '2026-05-09T17:01:00.000Z' });
-    expect(st.lastStoppingPoint.currentSessionId).toBeNull();
-    expect(st.lastStoppingPoint.nextAction).toEqual({
-      kind: 'inspect_failure',
-      description: `Most recent stop: second (failed). Inspect with \`baton task ${Q2}\`.`,
-      command: ['baton', 'task', Q2, '--dir', ws.dir],
-    });
-    // T30: 24 h window, inclusive.
-    const edge = new Date(Date.parse('2026-05-09T17:00:00.000Z') + 24 * HOUR).toISOString();
-    // Q1 stopped at T0+2m (outside the window by then); Q2 failed at 17:00 (exactly 24 h: inside).
-    expect((await ws.j(['status'], { now: edge })).lastStoppingPoint.stoppedTasks.map((t: { id: string }) => t.id)).toEqual([Q2]);
-    const past = new Date(Date.parse(edge) + 1).toISOString();
-    expect((await ws.j(['status'], { now: past })).lastStoppingPoint.stoppedTasks).toHaveLength(0);
+    const l = (await status(ws, { now: at(2 * MIN) })).lastStoppingPoint;
+    expect(ids(l.queuedTasks)).toEqual([Q1, Q2]);
+    expect(l.activeTasks).toEqual([]);
+    expect(l.nextAction).toEqual({ kind: 'resume', description: 'A task is queued and has not started: first.', command: ['baton', 'task', Q1, '--dir', ws.dir] });
   });
 
-  it('T39, T40: quoting, and resume --execute runs a real child without a shell', async () => {
-    const ws = await workspace();
-    const quoted = join(ws.dir, "it's");
-    mkdirSync(quoted);
-    await batonIn(quoted, ['init']);
-    const st = JSON.parse((await batonIn(quoted, ['--json', 'status'], { env: { BATON_NOW: T0 } })).stdout);
-    expect(st.lastStoppingPoint.resumeCommand.endsWith(`'${ws.dir}/it'\\''s'`)).toBe(true);
+  it('T34: a live session with nothing running is resumed by re-running the agent', async () => {
+    const { ws, S } = await given();
+    const l = (await status(ws)).lastStoppingPoint;
+    expect(l.nextAction).toEqual({ kind: 'resume', description: 'Session is active but no task is running. Re-run the agent to continue.', command: ['baton', 'session', S, '--dir', ws.dir] });
+    expect([l.currentSessionId, l.currentGoal, l.currentBranch]).toEqual([S, 'set up', 'main']);
+  });
 
-    const S = await startSession(ws);
+  it('T35: with no live session, the most recent stop is the next action', async () => {
+    const { ws, S } = await given();
+    const T = await createTask(ws, S, 'build', { state: 'running' });
+    await move(ws, T, 'failed', { session: S });
+    await ws.ok(OrchestrationSessionEnvelope, ['session', 'end', S]);
+    const l = (await status(ws, { now: at(MIN) })).lastStoppingPoint;
+    expect(l.nextAction).toEqual({
+      kind: 'inspect_failure',
+      description: `Most recent stop: build (failed). Inspect with \`baton task ${T}\`.`,
+      command: ['baton', 'task', T, '--dir', ws.dir],
+    });
+    expect(l.currentSessionId).toBeNull();
+  });
+
+  it('T37: a running task of an abandoned session is an orphan to inspect', async () => {
+    const { ws, S } = await given();
+    const T = await createTask(ws, S, 'migrate', { state: 'running' });
+    const l = (await status(ws, { now: '2026-05-09T17:00:00.000Z' })).lastStoppingPoint;
+    expect(l.nextAction).toEqual({
+      kind: 'inspect_failure',
+      description: `Task migrate is running but its session ${S} is abandoned. Inspect it, then cancel or supersede it.`,
+      command: ['baton', 'task', T, '--dir', ws.dir],
+    });
+  });
+
+  it('T38: the scope session narrows status and resume', async () => {
+    const ws = await workspace();
+    const A = await startSession(ws, { goal: 'session A' });
+    const WA = await waitingTask(ws, A, 'a plan', checkpointFlags('cpa', 'user_choice', 'review A plan'));
+    const B = await startSession(ws, { now: at(MIN) });
+    const RB = await createTask(ws, B, 'b run', { state: 'running', now: at(MIN) });
+    const now = at(2 * MIN);
+
+    const all = await status(ws, { now });
+    expect(all.lastStoppingPoint.currentSessionId).toBe(B);
+    expect(ids(all.lastStoppingPoint.activeTasks).sort()).toEqual([WA, RB].sort());
+    expect(all.baton.scope_session_id).toBeNull();
+
+    const scoped = await status(ws, { now, session: A });
+    const l = scoped.lastStoppingPoint;
+    expect(l.currentSessionId).toBe(A);
+    expect(l.currentGoal).toBe('session A');
+    expect(ids(l.activeTasks)).toEqual([WA]);
+    expect(l.nextAction.description).toContain('review A plan');
+    expect(scoped.baton.scope_session_id).toBe(A);
+
+    const resumed = await ws.ok(OrchestrationResumeEnvelope, ['resume', A], { now });
+    expect(resumed.sessionId).toBe(A);
+    expect(resumed.executed).toBe(false);
+    expect(resumed.command).toEqual(l.nextAction.command);
+    expect(resumed.description).toBe(l.nextAction.description);
+  });
+
+  it('T39: the resume command quotes the workspace path for a POSIX shell', async () => {
+    const parent = makeTempDir('baton-quote-');
+    for (const [name, quoted] of [
+      ['my project', `'${parent}/my project'`],
+      ["it's", `'${parent}/it'\\''s'`],
+    ] as const) {
+      const dir = join(parent, name);
+      mkdirSync(dir);
+      const ws = await workspace('', dir);
+      const l = (await status(ws)).lastStoppingPoint;
+      expect(l.resumeCommand.endsWith(`--dir ${quoted}`), l.resumeCommand).toBe(true);
+      expect(l.nextAction.command.at(-1)).toBe(dir);
+    }
+  });
+
+  it('T41: relevant ownership is the deduplicated ownership of the buckets, in order', async () => {
+    const { ws, S } = await given();
+    const O = await createTask(ws, S, 'old', { state: 'running' });
+    await ws.ok(OrchestrationTaskEnvelope, ['task', 'own', O, '--file', 'x.ts'], { session: S });
+    await move(ws, O, 'completed', { session: S });
+    const R = await createTask(ws, S, 'run', { state: 'running' });
+    await ws.ok(OrchestrationTaskEnvelope, ['task', 'own', R, '--branch', 'feat/a'], { session: S });
+    const late = '2026-05-11T12:01:00.000Z';
+    const C = await createTask(ws, S, 'pr', { state: 'running', now: late });
+    const url = 'https://github.com/acme/app/pull/7';
+    await ws.ok(OrchestrationTaskEnvelope, ['task', 'own', C, '--pr', url], { session: S, now: late });
+    await ws.ok(OrchestrationTaskEnvelope, ['task', 'own', C, '--branch', 'feat/a'], { session: S, now: late });
+    await move(ws, C, 'completed', { session: S, now: late });
+    const l = (await status(ws, { now: '2026-05-11T12:02:00.000Z' })).lastStoppingPoint;
+    expect(l.relevantOwnership).toEqual([
+      { kind: 'branch', name: 'feat/a' },
+      { kind: 'pull_request', number: 7, repo: 'acme/app', url },
+    ]);
+    expect(ids(l.recentlyCompletedTasks)).toEqual([C]);
+  });
+});
+
+describe('resume --execute', () => {
+  it('T40: resume runs the command without a shell and exits with the child’s code', async () => {
+    const { ws, S } = await given();
     const config = join(ws.dir, '.baton', 'config.yaml');
     const base = existsSync(config) ? readFileSync(config, 'utf8') : '';
     const withInvocation = (argv: string[]): void => writeFileSync(config, `${base}\nresume:\n  invocation: ${JSON.stringify(argv)}\n`);
 
     withInvocation(['sh', '-c', 'exit 7', 'sh']);
-    let r = await ws.b(['resume', S, '--execute']);
+    let r = await ws.run(['resume', S, '--execute']);
     expect(r.code).toBe(7);
-    const lines = jsonLines(r.stdout) as Record<string, unknown>[];
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ executed: true, sessionId: S });
+    expect(r.lines).toHaveLength(1);
+    const envelope = parseWith(OrchestrationResumeEnvelope, r.lines[0], r.stdout);
+    expect(envelope).toMatchObject({ executed: true, sessionId: S, command: ['sh', '-c', 'exit 7', 'sh', 'session', S, '--dir', ws.dir] });
 
     withInvocation(['sh', '-c', 'kill -TERM $$', 'sh']);
-    expect((await ws.b(['resume', S, '--execute'])).code).toBe(143);
+    expect((await ws.run(['resume', S, '--execute'])).code).toBe(143);
 
     withInvocation(['/nonexistent/bin']);
-    r = await ws.b(['resume', S, '--execute']);
+    r = await ws.run(['resume', S, '--execute']);
     expect(r.code).toBe(1);
-    const err = jsonLines(r.stdout).at(-1) as Record<string, string>;
+    expect(r.lines).toHaveLength(2);
+    expect(parseWith(OrchestrationResumeEnvelope, r.lines[0], r.stdout).executed).toBe(true);
+    const err = ErrorEnvelope.parse(r.lines[1]);
     expect(err.code).toBe('SPAWN_FAILED');
-    expect(String(err.message).startsWith('Failed to spawn resume command:')).toBe(true);
+    expect(err.message.startsWith('Failed to spawn resume command:')).toBe(true);
 
     withInvocation(['sh', '-c', 'printf %s "$1"', 'sh', 'a;b $(id)']);
-    r = await ws.b(['resume', S, '--execute']);
+    r = await ws.run(['resume', S, '--execute']);
     expect(r.code).toBe(0);
     expect(r.stdout.slice(r.stdout.indexOf('\n') + 1)).toBe('a;b $(id)');
   });
 });
 
 describe('concurrency and integrity', () => {
-  it('T43: two processes on one task — one wins, the other gets the terminal message; different tasks lose nothing', async () => {
-    const ws = await workspace();
-    const S = await startSession(ws);
+  it('T43: concurrent transitions — one wins; concurrent creates get distinct, contiguous seqs', async () => {
+    const { ws, S } = await given();
     const T = await createTask(ws, S, 'race', { state: 'running' });
-    const [x, y] = await Promise.all([move(ws, T, 'completed', { session: S }), move(ws, T, 'failed', { session: S })]);
-    expect([x.__code, y.__code].sort()).toEqual([0, 2]);
-    const loser = x.__code === 2 ? x : y;
-    expect(loser.message).toMatch(/is already terminal in state '(completed|failed)'/);
-    const terminal = await ws.b(['log', 'show', '--stream', `task/${T}`, '--type', 'task.transitioned']);
-    expect(terminal.stdout.trim().split('\n')).toHaveLength(1);
+    const outcomes = await Promise.all(
+      (['completed', 'failed'] as const).map(async (to) => {
+        const r = await ws.run(['task', 'transition', T, to], { session: S });
+        return { to, r };
+      }),
+    );
+    expect(outcomes.map((o) => o.r.code).sort()).toEqual([0, 2]);
+    const winner = outcomes.find((o) => o.r.code === 0)!;
+    const loser = outcomes.find((o) => o.r.code === 2)!;
+    const error = ErrorEnvelope.parse(loser.r.lines.at(-1));
+    expect(error.code).toBe('ILLEGAL_TRANSITION');
+    expect(error.message).toBe(`Task ${T} is already terminal in state '${winner.to}' — terminal tasks cannot transition.`);
+    const terminal = await eventsOfType(ws, 'task.transitioned', `task/${T}`);
+    expect(terminal.map((e) => e.data['to'])).toEqual([winner.to]);
 
-    const ids = await Promise.all(Array.from({ length: 4 }, (_, i) => createTask(ws, S, `t${i}`, { state: 'running' })));
-    const moved = await Promise.all(ids.map((id) => move(ws, id, 'completed', { session: S })));
-    expect(moved.map((m) => m.__code)).toEqual([0, 0, 0, 0]);
-    const all = await ws.j(['tasks', '--state', 'completed']);
-    expect(all.tasks.map((t: { id: string }) => t.id).sort()).toEqual([...ids, ...(x.__code === 0 ? [T] : [])].sort());
-    const seqs = (jsonLines((await ws.b(['log', 'show', '--type', 'task.created'])).stdout) as { seq: number }[]).map((e) => e.seq);
-    expect(new Set(seqs).size).toBe(seqs.length);
+    const head = (await eventsOfType(ws, 'task.created')).length;
+    const created = await Promise.all(Array.from({ length: 8 }, (_, i) => createTask(ws, S, `t${i}`)));
+    expect(new Set(created).size).toBe(8);
+    const events = (await eventsOfType(ws, 'task.created')).slice(head);
+    expect(events.map((e) => e.data['task_id']).sort()).toEqual([...created].sort());
+    const seqs = events.map((e) => e.seq).sort((a, b) => a - b);
+    expect(seqs).toEqual(Array.from({ length: 8 }, (_, i) => seqs[0]! + i));
   });
 
-  it('T44: a corrupt log makes status, tasks and task create exit 3 naming seq 3, bytes unchanged', async () => {
-    const ws = await workspace();
-    const S = await startSession(ws);
-    await createTask(ws, S, 'one');
-    await createTask(ws, S, 'two');
-    const [segment] = segmentPaths(ws.dir);
-    const lines = readFileSync(segment!, 'utf8').split('\n');
-    // A corrupt (unparseable) 3rd line. (A well-formed line with altered content is caught by
-    // `log verify`'s hash check, not by a fold's read — see the report.)
-    lines[2] = lines[2]!.slice(0, 40) + '#garbage';
-    writeFileSync(segment!, lines.join('\n'));
-    const before = logBytes(ws);
-    for (const args of [['status'], ['tasks'], ['task', 'create', '--label', 'x']]) {
-      const r = await ws.j(args, { session: S });
-      expect(r.__code, args.join(' ')).toBe(3);
-      expect(r.code).toBe('LOG_CORRUPT');
-      expect(r.message).toMatch(/\b3\b/);
+  it('T44: an altered 3rd line makes status, tasks and task create exit 3 naming seq 3, bytes unchanged', async () => {
+    for (const alter of [
+      // A well-formed line whose content no longer matches its hash.
+      (line: string): string => line.replace('"label":"two"', '"label":"TWO"'),
+      // A line that is no longer JSON.
+      (line: string): string => line.slice(0, 40) + '#garbage',
+    ]) {
+      const { ws, S } = await given();
+      await createTask(ws, S, 'one');
+      await createTask(ws, S, 'two');
+      const [segment] = segmentPaths(ws.dir);
+      const lines = readFileSync(segment!, 'utf8').split('\n');
+      const altered = alter(lines[2]!);
+      expect(altered).not.toBe(lines[2]);
+      lines[2] = altered;
+      writeFileSync(segment!, lines.join('\n'));
+      const before = logBytes(ws);
+      for (const args of [['status'], ['tasks'], ['task', 'create', '--label', 'x']]) {
+        const e = await ws.fail(args, { session: S });
+        expect([e.exit, e.code], args.join(' ')).toEqual([3, 'LOG_CORRUPT']);
+        expect(e.message).toMatch(/\bseq 3\b/);
+      }
+      expect(logBytes(ws)).toBe(before);
     }
-    expect(logBytes(ws)).toBe(before);
+  });
+});
+
+describe('output mode', () => {
+  it('T45: JSON when piped, human with --human, JSON with --json on a TTY', async () => {
+    const ws = await workspace();
+    const baton = shellJoin([process.execPath, BATON_BIN]);
+    const piped = await run('/bin/sh', ['-c', `${baton} --dir ${shellJoin([ws.dir])} tasks | cat`], { cwd: ws.dir, env: childEnv({ BATON_NOW: T0 }) });
+    const pipedLines = piped.stdout.trim().split('\n');
+    expect(pipedLines).toHaveLength(1);
+    expect(parseWith(OrchestrationTasksEnvelope, JSON.parse(pipedLines[0]!), piped.stdout).type).toBe('orchestration_tasks');
+
+    const human = await run('/bin/sh', ['-c', `${baton} --dir ${shellJoin([ws.dir])} --human tasks | cat`], { cwd: ws.dir, env: childEnv({ BATON_NOW: T0 }) });
+    expect(human.stdout).toBe('No tasks recorded for this workspace.\n');
+
+    // A real terminal: `script` gives the command a pseudo-TTY.
+    const onTty = (flags: string) =>
+      run('script', ['-qec', `${baton} --dir ${shellJoin([ws.dir])} ${flags} tasks`, '/dev/null'], { cwd: ws.dir, env: childEnv({ BATON_NOW: T0 }) }).then((r) => r.stdout.replace(/\r\n/g, '\n').trim());
+    const json = await onTty('--json');
+    expect(parseWith(OrchestrationTasksEnvelope, JSON.parse(json), json).tasks).toEqual([]);
+    // Without --json the same terminal gets human output, so the TTY is real.
+    expect(await onTty('')).toBe('No tasks recorded for this workspace.');
+  });
+});
+
+describe('status extensions', () => {
+  it('T46: initiatives, unread signals, integrity count; status marks nothing read and parses as the wizard', async () => {
+    const { ws, S } = await given();
+    await ws.ok(OrchestrationSessionEnvelope, ['session', 'heartbeat', S]);
+    const initiative = await ws.run(['initiative', 'create', 'INIT-1', '--title', 'One', '--lanes', 'L1']);
+    expect(initiative.code).toBe(0);
+    const wu = await ws.run(['wu', 'create', 'WU-1', '--initiative', 'INIT-1', '--lane', 'L1', '--title', 'First']);
+    expect(wu.code).toBe(0);
+    const sender = await startSession(ws);
+    const sent = await ws.run(['mem', 'signal', 'please review', '--to', S], { session: sender });
+    expect(sent.code).toBe(0);
+
+    const r = await ws.run(['status'], { session: S });
+    expect(r.code).toBe(0);
+    const st = parseWith(OrchestrationStatusEnvelope, r.lines.at(-1), r.stdout);
+    expect(st.baton.initiatives[0]!.initiative).toBe('INIT-1');
+    expect(st.baton.initiatives[0]!.next_safe_actions[0]!['type']).toBe('launch_wu');
+    expect(st.baton.unread_signals).toEqual({ reader: S, count: 1 });
+    expect(st.baton.integrity_finding_count).toBe(0);
+
+    const inbox = parseWith(InboxEnvelope, (await ws.run(['mem', 'inbox', '--for', S])).lines.at(-1), 'mem inbox');
+    expect(inbox.signals).toHaveLength(1);
+    expect(inbox.signals[0]!['read']).toBe(false);
+
+    const wizard = WizardStatusEnvelope.safeParse(JSON.parse(r.stdout));
+    expect(wizard.success, wizard.success ? '' : wizard.error.message).toBe(true);
   });
 });

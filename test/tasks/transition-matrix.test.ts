@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TASK_STATES, type TaskState } from '../../events/tasks/vocabulary.js';
 import { inParallel } from '../helpers/cli.js';
 import { removeTempDirs } from '../helpers/workspace.js';
-import { appendBatch, logBytes, workspace, type Ws } from './helpers.js';
+import { appendBatch, logBytes, move, refuseMove, workspace, type Ws } from './helpers.js';
 
 /**
  * T01 — the full 8 × 8 matrix through the built binary: exactly the 18 legal moves succeed;
@@ -45,16 +45,16 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(removeTempDirs);
 
-describe('T01 — the legal matrix', () => {
-  it('every illegal pair (46) exits 2 with ILLEGAL_TRANSITION, exact message and details, and appends nothing', async () => {
+describe('T01: the legal matrix', () => {
+  it('T01: every illegal pair (46) exits 2 with ILLEGAL_TRANSITION, exact message and details, and appends nothing', async () => {
     const illegal = TASK_STATES.flatMap((from) => TASK_STATES.filter((to) => !LEGAL[from].includes(to)).map((to) => [from, to] as const));
     expect(illegal).toHaveLength(46);
     const before = logBytes(ws);
-    const results = await inParallel(4, illegal.map(([from, to]) => () => ws.j(['task', 'transition', taskFor(from, to), to], { session: S })));
+    const results = await inParallel(4, illegal.map(([from, to]) => () => refuseMove(ws, taskFor(from, to), to, { session: S })));
     illegal.forEach(([from, to], i) => {
       const e = results[i]!;
       const id = taskFor(from, to);
-      expect(e.__code, `${from} → ${to}`).toBe(2);
+      expect(e.exit, `${from} → ${to}`).toBe(2);
       expect(e.code).toBe('ILLEGAL_TRANSITION');
       expect(e.details).toEqual({ task_id: id, from, to });
       expect(e.message).toBe(
@@ -66,15 +66,16 @@ describe('T01 — the legal matrix', () => {
     expect(logBytes(ws)).toBe(before);
   }, 180_000);
 
-  it('every legal pair (18) exits 0 with the task in the target state', async () => {
+  it('T01: every legal pair (18) exits 0 with the task in the target state', async () => {
     const legal = TASK_STATES.flatMap((from) => LEGAL[from].map((to) => [from, to] as const));
     expect(legal).toHaveLength(18);
-    const results = await inParallel(4, legal.map(([from, to]) => () => ws.j(['task', 'transition', taskFor(from, to), to], { session: S })));
+    // `move` requires exit 0 and parses the printed task.
+    const results = await inParallel(4, legal.map(([, to], i) => () => move(ws, taskFor(legal[i]![0], to), to, { session: S })));
     legal.forEach(([from, to], i) => {
-      expect(results[i]!.__code, `${from} → ${to}: ${JSON.stringify(results[i])}`).toBe(0);
-      expect(results[i]!.task.state).toBe(to);
+      expect(results[i]!.state, `${from} → ${to}`).toBe(to);
+      expect(results[i]!.id).toBe(taskFor(from, to));
     });
-    const log = await ws.b(['log', 'show', '--type', 'task.transitioned']);
-    expect(log.stdout.trim().split('\n').length).toBe(18 + 6 * 8);
+    const log = await ws.run(['log', 'show', '--type', 'task.transitioned']);
+    expect(log.lines).toHaveLength(18 + 6 * 8);
   }, 180_000);
 });
