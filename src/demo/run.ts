@@ -7,10 +7,13 @@ import { promisify } from 'node:util';
 import { coordinationDemo } from './coordination.js';
 import { workUnitsDemo } from './work-units.js';
 import { flowDemo } from './flow.js';
+import { tasksDemo } from './tasks.js';
 
 /**
  * The README's first command: a demo workspace in a temporary folder, driven through the built
- * `baton` binary exactly as agents and wrappers drive it. Later issues grow the scenario.
+ * `baton` binary exactly as agents and wrappers drive it: the log, two agents negotiating, a team
+ * flow, an initiative in waves, and last the tasks of an orchestrator that crashes mid-work — the
+ * demo ends with `baton status` telling a returning agent exactly what to do next.
  */
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL('../../bin/baton.js', import.meta.url));
@@ -42,7 +45,7 @@ function show(command: string, result: Result): void {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'baton-demo-'));
-  step(`A fresh workspace in ${dir}`);
+  step(`A fresh workspace in ${dir} (it stays there: try node ${BIN} --dir ${dir} log tail)`);
   show('init --human', await baton(dir, ['init', '--human']));
 
   step('Four agents append at once, each from its own process');
@@ -97,7 +100,13 @@ async function main(): Promise<void> {
   step('An initiative in waves: launch, claims, checkpoints, a stall, a contamination, finish (work units)');
   await workUnitsDemo((a, env) => baton(dir, a, env), show, dir);
 
-  process.stdout.write(`\nThe demo workspace stays in ${dir} — try: node ${BIN} --dir ${dir} log tail\n`);
+  // Last: the demo ends with `baton status` telling a returning agent what to do next.
+  step('Tasks and subagents: an orchestrator crashes mid-work; a returning agent asks `baton status` what to do next');
+  const minute = Math.floor(Date.now() / 60_000) * 60_000;
+  await tasksDemo((a, env) => baton(dir, a, env), show, {
+    start: new Date(minute).toISOString(),
+    narrate: (text) => process.stdout.write(`# ${text}\n`),
+  });
 }
 
 main().catch((error: unknown) => {

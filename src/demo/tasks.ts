@@ -1,39 +1,104 @@
-/**
- * The tasks part of the demo (tasks.md): a session runs tasks, one blocks on an expired login,
- * the agent goes away; a returning agent asks `baton status` and is told exactly what to do next.
- */
-type Result = { stdout: string; stderr: string; code: number };
-type Baton = (args: string[], env?: Record<string, string>) => Promise<Result>;
+import type { BatonRun } from './coordination.js';
 
-interface Ids {
+/**
+ * The tasks part of the demo (tasks.md), the last one: an orchestrator session breaks a goal into
+ * tasks, hands them to subagents, two finish (one after the user confirmed a plan), an illegal move
+ * is refused, and the instrumentation task is left waiting for a manual verification when the
+ * orchestrator's process dies — no `session end`, no more heartbeats. Five hours later (past the
+ * session TTL) a returning agent lists the sessions (the orchestrator's is abandoned) and the tasks,
+ * and asks `baton status`, which says exactly what to do next and how to resume. The demo ends with
+ * that answer.
+ *
+ * `baton` runs the built binary (arguments after `--dir`), `show` prints a step, `narrate` a line
+ * of the story. The clock of each step is `start` plus its minute, fixed with BATON_NOW.
+ */
+type Result = Awaited<ReturnType<BatonRun>>;
+type Show = (cmd: string, r: Result) => void;
+
+/** Exit code of a refused move (architecture.md): the demo shows one on purpose. */
+const REFUSED = 2;
+export const TASKS_DEMO_START = '2026-05-09T09:00:00.000Z';
+/** When the returning agent arrives: past the orchestrator's 4-hour TTL. */
+export const RETURN_AFTER_MINUTES = 5 * 60;
+
+interface Envelope {
   session?: { id: string };
   task?: { id: string };
+  subagent?: { id: string };
 }
 
-function ids(r: Result): Ids {
-  const last = r.stdout.trim().split('\n').at(-1) ?? '{}';
-  return JSON.parse(last) as Ids;
+function lastJson(stdout: string): Envelope {
+  const lines = stdout.trim().split('\n').filter((l) => l.startsWith('{'));
+  return lines.length === 0 ? {} : (JSON.parse(lines.at(-1)!) as Envelope);
 }
 
-export async function tasksDemo(baton: Baton, show: (cmd: string, r: Result) => void, dir: string): Promise<void> {
-  const run = async (args: string[], env?: Record<string, string>): Promise<Result> => {
-    const r = await baton(['--dir', dir, ...args], env);
-    show(`baton ${args.join(' ')}`, r);
-    return r;
+function quoted(args: readonly string[]): string {
+  return args.map((a) => (/^[\w.:/@=,-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+export interface TasksDemoIds {
+  session: string;
+  root: string;
+  detect: string;
+  plan: string;
+  instrument: string;
+  dashboard: string;
+}
+
+export async function tasksDemo(
+  baton: BatonRun,
+  show: Show,
+  options: { start?: string; narrate?: (text: string) => void } = {},
+): Promise<TasksDemoIds> {
+  const start = Date.parse(options.start ?? TASKS_DEMO_START);
+  const narrate = options.narrate ?? (() => undefined);
+  const clock = (minutes: number): Record<string, string> => ({ BATON_NOW: new Date(start + minutes * 60_000).toISOString() });
+  const step = async (args: string[], minutes: number, expected = 0): Promise<Envelope> => {
+    const r = await baton(args, clock(minutes));
+    show(quoted(args), r);
+    if (r.code !== expected) throw new Error(`demo step failed (exit ${r.code}, expected ${expected}): baton ${quoted(args)}\n${r.stdout}${r.stderr}`);
+    return lastJson(r.stdout);
   };
-  const started = await run(['--json', 'session', 'start', '--goal', 'instrument checkout', '--branch', 'feat/checkout']);
-  const session = ids(started).session?.id ?? '';
+
+  narrate('An orchestrator session breaks "instrument checkout analytics" into tasks.');
+  const session = (await step(['--json', 'session', 'start', '--agent-identity', 'claude:orchestrator:demo', '--role', 'orchestrator', '--goal', 'Instrument checkout analytics', '--branch', 'feat/checkout-analytics'], 0)).session!.id;
   const as = ['--json', '--session', session];
-  const scan = ids(await run([...as, 'task', 'create', '--label', 'scan the repo', '--state', 'running'])).task?.id ?? '';
-  await run([...as, 'task', 'own', scan, '--branch', 'feat/checkout']);
-  await run([...as, 'task', 'transition', scan, 'completed', '--summary', 'found 12 events']);
-  const deploy = ids(await run([...as, 'task', 'create', '--label', 'deploy the dashboard', '--state', 'running'])).task?.id ?? '';
-  await run([...as, 'subagent', 'start', '--kind', 'dashboard_creation', '--root-task', deploy]);
-  // An illegal move is refused (exit 2) and appends nothing.
-  await run([...as, 'task', 'transition', scan, 'running']);
-  await run([...as, 'task', 'transition', deploy, 'blocked', '--reason', 'login expired']);
-  await run(['--json', 'tasks']);
-  // The returning agent: what do I do next, and how do I resume?
-  await run(['--human', 'status']);
-  await run(['--human', 'resume', session]);
+  const create = async (minutes: number, label: string, ...flags: string[]): Promise<string> => (await step([...as, 'task', 'create', '--label', label, ...flags], minutes)).task!.id;
+  const move = (minutes: number, task: string, state: string, ...flags: string[]): Promise<Envelope> => step([...as, 'task', 'transition', task, state, ...flags], minutes);
+  const subagent = async (minutes: number, kind: string, root: string): Promise<string> => (await step([...as, 'subagent', 'start', '--kind', kind, '--root-task', root], minutes)).subagent!.id;
+  const finish = (minutes: number, id: string): Promise<Envelope> => step([...as, 'subagent', 'finish', id], minutes);
+
+  const root = await create(1, 'Instrument checkout analytics', '--state', 'running', '--active-form', 'Instrumenting checkout analytics');
+  const detect = await create(1, 'Detect the framework', '--parent', root, '--subagent-kind', 'framework_detection', '--state', 'running');
+  const plan = await create(1, 'Plan the event taxonomy', '--parent', root, '--subagent-kind', 'taxonomy');
+  const instrument = await create(1, 'Add tracking calls to checkout', '--parent', root, '--subagent-kind', 'instrumentation');
+  const dashboard = await create(1, 'Build the checkout dashboard', '--parent', root, '--subagent-kind', 'dashboard_creation');
+
+  narrate('Subagents do the work; the taxonomy waits for the user to confirm the plan.');
+  const detector = await subagent(2, 'framework_detection', detect);
+  await move(6, detect, 'completed', '--summary', 'Next.js 14 (app router), pnpm');
+  await finish(6, detector);
+  await move(7, plan, 'running');
+  const taxonomist = await subagent(7, 'taxonomy', plan);
+  await move(12, plan, 'waiting_for_user', '--checkpoint-id', 'events-json', '--checkpoint-kind', 'event_plan_confirm', '--checkpoint-summary', 'review the proposed events.json (12 events)');
+  await move(20, plan, 'running', '--reason', 'the user approved events.json');
+  await move(21, plan, 'completed', '--summary', '12 events approved');
+  await finish(21, taxonomist);
+
+  narrate('The dashboard cannot be completed before it has run: the task machine refuses, nothing is appended.');
+  await step(['--human', '--session', session, 'task', 'transition', dashboard, 'completed'], 22, REFUSED);
+
+  narrate('The instrumentation subagent opens a pull request and stops for a manual check.');
+  await move(23, instrument, 'running');
+  await subagent(23, 'instrumentation', instrument);
+  await step([...as, 'task', 'own', instrument, '--branch', 'feat/checkout-analytics'], 23);
+  await step([...as, 'task', 'own', instrument, '--pr', 'https://github.com/acme/shop/pull/42', '--pr-state', 'open'], 40);
+  await move(41, instrument, 'waiting_for_user', '--checkpoint-id', 'verify-checkout', '--checkpoint-kind', 'manual_verification', '--checkpoint-summary', 'click through checkout on the preview deploy and confirm the 12 events arrive');
+
+  narrate('The orchestrator crashes here: no `session end`, no more heartbeats. Five hours later a new agent arrives knowing only the workspace: its sessions, its tasks, and what to do next.');
+  const back = RETURN_AFTER_MINUTES;
+  await step(['--human', 'sessions'], back);
+  await step(['--human', 'tasks'], back);
+  await step(['--human', 'status'], back);
+  return { session, root, detect, plan, instrument, dashboard };
 }
