@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shellJoin } from '../../projections/tasks/shell-quote.js';
 import { InboxEnvelope } from '../../src/cli/envelopes-coordination.js';
+import { LogStatsEnvelope } from '../../src/cli/envelopes.js';
 import { BATON_BIN, batonIn, childEnv, ErrorEnvelope } from '../helpers/cli.js';
 import { makeTempDir, removeTempDirs, segmentPaths } from '../helpers/workspace.js';
 import {
@@ -523,7 +524,6 @@ describe('output mode', () => {
 describe('status extensions', () => {
   it('T46: initiatives, unread signals, integrity count; status marks nothing read and parses as the wizard', async () => {
     const { ws, S } = await given();
-    await ws.ok(OrchestrationSessionEnvelope, ['session', 'heartbeat', S]);
     const initiative = await ws.run(['initiative', 'create', 'INIT-1', '--title', 'One', '--lanes', 'L1']);
     expect(initiative.code).toBe(0);
     const wu = await ws.run(['wu', 'create', 'WU-1', '--initiative', 'INIT-1', '--lane', 'L1', '--title', 'First']);
@@ -546,5 +546,11 @@ describe('status extensions', () => {
 
     const wizard = WizardStatusEnvelope.safeParse(JSON.parse(r.stdout));
     expect(wizard.success, wizard.success ? '' : wizard.error.message).toBe(true);
+
+    // `replay --view last-stopping-point` at the head is the same status (initiatives included).
+    const head = (await ws.ok(LogStatsEnvelope, ['log', 'stats'])).head_seq;
+    const replayed = await ws.ok(OrchestrationStatusEnvelope, ['replay', '--view', 'last-stopping-point', '--to', String(head)], { session: S });
+    expect(replayed.baton.initiatives).toEqual(st.baton.initiatives);
+    expect(replayed.lastStoppingPoint).toEqual(st.lastStoppingPoint);
   });
 });
