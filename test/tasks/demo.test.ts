@@ -76,7 +76,10 @@ describe('the tasks demo', () => {
   }, 180_000);
 
   it('`npm run demo` (dist/src/demo/run.js) runs every part and ends with that `baton status`', async () => {
-    const { stdout } = await run(process.execPath, [DEMO], { env: childEnv(), maxBuffer: 64 * 1024 * 1024, timeout: 600_000 });
+    // The demo keeps its workspaces (in the temp folder): give it one of ours, removed afterwards.
+    const tmp = makeTempDir('baton-demo-full-');
+    const { stdout } = await run(process.execPath, [DEMO], { env: childEnv({ TMPDIR: tmp }), maxBuffer: 64 * 1024 * 1024, timeout: 600_000 });
+    expect(stdout).toContain(`A fresh workspace in ${tmp}/`);
     const lines = stdout.trimEnd().split('\n');
     const statusAt = lines.lastIndexOf('$ baton --human status');
     expect(statusAt).toBeGreaterThan(0);
