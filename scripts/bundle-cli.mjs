@@ -16,6 +16,7 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { builtinModules } from 'node:module';
 import { basename, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -34,6 +35,32 @@ const FLATTENED = [
 /** Modules a flattened command must share with the split build: they hold state (a registry). */
 const SHARED = ['events/schema-loader.ts', 'events/compiled.ts', 'src/errors.ts'];
 
+/**
+ * Node built-ins are loaded with require() (the banner's), not as ES modules. An ES import of a
+ * built-in makes Node build its ES facade, which reads every export once: `node:fs` then loads
+ * fs/promises with readline and the streams, `node:crypto` loads webcrypto and the ciphers — about
+ * a dozen internal modules a short command never uses. A named import becomes a property read on
+ * the required module, so nothing else changes. Commander's `child_process` (net, dgram, streams)
+ * is only used to run executable subcommands, which baton has none of: it is required on first use.
+ */
+const requiredBuiltins = {
+  name: 'baton-required-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      if (!builtinModules.includes(name)) return undefined;
+      if (args.kind === 'require-call' && !(name === 'child_process' && args.importer.includes('node_modules/commander/'))) return { path: `node:${name}`, external: true };
+      if (args.kind !== 'import-statement' && args.kind !== 'require-call') return undefined;
+      return { path: `node:${name}`, namespace: args.kind === 'require-call' ? 'baton-lazy-builtin' : 'baton-required-builtin' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'baton-required-builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'baton-lazy-builtin' }, (args) => ({
+      contents: `let m; module.exports = new Proxy({}, { get: (_, key) => (m ??= require(${JSON.stringify(args.path)}))[key] });`,
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   format: 'esm',
@@ -44,6 +71,7 @@ const common = {
   // The PostgreSQL driver stays a runtime dependency loaded from node_modules (and only by the
   // postgres adapter's lazy chunk): bundling it would pull in its optional native binding.
   external: ['pg', 'pg-native'],
+  plugins: [requiredBuiltins],
 };
 
 // CommonJS dependencies (commander) call require() for Node built-ins.
@@ -92,8 +120,10 @@ async function flatten({ entry, inline, packages }, metafile) {
       ...common,
       entryPoints: [entry],
       outfile: join(dir, 'out.js'),
+      banner: { js: requireBanner },
       metafile: true,
       plugins: [
+        requiredBuiltins,
         {
           name: 'baton-flatten',
           setup(b) {

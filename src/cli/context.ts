@@ -3,6 +3,7 @@ import type * as StoreAccessModule from './store-access.js';
 import type { EventStore } from '../store/contract.js';
 import { invalidInput } from '../errors.js';
 import { chooseMode, Output } from './output.js';
+import { stdoutIsTTY } from './stdio.js';
 
 /**
  * What every command shares, read once per command: the workspace, the output mode, the acting
@@ -32,7 +33,7 @@ export class CommandContext {
     readonly flags: GlobalFlags,
     readonly env: NodeJS.ProcessEnv = process.env,
   ) {
-    this.output = new Output(chooseMode(flags, Boolean(process.stdout.isTTY)));
+    this.output = new Output(chooseMode(flags, stdoutIsTTY));
     this.now = readClock(env['BATON_NOW']);
     const session = flags.session ?? env['BATON_SESSION'];
     if (session !== undefined && !SESSION_ID_PATTERN.test(session)) {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { INVALID, type LazyCompiledSchema } from '../../events/compiled.js';
 import { BatonError, ErrorCode, exitCodeFor, isBatonError } from '../errors.js';
+import { stderrSink, stdoutSink, type TextSink } from './stdio.js';
 
 /**
  * How a command speaks: JSON envelopes (one per line) when `--json` is given or stdout is not a
@@ -10,17 +11,19 @@ import { BatonError, ErrorCode, exitCodeFor, isBatonError } from '../errors.js';
 export const OutputMode = { json: 'json', human: 'human' } as const;
 export type OutputMode = (typeof OutputMode)[keyof typeof OutputMode];
 
-export function chooseMode(flags: { json?: boolean; human?: boolean }, stdoutIsTTY: boolean): OutputMode {
+/** `stdoutIsTTY` is asked only when the flags do not decide (it loads the tty module: ~3 ms). */
+export function chooseMode(flags: { json?: boolean; human?: boolean }, stdoutIsTTY: boolean | (() => boolean)): OutputMode {
   if (flags.human) return OutputMode.human;
-  if (flags.json || !stdoutIsTTY) return OutputMode.json;
-  return OutputMode.human;
+  if (flags.json) return OutputMode.json;
+  const tty = typeof stdoutIsTTY === 'function' ? stdoutIsTTY() : stdoutIsTTY;
+  return tty ? OutputMode.human : OutputMode.json;
 }
 
 export class Output {
   constructor(
     readonly mode: OutputMode,
-    private readonly stdout: NodeJS.WritableStream = process.stdout,
-    private readonly stderr: NodeJS.WritableStream = process.stderr,
+    private readonly stdout: TextSink = stdoutSink(),
+    private readonly stderr: TextSink = stderrSink(),
   ) {}
 
   /** Print an envelope: validated JSON in JSON mode, `human(envelope)` otherwise. */

@@ -16,6 +16,7 @@ import { registerSubagent } from './groups/subagent.js';
 import { registerOrchestration } from './groups/orchestration.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
 import { chooseMode, Output } from './output.js';
+import { stdoutIsTTY } from './stdio.js';
 
 /**
  * The `baton` program. Group files only declare commands (commander alone); each action imports
@@ -36,7 +37,68 @@ function packageVersion(): string {
   return 'unknown';
 }
 
-export function buildProgram(): Command {
+type Registrar = (program: Command) => void;
+
+/**
+ * Every registrar, in registration order, with the top-level commands it adds (registerOrchestration
+ * hangs `session <id>` off the session group). test/cli-program-groups.test.ts holds that this table
+ * matches what the registrars add.
+ */
+export const REGISTRARS: readonly { names: readonly string[]; register: Registrar }[] = [
+  { names: ['init'], register: registerInit },
+  { names: ['log'], register: registerLog },
+  { names: ['flow'], register: registerFlow },
+  { names: ['deep-dive'], register: registerDeepDive },
+  { names: ['replay'], register: registerReplay },
+  { names: ['session'], register: registerSession },
+  { names: ['mem'], register: registerMem },
+  { names: ['hooks'], register: registerHooks },
+  { names: ['wu'], register: registerWu },
+  { names: ['initiative'], register: registerInitiative },
+  { names: ['orchestrate'], register: registerOrchestrate },
+  { names: ['task', 'tasks'], register: registerTask },
+  { names: ['subagent'], register: registerSubagent },
+  { names: ['status', 'resume', 'sessions', 'session'], register: registerOrchestration },
+];
+
+/** Program options that take a value (so the word after them is no command name). */
+const VALUE_OPTIONS = new Set(['--dir', '--session']);
+const FLAG_OPTIONS = new Set(['--json', '--human']);
+
+/**
+ * The top-level command `argv` runs, when that is certain before parsing: the first word after
+ * program options this function knows. Anything else (no command, help, --version, an option it
+ * does not know, `--`) is undefined, and the whole program is built.
+ */
+export function commandNamed(argv: readonly string[]): string | undefined {
+  for (let i = 2; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (VALUE_OPTIONS.has(arg)) {
+      i += 1;
+      continue;
+    }
+    if (FLAG_OPTIONS.has(arg) || [...VALUE_OPTIONS].some((o) => arg.startsWith(`${o}=`))) continue;
+    if (arg.startsWith('-')) return undefined;
+    return arg;
+  }
+  return undefined;
+}
+
+/**
+ * The registrars a run needs. Declaring every command costs a short command ~10 ms (commander
+ * builds ~80 commands with their options and help), and which group runs is known from argv: only
+ * that group is declared. Parsing is unchanged — the program options are the same, and a command
+ * name is looked up among the top-level commands, where it finds the same group either way. When the
+ * command is not certain (help, --version, an unknown word or option), every group is declared.
+ */
+function registrarsFor(argv: readonly string[] | undefined): readonly { register: Registrar }[] {
+  const name = argv === undefined ? undefined : commandNamed(argv);
+  const some = name === undefined ? [] : REGISTRARS.filter((r) => r.names.includes(name));
+  return some.length > 0 ? some : REGISTRARS;
+}
+
+/** The program; given `argv`, only the group it runs is declared (see registrarsFor). */
+export function buildProgram(argv?: readonly string[]): Command {
   const program = new Command('baton')
     .description('Durable state for multi-agent coding work: an append-only, hash-chained event log and the views folded from it.')
     .version(packageVersion(), '-V, --version', 'print the version')
@@ -56,25 +118,12 @@ Environment:
 
 Exit codes: 0 ok, 1 unexpected, 2 invalid input, 3 integrity failure, 4 conflict, 5 store unavailable, 130 interrupted.`,
     );
-  registerInit(program);
-  registerLog(program);
-  registerFlow(program);
-  registerDeepDive(program);
-  registerReplay(program);
-  registerSession(program);
-  registerMem(program);
-  registerHooks(program);
-  registerWu(program);
-  registerInitiative(program);
-  registerOrchestrate(program);
-  registerTask(program);
-  registerSubagent(program);
-  registerOrchestration(program);
+  for (const { register } of registrarsFor(argv)) register(program);
   return program;
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
-  const program = buildProgram();
+  const program = buildProgram(argv);
   const commands = [program, ...allSubcommands(program)];
   for (const command of commands) {
     command.exitOverride();
@@ -82,7 +131,7 @@ export async function main(argv: readonly string[]): Promise<void> {
     command.configureOutput({ writeErr: () => undefined, outputError: () => undefined });
   }
   process.once('SIGINT', () => {
-    const output = new Output(chooseMode(program.opts(), Boolean(process.stdout.isTTY)));
+    const output = new Output(chooseMode(program.opts(), stdoutIsTTY));
     output.error(new BatonError(ErrorCode.INTERRUPTED, 'interrupted (SIGINT)'), undefined);
     process.exit(130);
   });
@@ -94,7 +143,7 @@ export async function main(argv: readonly string[]): Promise<void> {
         process.exitCode = 0;
         return;
       }
-      const output = new Output(chooseMode(program.opts(), Boolean(process.stdout.isTTY)));
+      const output = new Output(chooseMode(program.opts(), stdoutIsTTY));
       const message = error.message.replace(/^error: /, '');
       const flag = /'(-[^' ]+)/.exec(message)?.[1];
       process.exitCode = output.error(invalidInput(message, flag), undefined);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CommandContext, type GlobalFlags } from './context.js';
 import { chooseMode, Output } from './output.js';
+import { stdoutIsTTY } from './stdio.js';
 
 /**
  * Runs one command's body with its context, turning any failure into the error envelope and the
@@ -14,7 +15,7 @@ export async function runCommand(command: Command, body: (ctx: CommandContext) =
     const code = await body(ctx);
     process.exitCode = code ?? 0;
   } catch (error) {
-    const output = ctx?.output ?? new Output(chooseMode(flags, Boolean(process.stdout.isTTY)));
+    const output = ctx?.output ?? new Output(chooseMode(flags, stdoutIsTTY));
     process.exitCode = output.error(error, ctx?.now);
   } finally {
     await ctx?.close();

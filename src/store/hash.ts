@@ -26,9 +26,10 @@ export function sealEvent(unsealed: Omit<StoredEvent, 'hash'>): { event: StoredE
 }
 
 /**
- * SHA-256 (hex) of a string, one shot: `crypto.hash` (Node ≥ 20.12) skips building a Hash object
- * and is ~2× faster than createHash for event-sized inputs — it runs once per event on every read.
+ * SHA-256 (hex) of a string (its UTF-8 bytes) or of bytes, one shot: `crypto.hash` (Node ≥ 20.12)
+ * skips building a Hash object and is ~2× faster than createHash for event-sized inputs — it runs
+ * once per event on every read.
  */
-export function sha256Hex(text: string): string {
-  return oneShotHash('sha256', text, 'hex');
+export function sha256Hex(data: string | Uint8Array): string {
+  return oneShotHash('sha256', data, 'hex');
 }

@@ -106,34 +106,53 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
 
   if (projections.length === 0) return [] as unknown as ProjectionRuns<P>;
 
-  const head = await store.head();
-  const target = Math.min(options.to ?? head.seq, head.seq);
-  const { lanes, hashes } = await startLanes(store, projections, options.cacheDir, target, head.seq);
+  // Folding to the head needs no separate look at the head: the pass reads to the committed end,
+  // and the last event folded is the head the views are as of. (A JSONL head() scans the log's
+  // last 256 KiB; a short command would read its log twice.) A past position (`to`) is bounded by
+  // the head, which is read first.
+  const head = options.to === undefined ? undefined : await store.head();
+  const target = head === undefined ? undefined : Math.min(options.to!, head.seq);
+  const { lanes, hashes } = await startLanes(store, projections, options.cacheDir, target);
 
-  // The pass: from the earliest lane's position to the target, contiguous and chained.
+  // The pass: from the earliest lane's position to the target (or the end), contiguous and chained.
   let seq = Math.min(...lanes.map((l) => l.seq));
   let hash = seq === 0 ? GENESIS_HASH : hashes.get(seq)!;
-  if (seq < target) {
-    for await (const chunk of chunksOf(store, { from: seq + 1, to: target })) {
+  if (target === undefined || seq < target) {
+    // Past the furthest snapshot every lane takes every event: fold those without per-lane checks
+    // (a full replay spends most of its fold time here) and settle the lanes' counters at the end.
+    const allBehindAfter = Math.max(...lanes.map((l) => l.seq));
+    let foldedByAll = 0;
+    for await (const chunk of chunksOf(store, { from: seq + 1, ...(target !== undefined ? { to: target } : {}) })) {
       for (const stored of chunk) {
         // The store checks the chain inside a read, not across where the read starts.
         if (stored.seq !== seq + 1) throw chainBroken(seq + 1, `the store returned seq ${stored.seq}`);
         if (stored.prev !== hash) throw chainBroken(seq + 1, 'prev does not match the hash of the event before it');
         const event = options.catalog.upcast(stored);
-        for (const lane of lanes) {
-          if (lane.seq >= stored.seq) continue;
-          lane.state = lane.projection.apply(lane.state, event);
-          lane.seq = stored.seq;
-          lane.folded += 1;
+        if (stored.seq > allBehindAfter) {
+          for (const lane of lanes) lane.state = lane.projection.apply(lane.state, event);
+          foldedByAll += 1;
+        } else {
+          for (const lane of lanes) {
+            if (lane.seq >= stored.seq) continue;
+            lane.state = lane.projection.apply(lane.state, event);
+            lane.seq = stored.seq;
+            lane.folded += 1;
+          }
         }
         seq = stored.seq;
         hash = stored.hash;
       }
     }
+    if (foldedByAll > 0) {
+      for (const lane of lanes) {
+        lane.seq = seq;
+        lane.folded += foldedByAll;
+      }
+    }
   }
-  if (seq !== target) throw new Error(`the store ended at seq ${seq}, before the head seq ${target} it reported`);
+  if (target !== undefined && seq !== target) throw new Error(`the store ended at seq ${seq}, before the head seq ${target} it reported`);
 
-  const atHead = target === head.seq;
+  const atHead = head === undefined || target === head.seq;
   return lanes.map((lane) => {
     let written = false;
     const replaces = lane.snapshot.kind === SnapshotOutcome.CORRUPT || lane.snapshot.kind === SnapshotOutcome.STALE;
@@ -155,47 +174,69 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
 }
 
 /**
- * Each projection's starting point: its snapshot when that is usable at `target`, else `init()`
- * at seq 0. The log's hash at a snapshot's seq is read once per distinct seq (projections run
- * together share one), which is a point read, not a scan.
+ * Each projection's starting point: its snapshot when that is usable at `target` (undefined: the
+ * head), else `init()` at seq 0. The log's hash at a snapshot's seq is read once per distinct seq
+ * (projections run together share one), which is a point read, not a scan.
  */
 async function startLanes(
   store: EventStore,
   projections: readonly AnyProjection[],
   cacheDir: string | undefined,
-  target: number,
-  headSeq: number,
+  target: number | undefined,
 ): Promise<{ lanes: Lane[]; hashes: Map<number, string | undefined> }> {
   const loads = projections.map((p) => (cacheDir === undefined ? undefined : loadSnapshot(cacheDir, p.name, p.version)));
   const hashes = new Map<number, string | undefined>();
   for (const load of loads) {
-    if (load?.kind !== SnapshotLoadKind.OK || load.snapshot.seq > target || hashes.has(load.snapshot.seq)) continue;
+    if (load?.kind !== SnapshotLoadKind.OK || (target !== undefined && load.snapshot.seq > target) || hashes.has(load.snapshot.seq)) continue;
     hashes.set(load.snapshot.seq, await hashAt(store, load.snapshot.seq));
   }
-  const lanes = projections.map((projection, i): Lane => {
+  // Only to word why a snapshot is past the end of the log (a rebuilt or replaced log).
+  let headSeq: number | undefined;
+  const logEnd = async (): Promise<number> => (headSeq ??= (await store.head()).seq);
+  const lanes: Lane[] = [];
+  for (const projection of projections) {
     const fresh = (snapshot: SnapshotReport): Lane => ({ projection, state: projection.init(), seq: 0, folded: 0, snapshot });
-    const load = loads[i];
-    if (load === undefined) return fresh({ kind: SnapshotOutcome.DISABLED });
-    if (load.kind === SnapshotLoadKind.MISSING) return fresh({ kind: SnapshotOutcome.MISSING });
-    if (load.kind !== SnapshotLoadKind.OK) return fresh({ kind: load.kind, reason: load.reason });
-    const snapshot = load.snapshot;
-    if (snapshot.seq > headSeq) {
-      return fresh({ kind: SnapshotOutcome.STALE, reason: `snapshot at seq ${snapshot.seq}, but the log ends at seq ${headSeq}` });
+    const load = loads[lanes.length];
+    if (load === undefined) {
+      lanes.push(fresh({ kind: SnapshotOutcome.DISABLED }));
+      continue;
     }
-    if (snapshot.seq > target) {
-      return fresh({ kind: SnapshotOutcome.AHEAD, reason: `snapshot at seq ${snapshot.seq} is past the requested seq ${target}` });
+    if (load.kind === SnapshotLoadKind.MISSING) {
+      lanes.push(fresh({ kind: SnapshotOutcome.MISSING }));
+      continue;
+    }
+    if (load.kind !== SnapshotLoadKind.OK) {
+      lanes.push(fresh({ kind: load.kind, reason: load.reason }));
+      continue;
+    }
+    const snapshot = load.snapshot;
+    if (target !== undefined && snapshot.seq > target) {
+      const end = await logEnd();
+      lanes.push(
+        snapshot.seq > end
+          ? fresh({ kind: SnapshotOutcome.STALE, reason: `snapshot at seq ${snapshot.seq}, but the log ends at seq ${end}` })
+          : fresh({ kind: SnapshotOutcome.AHEAD, reason: `snapshot at seq ${snapshot.seq} is past the requested seq ${target}` }),
+      );
+      continue;
     }
     if (hashes.get(snapshot.seq) !== snapshot.hash) {
-      return fresh({ kind: SnapshotOutcome.STALE, reason: `the log holds another event at seq ${snapshot.seq} (rebuilt or replaced log)` });
+      const end = hashes.get(snapshot.seq) === undefined ? await logEnd() : undefined;
+      lanes.push(
+        end !== undefined && snapshot.seq > end
+          ? fresh({ kind: SnapshotOutcome.STALE, reason: `snapshot at seq ${snapshot.seq}, but the log ends at seq ${end}` })
+          : fresh({ kind: SnapshotOutcome.STALE, reason: `the log holds another event at seq ${snapshot.seq} (rebuilt or replaced log)` }),
+      );
+      continue;
     }
     let state: unknown;
     try {
       state = deserializeState(projection, snapshot.state);
     } catch (error) {
-      return fresh({ kind: SnapshotOutcome.CORRUPT, reason: `state rejected by the projection: ${(error as Error).message}` });
+      lanes.push(fresh({ kind: SnapshotOutcome.CORRUPT, reason: `state rejected by the projection: ${(error as Error).message}` }));
+      continue;
     }
-    return { projection, state, seq: snapshot.seq, folded: 0, snapshot: { kind: SnapshotOutcome.USED, seq: snapshot.seq } };
-  });
+    lanes.push({ projection, state, seq: snapshot.seq, folded: 0, snapshot: { kind: SnapshotOutcome.USED, seq: snapshot.seq } });
+  }
   return { lanes, hashes };
 }
 

@@ -12,10 +12,21 @@ export interface Line {
   length: number;
 }
 
+/**
+ * Complete lines as raw bytes: `bytes` holds one or more whole lines, each ending with `\n`, and
+ * `offset` is the file offset of `bytes[0]`. The buffer is the reader's own and is reused by the
+ * next read: a caller reads (or briefly patches and restores) it before asking for the next block,
+ * and keeps nothing of it.
+ */
+export interface LineBlock {
+  bytes: Buffer;
+  offset: number;
+}
+
 export const CHUNK_BYTES = 1 << 20;
 /** The smallest read buffer (a catch-up at the tail reads a few lines, or nothing). */
 const MIN_CHUNK_BYTES = 16 * 1024;
-const NEWLINE = 0x0a;
+export const NEWLINE = 0x0a;
 
 export class LineReader {
   /** Offset just past the last complete line read so far. */
@@ -32,42 +43,67 @@ export class LineReader {
     this.tailOffset = start;
   }
 
-  *lines(): Generator<Line> {
+  /**
+   * The file's complete lines, a read buffer at a time (see LineBlock). A line longer than the
+   * buffer grows it; the partial line at the end of a read is moved to the buffer's front and
+   * completed by the next read, so no line is ever copied twice.
+   */
+  *blocks(): Generator<LineBlock> {
     const borrowed = typeof this.source === 'number';
     const fd = typeof this.source === 'number' ? this.source : openSync(this.source, 'r');
     try {
       let position = this.start;
-      let carry: Buffer = Buffer.alloc(0);
       // Size the buffer to what there is to read: a catch-up at the tail (every append does one)
       // must not allocate 1 MiB — that external memory drives frequent full GCs. It grows to
       // CHUNK_BYTES if the file grows while it is read.
       const available = Math.min(fstatSync(fd).size, this.end) - position;
       let chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(MIN_CHUNK_BYTES, available)));
+      /** Bytes of an unfinished line at the front of `chunk`. */
+      let carry = 0;
       for (;;) {
-        const want = Math.min(chunk.length, this.end - position);
+        if (carry === chunk.length) {
+          // One line longer than the buffer: grow it (keeping the partial line).
+          const bigger = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, chunk.length * 2));
+          chunk.copy(bigger, 0, 0, carry);
+          chunk = bigger;
+        }
+        const want = Math.min(chunk.length - carry, this.end - position);
         if (want <= 0) break;
-        const got = readSync(fd, chunk, 0, want, position);
+        const got = readSync(fd, chunk, carry, want, position);
         if (got === 0) break;
         position += got;
-        let buffer: Buffer = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, got)]) : chunk.subarray(0, got);
-        let lineStart = 0;
-        for (;;) {
-          const nl = buffer.indexOf(NEWLINE, lineStart);
-          if (nl < 0) break;
-          const length = nl + 1 - lineStart;
-          const line: Line = { text: buffer.toString('utf8', lineStart, nl), offset: this.tailOffset, length };
-          this.tailOffset += length;
-          lineStart = nl + 1;
-          yield line;
+        const filled = carry + got;
+        const last = chunk.lastIndexOf(NEWLINE, filled - 1);
+        if (last >= 0) {
+          const complete = last + 1;
+          const offset = this.tailOffset;
+          this.tailOffset += complete;
+          yield { bytes: chunk.subarray(0, complete), offset };
+          chunk.copy(chunk, 0, complete, filled);
+          carry = filled - complete;
+        } else {
+          carry = filled;
         }
-        // Copy the remainder: `chunk` is reused by the next read.
-        buffer = buffer.subarray(lineStart);
-        carry = Buffer.from(buffer);
-        if (got === chunk.length && chunk.length < CHUNK_BYTES) chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+        if (got === want && chunk.length < CHUNK_BYTES) {
+          // The file is larger than the first read guessed: read in full-size chunks from now on.
+          const bigger = Buffer.allocUnsafe(CHUNK_BYTES);
+          chunk.copy(bigger, 0, 0, carry);
+          chunk = bigger;
+        }
       }
-      this.tailBytes = carry.length;
+      this.tailBytes = carry;
     } finally {
       if (!borrowed) closeSync(fd);
+    }
+  }
+
+  *lines(): Generator<Line> {
+    for (const { bytes, offset } of this.blocks()) {
+      let lineStart = 0;
+      for (let nl = bytes.indexOf(NEWLINE, 0); nl >= 0; nl = bytes.indexOf(NEWLINE, lineStart)) {
+        yield { text: bytes.toString('utf8', lineStart, nl), offset: offset + lineStart, length: nl + 1 - lineStart };
+        lineStart = nl + 1;
+      }
     }
   }
 }

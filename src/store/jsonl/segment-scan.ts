@@ -5,7 +5,7 @@ import { GENESIS_HASH } from '../../../events/patterns.js';
 import { sha256Hex } from '../hash.js';
 import { LogCorruptError } from '../../errors.js';
 import { parseStoredLine } from '../stored-line.js';
-import { LineReader } from './line-reader.js';
+import { CHUNK_BYTES, LineReader, NEWLINE } from './line-reader.js';
 import { segmentFirstSeq } from './layout.js';
 
 /**
@@ -68,14 +68,36 @@ export interface ScanEnd {
  * (~1 µs; no re-serialisation), so an edited line is refused wherever it is read, not only by
  * `verify`. What this cannot see — a line rewritten with a recomputed hash in a non-canonical
  * form, or a rewritten chain — is `verify`'s job (canonical form, schemas, the whole chain).
+ *
+ * The line is `bytes[start, end)` (without its newline) and `text` its string. The hashed form is
+ * the line with `,"hash":"…"` cut, i.e. its bytes up to the comma followed by `}`: the comma is
+ * overwritten with `}` for the hash and put back, so no copy of the line is made.
  */
-function checkSeal(text: string, hash: string): string | undefined {
-  const suffixLength = 75; // ,"hash":"<64 hex>"}
-  if (text.length <= suffixLength || text.charCodeAt(text.length - suffixLength) !== 0x2c || !text.endsWith(`"hash":"${hash}"}`)) {
+const SEAL_SUFFIX_LENGTH = 75; // ,"hash":"<64 hex>"}
+
+function checkSeal(bytes: Buffer, start: number, end: number, text: string, hash: string): string | undefined {
+  // The suffix is ASCII: its last 75 characters are its last 75 bytes. `,"hash":"<hash>"}`,
+  // compared in place (no string is built for it).
+  const comma = end - SEAL_SUFFIX_LENGTH;
+  const n = text.length;
+  if (
+    comma <= start ||
+    bytes[comma] !== 0x2c ||
+    !text.startsWith('"hash":"', n - 74) ||
+    text.charCodeAt(n - 2) !== 0x22 ||
+    text.charCodeAt(n - 1) !== 0x7d ||
+    text.slice(n - 66, n - 2) !== hash
+  ) {
     return 'line does not end with its hash (not in canonical form)';
   }
-  const body = text.slice(0, text.length - suffixLength) + '}';
-  if (sha256Hex(body) !== hash) return 'hash does not match the event content (tampered)';
+  bytes[comma] = 0x7d;
+  let actual: string;
+  try {
+    actual = sha256Hex(bytes.subarray(start, comma + 1));
+  } finally {
+    bytes[comma] = 0x2c;
+  }
+  if (actual !== hash) return 'hash does not match the event content (tampered)';
   return undefined;
 }
 
@@ -89,9 +111,43 @@ function corrupt(segment: Segment, offset: number, seq: number, reason: string):
 }
 
 /**
+ * Whether `needed` more complete lines follow position `from` of the segment: first counted in
+ * `bytes` (the read buffer, whose byte 0 is at file offset `bytesOffset`), then, when the batch
+ * runs past it, in the file itself (read-ahead in 1 MiB chunks; only newlines are looked at).
+ */
+function linesFollow(source: string | number, bytes: Buffer, bytesOffset: number, from: number, needed: number): boolean {
+  let count = 0;
+  for (let at = bytes.indexOf(NEWLINE, from); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) {
+    if (++count >= needed) return true;
+  }
+  const fd = typeof source === 'number' ? source : openSync(source, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    let position = bytesOffset + bytes.length;
+    for (;;) {
+      const got = readSync(fd, buffer, 0, buffer.length, position);
+      if (got === 0) return false;
+      const view = buffer.subarray(0, got);
+      for (let at = view.indexOf(NEWLINE, 0); at >= 0; at = view.indexOf(NEWLINE, at + 1)) {
+        if (++count >= needed) return true;
+      }
+      position += got;
+    }
+  } finally {
+    if (typeof source !== 'number') closeSync(fd);
+  }
+}
+
+/**
  * Walk committed events from `start` through the last segment. Yields each committed event once,
  * in order; throws LOG_CORRUPT at the first line that breaks the envelope, seq or prev. Returns the
  * end position and what lies after it.
+ *
+ * A multi-event batch is committed when its last line is there. When a batch starts, the lines
+ * after it are counted (newlines only): a complete batch is then yielded as it is read, each line
+ * still checked in turn (a corrupt line inside it throws where it is met), so a large batch is
+ * never held in memory; only a batch whose last line is missing (a write in flight, or torn by a
+ * crash: the end of the log) is held back, checked, and reported as uncommitted.
  */
 export function* scanFrom(
   segments: readonly Segment[],
@@ -103,48 +159,88 @@ export function* scanFrom(
   let prevHash = start.prevHash;
   let segIndex = segments.findIndex((s) => s.name === start.segment.name);
   if (segIndex < 0) segIndex = segments.findIndex((s) => s.firstSeq > start.segment.firstSeq);
-  let cursor: Cursor = { ...start };
+  // The committed end so far (a cursor is built from these once, at the end).
+  let endSegment = start.segment;
+  let endOffset = start.offset;
+  let endSeq = start.seq;
+  let endPrev = start.prevHash;
+  /** Lines of an unfinished batch, held back. */
   let pending: ScannedEvent[] = [];
+  /** The batch_end of the complete batch being yielded, when inside one. */
+  let streaming: number | undefined;
   let uncommittedBytes = 0;
-  if (segIndex < 0) return { cursor, uncommittedBytes: 0, uncommittedLines: 0 };
+  if (segIndex < 0) return { cursor: { ...start }, uncommittedBytes: 0, uncommittedLines: 0 };
   for (let i = segIndex; i < segments.length; i++) {
     const segment = segments[i]!;
-    const offset = segment.name === cursor.segment.name ? cursor.offset : 0;
-    if (segment.name !== cursor.segment.name) {
-      if (pending.length > 0) throw corrupt(cursor.segment, cursor.offset, pending[0]!.event.seq, 'a batch ends at a segment boundary without its last event');
+    const offset = segment.name === endSegment.name ? endOffset : 0;
+    if (segment.name !== endSegment.name) {
+      if (pending.length > 0) throw corrupt(endSegment, endOffset, pending[0]!.event.seq, 'a batch ends at a segment boundary without its last event');
       if (segment.firstSeq !== expectedSeq) throw corrupt(segment, 0, expectedSeq, `segment ${segment.name} starts at seq ${segment.firstSeq}, expected ${expectedSeq}`);
-      cursor = { segment, offset: 0, seq: expectedSeq, prevHash };
+      endSegment = segment;
+      endOffset = 0;
+      endSeq = expectedSeq;
+      endPrev = prevHash;
     }
-    const reader = new LineReader(openDescriptor?.(segment) ?? segment.path, offset);
-    for (const line of reader.lines()) {
-      const parsed = parseStoredLine(line.text);
-      if (typeof parsed === 'string') throw corrupt(segment, line.offset, expectedSeq, parsed);
-      if (parsed.seq !== expectedSeq) throw corrupt(segment, line.offset, expectedSeq, `seq ${parsed.seq} where ${expectedSeq} was expected`);
-      if (prevHash !== undefined && parsed.prev !== prevHash) throw corrupt(segment, line.offset, expectedSeq, 'prev does not match the previous event hash (chain broken)');
-      const sealProblem = checkSeal(line.text, parsed.hash);
-      if (sealProblem !== undefined) throw corrupt(segment, line.offset, expectedSeq, sealProblem);
-      const scanned: ScannedEvent = { event: parsed, line: line.text, segment, offset: line.offset, length: line.length };
-      expectedSeq += 1;
-      prevHash = parsed.hash;
-      const batchEnd = parsed.batch_end;
-      if (pending.length > 0 || (batchEnd !== undefined && batchEnd > parsed.seq)) {
-        if (pending.length > 0 && pending[0]!.event.batch_end !== batchEnd) {
-          throw corrupt(segment, line.offset, parsed.seq, 'batch_end differs from the rest of its batch');
+    const source = openDescriptor?.(segment) ?? segment.path;
+    const reader = new LineReader(source, offset);
+    for (const block of reader.blocks()) {
+      const bytes = block.bytes;
+      let lineStart = 0;
+      for (let nl = bytes.indexOf(NEWLINE, 0); nl >= 0; nl = bytes.indexOf(NEWLINE, lineStart)) {
+        const lineOffset = block.offset + lineStart;
+        const text = bytes.toString('utf8', lineStart, nl);
+        const parsed = parseStoredLine(text);
+        if (typeof parsed === 'string') throw corrupt(segment, lineOffset, expectedSeq, parsed);
+        if (parsed.seq !== expectedSeq) throw corrupt(segment, lineOffset, expectedSeq, `seq ${parsed.seq} where ${expectedSeq} was expected`);
+        if (prevHash !== undefined && parsed.prev !== prevHash) throw corrupt(segment, lineOffset, expectedSeq, 'prev does not match the previous event hash (chain broken)');
+        const sealProblem = checkSeal(bytes, lineStart, nl, text, parsed.hash);
+        if (sealProblem !== undefined) throw corrupt(segment, lineOffset, expectedSeq, sealProblem);
+        const length = nl + 1 - lineStart;
+        lineStart = nl + 1;
+        const scanned: ScannedEvent = { event: parsed, line: text, segment, offset: lineOffset, length };
+        expectedSeq += 1;
+        prevHash = parsed.hash;
+        const batchEnd = parsed.batch_end;
+        if (streaming !== undefined) {
+          if (batchEnd !== streaming) throw corrupt(segment, lineOffset, parsed.seq, 'batch_end differs from the rest of its batch');
+          yield scanned;
+          if (batchEnd !== parsed.seq) continue;
+          streaming = undefined;
+        } else if (pending.length > 0 || (batchEnd !== undefined && batchEnd > parsed.seq)) {
+          if (pending.length > 0 && pending[0]!.event.batch_end !== batchEnd) {
+            throw corrupt(segment, lineOffset, parsed.seq, 'batch_end differs from the rest of its batch');
+          }
+          if (pending.length === 0 && linesFollow(source, bytes, block.offset, lineStart, batchEnd! - parsed.seq)) {
+            streaming = batchEnd;
+            yield scanned;
+            continue;
+          }
+          pending.push(scanned);
+          if (batchEnd !== parsed.seq) continue;
+          for (const item of pending) yield item;
+          pending = [];
+        } else {
+          yield scanned;
         }
-        pending.push(scanned);
-        if (batchEnd !== parsed.seq) continue;
-        for (const item of pending) yield item;
-        pending = [];
-      } else {
-        yield scanned;
+        endSegment = segment;
+        endOffset = lineOffset + length;
+        endSeq = expectedSeq;
+        endPrev = prevHash;
       }
-      cursor = { segment, offset: line.offset + line.length, seq: expectedSeq, prevHash };
+    }
+    if (streaming !== undefined) {
+      // Counted complete, yet the segment ended inside it (it shrank while being read): corrupt.
+      throw corrupt(segment, reader.tailOffset, expectedSeq, `the log ends inside a batch (expected seq ${streaming})`);
     }
     if (i === segments.length - 1) uncommittedBytes = reader.tailBytes;
     else if (reader.tailBytes > 0) throw corrupt(segment, reader.tailOffset, expectedSeq, 'unterminated line before the end of the log');
   }
   const pendingBytes = pending.reduce((sum, item) => sum + item.length, 0);
-  return { cursor, uncommittedBytes: uncommittedBytes + pendingBytes, uncommittedLines: pending.length };
+  return {
+    cursor: { segment: endSegment, offset: endOffset, seq: endSeq, prevHash: endPrev },
+    uncommittedBytes: uncommittedBytes + pendingBytes,
+    uncommittedLines: pending.length,
+  };
 }
 
 export function startCursor(segments: readonly Segment[]): Cursor | undefined {
