@@ -472,6 +472,19 @@ describe('concurrency and integrity', () => {
     expect(seqs).toEqual(Array.from({ length: 8 }, (_, i) => seqs[0]! + i));
   });
 
+  it('processes transitioning different tasks of one session at once lose nothing (issue #5)', async () => {
+    const { ws, S } = await given();
+    const ids = await Promise.all(Array.from({ length: 6 }, (_, i) => createTask(ws, S, `parallel ${i}`, { state: 'running' })));
+    // Six processes, each moving its own task of the same session, all at once.
+    const targets = ['completed', 'failed', 'blocked', 'completed', 'cancelled', 'waiting_for_user'] as const;
+    const runs = await Promise.all(ids.map((id, i) => ws.run(['task', 'transition', id, targets[i]!], { session: S })));
+    expect(runs.map((r) => r.code)).toEqual(ids.map(() => 0));
+    for (const [i, id] of ids.entries()) {
+      const moves = await eventsOfType(ws, 'task.transitioned', `task/${id}`);
+      expect(moves.map((e) => [e.data['from'], e.data['to']])).toEqual([['running', targets[i]]]);
+    }
+  });
+
   it('T44: an altered 3rd line makes status, tasks and task create exit 3 naming seq 3, bytes unchanged', async () => {
     for (const alter of [
       // A well-formed line whose content no longer matches its hash.
