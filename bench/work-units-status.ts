@@ -1,20 +1,23 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+import { closeSync, cpSync, openSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCatalog } from '../events/index.js';
 import { workUnitsStateProjection } from '../projections/work-units/index.js';
 import { openStore } from '../src/store/open-store.js';
+import { listSegments } from '../src/store/jsonl/segment-scan.js';
 import { runProjection } from '../src/store/projection-runner.js';
 import { formatNumber, rate, type BenchResult } from './report.js';
-import { median, withTempDir } from './support.js';
+import { collectGarbage, median, withTempDir } from './support.js';
 import { BATON_BIN } from './short-command.js';
 
 /**
  * Issue 4's budgets: `orchestrate status` for an initiative of 1,000 WUs after 100,000 events, with a
  * valid snapshot and 1,000 new events, ≤ 3 × `node -e 0` (same run); and a full rebuild of that
- * fold ≥ 200,000 events/s (in process, from scratch).
+ * fold ≥ 200,000 events/s (in process, from scratch), printed next to the machine's limit for
+ * reading the same log. Two results: both figures get their own row in the summary.
  */
 export const WU_STATUS = { name: 'wu-status', work: '`orchestrate status`, 1,000 WUs, 100,000 events, snapshot + 1,000 new', maxRatio: 3 };
+export const WU_REBUILD = { name: 'wu-status-rebuild', work: 'full rebuild of the work-unit fold behind `orchestrate status` (from scratch, in process)', floor: 200_000 };
 const NOW = '2026-04-17T12:00:00.000Z';
 
 function env(): NodeJS.ProcessEnv {
@@ -51,7 +54,7 @@ export function appendLines(dir: string, from: number, to: number, wus: number):
   }
 }
 
-export async function benchWorkUnitsStatus(options: { events: number; runs: number }): Promise<BenchResult> {
+export async function benchWorkUnitsStatus(options: { events: number; runs: number }): Promise<BenchResult[]> {
   const wus = 1000;
   return withTempDir('wu-status', async (dir) => {
     timeNode([BATON_BIN, '--dir', dir, '--json', 'init']);
@@ -72,26 +75,88 @@ export async function benchWorkUnitsStatus(options: { events: number; runs: numb
       nodeMs.push(timeNode(['-e', '0']));
       statusMs.push(timeNode(status));
     }
-    // Full rebuild, in process: the fold from scratch over the whole log.
+    // Full rebuild, in process: the fold from scratch over the whole log, against the machine's
+    // limit for reading it (1 MiB chunked read + JSON.parse of every line), alternated, best of each.
     const catalog = createCatalog();
     const store = await openStore({ workspace: dir, config: { kind: 'jsonl' }, catalog, now: () => NOW, actor: 'bench' });
-    const start = performance.now();
-    const run = await runProjection(store, workUnitsStateProjection, { catalog, now: NOW });
-    const rebuildMs = performance.now() - start;
-    await store.close();
+    const rebuildMs: number[] = [];
+    const limitMs: number[] = [];
+    let folded = 0;
+    let lines = 0;
+    try {
+      for (let i = 0; i < 2; i++) {
+        collectGarbage();
+        let start = performance.now();
+        lines = readAndParse(join(dir, '.baton', 'log'));
+        limitMs.push(performance.now() - start);
+        collectGarbage();
+        start = performance.now();
+        const run = await runProjection(store, workUnitsStateProjection, { catalog, now: NOW });
+        rebuildMs.push(performance.now() - start);
+        folded = run.seq;
+      }
+    } finally {
+      await store.close();
+    }
     const node = median(nodeMs);
     const wall = median(statusMs);
     const ratio = wall / node;
-    const rebuildRate = rate(run.seq, rebuildMs);
-    return {
-      name: WU_STATUS.name,
-      work: WU_STATUS.work,
-      baton: { value: wall, unit: 'ms', detail: `median of ${options.runs} runs after ${formatNumber(options.events)} events` },
-      limit: { value: node, unit: 'ms', detail: 'median of `node -e 0`' },
-      ratio,
-      floor: `≤ ${WU_STATUS.maxRatio}× node -e 0; full rebuild ≥ 200,000 events/s`,
-      pass: ratio <= WU_STATUS.maxRatio && rebuildRate >= 200_000,
-      notes: [`full rebuild of the work-unit fold: ${formatNumber(run.seq)} events in ${formatNumber(rebuildMs, 1)} ms = ${formatNumber(rebuildRate)} events/s`],
-    };
+    const rebuildRate = rate(folded, Math.min(...rebuildMs));
+    const limitRate = rate(lines, Math.min(...limitMs));
+    const results: BenchResult[] = [
+      {
+        name: WU_STATUS.name,
+        work: WU_STATUS.work,
+        baton: { value: wall, unit: 'ms', detail: `median of ${options.runs} runs after ${formatNumber(options.events)} events (min ${formatNumber(Math.min(...statusMs), 1)})` },
+        limit: { value: node, unit: 'ms', detail: `median of \`node -e 0\` (min ${formatNumber(Math.min(...nodeMs), 1)})` },
+        ratio,
+        floor: `≤ ${WU_STATUS.maxRatio}× node -e 0`,
+        pass: ratio <= WU_STATUS.maxRatio,
+        notes: [],
+      },
+      {
+        name: WU_REBUILD.name,
+        work: WU_REBUILD.work,
+        baton: { value: rebuildRate, unit: 'events/s', detail: `${formatNumber(folded)} events in ${formatNumber(Math.min(...rebuildMs))} ms (best of ${rebuildMs.length})` },
+        limit: { value: limitRate, unit: 'events/s', detail: `1 MiB chunked read + JSON.parse per line of the same log, ${formatNumber(Math.min(...limitMs))} ms` },
+        ratio: rebuildRate / limitRate,
+        floor: `≥ ${formatNumber(WU_REBUILD.floor)} events/s`,
+        pass: rebuildRate >= WU_REBUILD.floor,
+        notes: [`runs (ms): rebuild ${rebuildMs.map((ms) => formatNumber(ms)).join(', ')}; limit ${limitMs.map((ms) => formatNumber(ms)).join(', ')}`],
+      },
+    ];
+    return results;
   });
+}
+
+/** The machine's limit for reading a log: every line of every segment, read in 1 MiB chunks and JSON-parsed. */
+function readAndParse(logDir: string): number {
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  let lines = 0;
+  for (const name of readdirNames(logDir)) {
+    const fd = openSync(join(logDir, name), 'r');
+    try {
+      let carry: Buffer | undefined;
+      let position = 0;
+      for (;;) {
+        const got = readSync(fd, chunk, 0, chunk.length, position);
+        if (got === 0) break;
+        position += got;
+        const buffer = carry ? Buffer.concat([carry, chunk.subarray(0, got)]) : chunk.subarray(0, got);
+        let start = 0;
+        for (let nl = buffer.indexOf(0x0a, start); nl >= 0; nl = buffer.indexOf(0x0a, start)) {
+          if ((JSON.parse(buffer.toString('utf8', start, nl)) as { seq: number }).seq > 0) lines += 1;
+          start = nl + 1;
+        }
+        carry = start < buffer.length ? Buffer.from(buffer.subarray(start)) : undefined;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return lines;
+}
+
+function readdirNames(logDir: string): string[] {
+  return listSegments(logDir).map((segment) => segment.name);
 }

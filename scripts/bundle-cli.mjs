@@ -30,6 +30,9 @@ const OUT_DIR = 'dist/bin';
 const FLATTENED = [
   // `mem inbox` marks what it lists (the default): the write side comes in the same file.
   { entry: 'src/cli/commands/mem-inbox.ts', inline: ['src/store/jsonl/writer-modules.ts'], packages: ['ulid'] },
+  // `orchestrate status` of a large initiative (≤ 3 × node -e 0): the fold, the views and the probes;
+  // it may append observations (the write side) and rewrites stamps.
+  { entry: 'src/cli/commands/orchestrate.ts', inline: ['src/store/jsonl/writer-modules.ts', 'src/work-units/stamps.ts'], packages: ['ulid'] },
 ];
 
 /** Modules a flattened command must share with the split build: they hold state (a registry). */

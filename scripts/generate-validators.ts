@@ -56,6 +56,7 @@ interface OutputSpec {
  * identity, and the free identifiers of inlined predicates by export name.
  */
 const RUNTIME_MODULES = [
+  'projections/work-units/settings.ts',
   'events/coordination/rules.ts',
   'events/coordination/vocabulary.ts',
   'events/coordination/signal-records.ts',
@@ -110,6 +111,15 @@ export const OUTPUTS: readonly OutputSpec[] = [
       { module: 'src/store/jsonl/index-cache-schema.ts', name: 'IndexCacheSchema' },
     ],
   },
+  {
+    file: 'src/work-units/validators.generated.ts',
+    purpose: '`orchestrate status | plan`: the work-unit sections of config.yaml and the two envelopes',
+    targets: [
+      { module: 'projections/work-units/settings-schema.ts', name: 'WorkUnitsConfigSchema' },
+      { module: 'src/cli/envelopes-work-units.ts', name: 'InitiativeStatusEnvelope', lazy: true },
+      { module: 'src/cli/envelopes-work-units.ts', name: 'InitiativePlanEnvelope', lazy: true },
+    ],
+  },
 ];
 
 // ---- loading ------------------------------------------------------------------------------------
@@ -148,6 +158,13 @@ interface Compiled {
   body: string;
 }
 
+/**
+ * Validators zod's compiler built for nested schemas (a record's key schema, …) while compiling a
+ * target, by the function they are: a constant that is one of them is emitted as its own compiled
+ * factory, recursively.
+ */
+const nestedCompiled = new Map<unknown, Compiled>();
+
 /** zod's compileFn, with the constants it binds captured (it builds the function with `new Function`). */
 function compileSchema(schema: unknown, label: string): Compiled {
   const RealFunction = globalThis.Function;
@@ -158,7 +175,9 @@ function compileSchema(schema: unknown, label: string): Compiled {
     const factory = new RealFunction(...args) as (...values: unknown[]) => unknown;
     return (...values: unknown[]) => {
       captured = { names, values, body };
-      return factory(...values);
+      const fn = factory(...values);
+      nestedCompiled.set(fn, captured);
+      return fn;
     };
   };
   (globalThis as { Function: unknown }).Function = spy;
@@ -170,10 +189,21 @@ function compileSchema(schema: unknown, label: string): Compiled {
     (globalThis as { Function: unknown }).Function = RealFunction;
   }
   if (!captured) throw new Error(`${label}: zod's compiler built no function (its internals changed?)`);
-  if (captured.names[0] !== 'INVALID' || !captured.body.startsWith('return (input) => {')) {
+  checkShape(captured, label);
+  return captured;
+}
+
+function checkShape(compiled: Compiled, label: string): void {
+  if (compiled.names[0] !== 'INVALID' || !compiled.body.startsWith('return (input) => {')) {
     throw new Error(`${label}: unexpected compiled shape (zod's compiler changed?)`);
   }
-  return captured;
+}
+
+/** `((INVALID, c0, …) => (input) => { … })(INVALID, …)`: a compiled validator as an expression. */
+function compiledExpression(compiled: Compiled, label: string, emit: Emit, runtime: Awaited<ReturnType<typeof runtimeExports>>, indent: string): string {
+  const args = compiled.values.slice(1).map((v, i) => serialize(v, `${label} constant ${compiled.names[i + 1]}`, emit, runtime));
+  const body = compiled.body.replace(/^return /, '').replace(/\n/g, `\n${indent}`);
+  return [`((${compiled.names.join(', ')}) =>`, `${indent}${body})(`, `${indent}${['INVALID', ...args].join(`,\n${indent}`)},`, `${indent.slice(2)})`].join('\n');
 }
 
 // ---- serializing constants ----------------------------------------------------------------------
@@ -214,6 +244,11 @@ function serialize(value: unknown, label: string, emit: Emit, runtime: Awaited<R
   }
   if (isPrimitive(value)) return primitiveLiteral(value);
   if (typeof value === 'function') {
+    const nested = nestedCompiled.get(value);
+    if (nested) {
+      checkShape(nested, label);
+      return compiledExpression(nested, label, emit, runtime, '      ');
+    }
     const support = SUPPORT_FUNCTIONS.get(value);
     if (support) {
       emit.support.add(support);

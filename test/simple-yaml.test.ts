@@ -6,6 +6,8 @@ import { coordinationSettingsFrom } from '../src/coordination/settings.js';
 import { parseSimpleYaml, UNSURE } from '../src/simple-yaml.js';
 import { readStoreConfig } from '../src/store/read-store-config.js';
 import { storeConfigFrom } from '../src/store/store-config.js';
+import { workUnitsConfigFrom } from '../src/work-units/config.js';
+import { loadWorkUnitsConfig } from '../src/work-units/load-config.js';
 
 /**
  * The config fast path (src/simple-yaml.ts, read-store-config.ts, load-settings.ts): whenever the
@@ -22,18 +24,24 @@ const SCALARS = [
 
 type Doc = { [key: string]: Doc | string | string[] | null };
 
-const docArb: fc.Arbitrary<Doc> = fc.letrec<{ doc: Doc }>((tie) => ({
-  doc: fc.dictionary(
-    fc.constantFrom(...KEYS),
-    fc.oneof(
-      { weight: 4, arbitrary: fc.constantFrom(...SCALARS) },
-      { weight: 1, arbitrary: fc.constant(null) },
-      { weight: 1, arbitrary: fc.array(fc.constantFrom(...SCALARS), { maxLength: 4 }) },
-      { weight: 2, arbitrary: tie('doc') },
+const docOf = (keys: readonly string[], scalars: readonly string[]): fc.Arbitrary<Doc> =>
+  fc.letrec<{ doc: Doc }>((tie) => ({
+    doc: fc.dictionary(
+      fc.constantFrom(...keys),
+      fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...scalars) },
+        { weight: 1, arbitrary: fc.constant(null) },
+        { weight: 1, arbitrary: fc.array(fc.constantFrom(...scalars), { maxLength: 4 }) },
+        { weight: 2, arbitrary: tie('doc') },
+      ),
+      { maxKeys: 4, depthIdentifier: 'doc' },
     ),
-    { maxKeys: 4, depthIdentifier: 'doc' },
-  ),
-})).doc;
+  })).doc;
+const docArb = docOf(KEYS, SCALARS);
+
+/** The work-unit sections (work-units.md §15), their keys and values on and off their rules. */
+const WU_KEYS = ['orchestration', 'stall_threshold', 'max_active_workers', 'default_client', 'default_claim_mode', 'worktrees_dir', 'contamination_ignore', 'lane_defaults', 'lock_policy', 'wip_limit', 'lanes', 'Core', 'Docs', 'prep', 'commands', 'probes', 'enabled', 'wu_yaml_paths', 'store', 'kind'];
+const WU_SCALARS = ['4h', '90m', '0m', '1x', '0', '1', '3', '1000', '1001', 'codex', 'generic', 'nope', 'worktree', 'branch-pr', 'all', 'active', 'none', 'true', 'false', 'null', 'jsonl', 'docs', 'wt'];
 
 interface Style {
   indent: number;
@@ -63,18 +71,20 @@ function render(doc: Doc, style: Style, depth = 0): string[] {
 
 const LINE_NOISE = ['', '   ', '# comment', '---', '...', '\tkey: v', 'key:v', '  - x', '- x', 'x', 'a: b: c', 'k: "unterminated', ' k: v', 'k: v\r'];
 
-const textArb = fc
-  .tuple(
-    docArb,
-    fc.record({ indent: fc.constantFrom(1, 2, 4), compactSequences: fc.boolean(), comments: fc.boolean() }),
-    fc.array(fc.tuple(fc.nat(), fc.constantFrom(...LINE_NOISE)), { maxLength: 2 }),
-    fc.boolean(),
-  )
-  .map(([doc, style, noise, trailingNewline]) => {
-    const lines = render(doc, style);
-    for (const [at, line] of noise) lines.splice(at % (lines.length + 1), 0, line);
-    return lines.join('\n') + (trailingNewline ? '\n' : '');
-  });
+const textArbOf = (docs: fc.Arbitrary<Doc>): fc.Arbitrary<string> =>
+  fc
+    .tuple(
+      docs,
+      fc.record({ indent: fc.constantFrom(1, 2, 4), compactSequences: fc.boolean(), comments: fc.boolean() }),
+      fc.array(fc.tuple(fc.nat(), fc.constantFrom(...LINE_NOISE)), { maxLength: 2 }),
+      fc.boolean(),
+    )
+    .map(([doc, style, noise, trailingNewline]) => {
+      const lines = render(doc, style);
+      for (const [at, line] of noise) lines.splice(at % (lines.length + 1), 0, line);
+      return lines.join('\n') + (trailingNewline ? '\n' : '');
+    });
+const textArb = textArbOf(docArb);
 
 function yamlOutcome(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -134,6 +144,7 @@ describe('parseSimpleYaml', () => {
 describe('config fast path', () => {
   const configArb = fc.oneof(
     textArb,
+    textArbOf(docOf(WU_KEYS, WU_SCALARS)),
     fc.constantFrom(
       'store:\n  kind: jsonl\n',
       'store:\n  kind: sqlite\n',
@@ -149,6 +160,15 @@ describe('config fast path', () => {
       'a2a:\n  profile: remote\n',
       'a2a:\n  extra: 1\n',
       'store: [\n',
+      'orchestration:\n  stall_threshold: 90m\n  max_active_workers: 3\n  default_client: codex\n  default_claim_mode: branch-pr\n',
+      'orchestration:\n  stall_threshold: 0m\n',
+      'orchestration:\n  contamination_ignore:\n    - docs\n    - dist\n',
+      'orchestration:\n  contamination_ignore:\n    - docs/**\n',
+      'lane_defaults:\n  lock_policy: active\n  wip_limit: 2\nlanes:\n  Core:\n    wip_limit: 3\n',
+      'lanes:\n  Core:\n    extra: 1\n',
+      'lanes:\n  "a,b":\n    wip_limit: 1\n',
+      'probes:\n  enabled: false\n  wu_yaml_paths:\n    - docs\n',
+      'prep:\n  commands:\n    - npm\n',
     ),
   );
 
@@ -170,5 +190,20 @@ describe('config fast path', () => {
       { numRuns: 800 },
     );
     expect(await loadCoordinationSettings(undefined)).toStrictEqual(coordinationSettingsFrom(undefined));
+  });
+
+  it('reads the work-unit settings like workUnitsConfigFrom (value or error)', async () => {
+    let read = 0;
+    await fc.assert(
+      fc.asyncProperty(configArb, async (text) => {
+        const fast = await outcome(() => loadWorkUnitsConfig(text));
+        expect(fast).toStrictEqual(await outcome(() => workUnitsConfigFrom(text)));
+        if ('value' in fast && JSON.stringify(fast.value) !== JSON.stringify(workUnitsConfigFrom(undefined))) read++;
+      }),
+      { numRuns: 1500 },
+    );
+    expect(await loadWorkUnitsConfig(undefined)).toStrictEqual(workUnitsConfigFrom(undefined));
+    // The random documents reach settings other than the defaults, not only errors.
+    expect(read).toBeGreaterThan(20);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../catalog.js';
+import { DEFINITION_FIELD_NAMES } from './terms.js';
 import {
   branchName,
   CLAIMED_MODES,
@@ -58,7 +59,11 @@ export const DefinitionFields = z.strictObject({
 });
 export type DefinitionFields = z.infer<typeof DefinitionFields>;
 export type DefinitionField = keyof DefinitionFields;
-export const DEFINITION_FIELD_NAMES = Object.keys(DefinitionFields.shape) as DefinitionField[];
+export { DEFINITION_FIELD_NAMES };
+// The zod-free list (terms.ts) names exactly the schema's fields.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameFields: Same<(typeof DEFINITION_FIELD_NAMES)[number], DefinitionField> = true;
+void sameFields;
 
 /** What `wu create` sets (the other fields come from YAML only). */
 export const CREATE_FIELDS = ['initiative', 'title', 'description', 'acceptance', 'lane', 'type', 'priority', 'dependencies', 'code_paths'] as const;

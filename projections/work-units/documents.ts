@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACTION_TYPES, CLAIMED_MODES, HANDOFF_FORMATS, ORCHESTRATION_STATES } from '../../events/work-units/vocabulary.js';
+import { ACTION_TYPES, CLAIMED_MODES, HANDOFF_FORMATS, ORCHESTRATION_STATES } from '../../events/work-units/terms.js';
 
 /**
  * The orchestration documents of work-units.md §9 (plan.json, launch.json, status.json) as zod
@@ -63,38 +63,51 @@ export type NextSafeAction = z.output<typeof NextSafeAction>;
 
 export const IntegrityFindingSchema = z.looseObject({ seq: z.number().int(), stream: z.string(), type: z.string(), code: z.string(), message: z.string() });
 
-export const StatusRow = z.looseObject({
-  wu_id: z.string(),
-  title: z.string(),
-  lane: z.string().nullable(),
-  orchestration_state: orchestrationState,
-  yaml_status: z.string().nullable(),
-  logical_wave: wave,
-  planned_wave: wave.nullable(),
-  launch_attempt: wave.nullable(),
-  claimed_mode: z.enum(CLAIMED_MODES).nullable(),
-  contamination_paths: z.array(z.string()),
-  queued_by_capacity: z.boolean(),
-  launch_blocked_by: z.array(z.enum(['integrity', 'capacity', 'lane'])),
-  blockers: z.array(z.string()),
-  last_activity_at: time.nullable(),
-  worktree_path: z.string().nullable(),
-});
-export type StatusRow = z.output<typeof StatusRow>;
+function statusSchemas(state: z.ZodType<(typeof ORCHESTRATION_STATES)[number]>) {
+  const StatusRow = z.looseObject({
+    wu_id: z.string(),
+    title: z.string(),
+    lane: z.string().nullable(),
+    orchestration_state: state,
+    yaml_status: z.string().nullable(),
+    logical_wave: wave,
+    planned_wave: wave.nullable(),
+    launch_attempt: wave.nullable(),
+    claimed_mode: z.enum(CLAIMED_MODES).nullable(),
+    contamination_paths: z.array(z.string()),
+    queued_by_capacity: z.boolean(),
+    launch_blocked_by: z.array(z.enum(['integrity', 'capacity', 'lane'])),
+    blockers: z.array(z.string()),
+    last_activity_at: time.nullable(),
+    worktree_path: z.string().nullable(),
+  });
+  const StatusDocument = z.looseObject({
+    initiative: z.string(),
+    launch_attempt: wave.nullable(),
+    generated_at: time,
+    logical_waves: z.array(wave),
+    available_capacity: z.number().int().min(0).nullable(),
+    max_active_workers: z.number().int().min(0).nullable(),
+    blocked_by_integrity: z.boolean(),
+    integrity_findings: z.array(IntegrityFindingSchema),
+    next_safe_actions: z.array(NextSafeAction),
+    wus: z.array(StatusRow),
+  });
+  return { StatusRow, StatusDocument };
+}
 
-export const StatusDocument = z.looseObject({
-  initiative: z.string(),
-  launch_attempt: wave.nullable(),
-  generated_at: time,
-  logical_waves: z.array(wave),
-  available_capacity: z.number().int().min(0).nullable(),
-  max_active_workers: z.number().int().min(0).nullable(),
-  blocked_by_integrity: z.boolean(),
-  integrity_findings: z.array(IntegrityFindingSchema),
-  next_safe_actions: z.array(NextSafeAction),
-  wus: z.array(StatusRow),
-});
+const read = statusSchemas(orchestrationState);
+export const StatusRow = read.StatusRow;
+export type StatusRow = z.output<typeof StatusRow>;
+export const StatusDocument = read.StatusDocument;
 export type StatusDocument = z.output<typeof StatusDocument>;
+
+/**
+ * The status document as Baton writes it (the `initiative_status` envelope's schema): the same,
+ * except that `orchestration_state` is one of the states as it is — Baton never writes the legacy
+ * `ready` (§11), which only the parsers read as `eligible`.
+ */
+export const WrittenStatusDocument = statusSchemas(z.enum(ORCHESTRATION_STATES)).StatusDocument;
 
 /** A zod failure as one message naming the first bad path (`wus[2].orchestration_state`). */
 function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {

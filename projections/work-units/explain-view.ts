@@ -1,4 +1,4 @@
-import { isTerminalYamlStatus } from '../../events/work-units/vocabulary.js';
+import { isTerminalYamlStatus } from '../../events/work-units/terms.js';
 import { DECISION_ROWS } from './decision-table.js';
 import type { WuEvidence } from './evidence.js';
 import { assessWu, computeInitiative } from './initiative-view.js';

@@ -1,4 +1,4 @@
-import { isWorktreeMode, type ClaimedMode } from '../../events/work-units/vocabulary.js';
+import { isWorktreeMode, type ClaimedMode } from '../../events/work-units/terms.js';
 import type { DefinitionFields } from '../../events/work-units/definition.js';
 
 /**

@@ -1,9 +1,6 @@
-import type { DecodedEvent } from '../../events/envelope.js';
-import type { Projection } from '../projection.js';
 import { explainWu } from './explain-view.js';
+import { workUnitsProjection, type ViewArgs } from './fold.js';
 import { computeInitiative, planDocument, statusDocument } from './initiative-view.js';
-import { DEFAULT_WORK_UNITS_CONFIG, type WorkUnitsConfig } from './settings.js';
-import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from './state.js';
 import { DependencyCycleError } from './waves.js';
 
 export * from './code-paths.js';
@@ -18,26 +15,9 @@ export * from './waves.js';
 
 /**
  * The work-unit views under their replay names (`initiative-status`, `initiative-plan`,
- * `wu-explain`), all over one fold. Replay has no probes and no config file: views use the default
- * settings plus what the log recorded (an attempt's capacity).
+ * `wu-explain`), all over one fold (fold.ts).
  */
-export type ViewArgs = Readonly<Record<string, string | boolean | undefined>>;
-
-const VERSION = 1;
-
-function workUnitsProjection<V>(name: string, view: (state: WorkUnitsState, now: string, args: ViewArgs, config: WorkUnitsConfig) => V) {
-  return {
-    name,
-    version: VERSION,
-    init: initWorkUnits,
-    apply: (state: WorkUnitsState, event: DecodedEvent) => applyWorkUnits(state, event),
-    view: (state: WorkUnitsState, now: string) => view(state, now, {}, DEFAULT_WORK_UNITS_CONFIG),
-    viewWith: (state: WorkUnitsState, now: string, args: ViewArgs) => view(state, now, args, DEFAULT_WORK_UNITS_CONFIG),
-  } satisfies Projection<WorkUnitsState, V> & { viewWith: unknown };
-}
-
-/** The fold every work-unit command runs (one snapshot shared by all of them). */
-export const workUnitsStateProjection = workUnitsProjection('work_units', (state, now) => ({ v: 1 as const, type: 'work_units', generated_at: now, wus: Object.keys(state.wus).length }));
+export { workUnitsProjection, workUnitsStateProjection, type ViewArgs } from './fold.js';
 
 class MissingTarget extends Error {}
 

@@ -1,7 +1,7 @@
-import { ActionType, compareWuIds, OrchestrationState, type ActionType as ActionTypeT, type OrchestrationState as StateT } from '../../events/work-units/vocabulary.js';
+import { ActionType, compareWuIds, OrchestrationState, type ActionType as ActionTypeT, type OrchestrationState as StateT } from '../../events/work-units/terms.js';
 import { decide, type Decision } from './decision-table.js';
 import type { NextSafeAction, PlanDocument, StatusDocument, StatusRow } from './documents.js';
-import { depsOf, evidenceOf, isDone, stallSeconds, type EvidenceContext, type WuEvidence } from './evidence.js';
+import { depsOf, evidenceOf, evidenceValues, isDone, stallSeconds, valuesOf, type EvidenceContext, type WuEvidence, type WuValues } from './evidence.js';
 import { laneSettings, type WorkUnitsConfig } from './settings.js';
 import { isMember, type IntegrityFinding, type WorkUnitsState, type WuRecord } from './state.js';
 import { DependencyCycleError, findCycle, logicalWaves } from './waves.js';
@@ -22,7 +22,8 @@ export interface InitiativeOptions {
 
 export interface WuAssessment {
   wu: WuRecord;
-  evidence: WuEvidence;
+  /** The predicate values the decision read. */
+  values: WuValues;
   decision: Decision;
 }
 
@@ -56,10 +57,23 @@ export function thresholdText(config: WorkUnitsConfig): string {
   return config.orchestration.stall_threshold;
 }
 
-export function assessWu(state: WorkUnitsState, wu: WuRecord, config: WorkUnitsConfig, now: string): WuAssessment {
-  const ctx: EvidenceContext = { state, config, now, stall_seconds: stallSeconds(config) };
+/** One WU's state by the decision table, with the events behind each predicate (for `wu explain`). */
+export function assessWu(
+  state: WorkUnitsState,
+  wu: WuRecord,
+  config: WorkUnitsConfig,
+  now: string,
+  ctx: EvidenceContext = { state, config, now, stall_seconds: stallSeconds(config) },
+): WuAssessment & { evidence: WuEvidence } {
   const evidence = evidenceOf(wu, ctx);
-  return { wu, evidence, decision: decide(wu, evidence, now, thresholdText(config)) };
+  const values = valuesOf(evidence);
+  return { wu, evidence, values, decision: decide(wu, values, now, thresholdText(config)) };
+}
+
+/** assessWu without the events: what a view of every WU needs (evidenceValues, not evidenceOf). */
+function assessValues(wu: WuRecord, ctx: EvidenceContext, threshold: string): WuAssessment {
+  const values = evidenceValues(wu, ctx);
+  return { wu, values, decision: decide(wu, values, ctx.now, threshold) };
 }
 
 export function membersOf(state: WorkUnitsState, initiative: string): string[] {
@@ -79,7 +93,9 @@ export function computeInitiative(state: WorkUnitsState, initiative: string, opt
 
   // Every defined WU of the workspace is assessed: lane holders are workspace-wide (§7.3).
   const assessments = new Map<string, WuAssessment>();
-  for (const wu of Object.values(state.wus)) if (wu.defined) assessments.set(wu.wu_id, assessWu(state, wu, config, now));
+  const ctx: EvidenceContext = { state, config, now, stall_seconds: stallSeconds(config) };
+  const threshold = thresholdText(config);
+  for (const wu of Object.values(state.wus)) if (wu.defined) assessments.set(wu.wu_id, assessValues(wu, ctx, threshold));
   const stateOf = (id: string): StateT => assessments.get(id)!.decision.state;
 
   const contaminated = members.filter((id) => stateOf(id) === OrchestrationState.contaminated);
@@ -136,7 +152,8 @@ export function computeInitiative(state: WorkUnitsState, initiative: string, opt
     .sort((a, b) => lw.get(a)! - lw.get(b)! || relaunchFirst(a) - relaunchFirst(b) || compareWuIds(a, b));
   const placed = new Map<string, number>();
   const perWave = new Map<number, number>();
-  const perLaneWave = new Map<string, number>();
+  /** Per lane, the WUs placed in each wave (index = wave). */
+  const perLaneWave = new Map<string, number[]>();
   const laneFullAtZero = new Set<string>();
   for (const id of scheduled) {
     const wu = state.wus[id]!;
@@ -149,9 +166,11 @@ export function computeInitiative(state: WorkUnitsState, initiative: string, opt
     const lane = wu.def.lane ?? '';
     const { lock_policy, wip_limit } = laneSettings(config, lane);
     const laneHolders = holders(lane, id);
+    let laneWaves = perLaneWave.get(lane);
+    if (laneWaves === undefined) perLaneWave.set(lane, (laneWaves = []));
     let k = lb;
     for (;;) {
-      const laneFull = lock_policy !== 'none' && (perLaneWave.get(`${lane}\n${k}`) ?? 0) + (k === 0 ? laneHolders : 0) >= wip_limit;
+      const laneFull = lock_policy !== 'none' && (laneWaves[k] ?? 0) + (k === 0 ? laneHolders : 0) >= wip_limit;
       const capFull =
         max_active_workers !== null && max_active_workers > 0 && (perWave.get(k) ?? 0) >= (k === 0 ? available_capacity! : max_active_workers);
       if (k === 0 && laneFull) laneFullAtZero.add(id);
@@ -160,11 +179,19 @@ export function computeInitiative(state: WorkUnitsState, initiative: string, opt
     }
     placed.set(id, k);
     perWave.set(k, (perWave.get(k) ?? 0) + 1);
-    perLaneWave.set(`${lane}\n${k}`, (perLaneWave.get(`${lane}\n${k}`) ?? 0) + 1);
+    laneWaves[k] = (laneWaves[k] ?? 0) + 1;
   }
-  const waveNumbers = [...new Set(placed.values())].sort((a, b) => a - b);
+  // The WUs of each planned wave, in id order (one pass, not a scan of every WU per wave).
+  const byPlannedWave = new Map<number, string[]>();
+  for (const id of scheduled) {
+    const k = placed.get(id)!;
+    const ids = byPlannedWave.get(k);
+    if (ids === undefined) byPlannedWave.set(k, [id]);
+    else ids.push(id);
+  }
+  const waveNumbers = [...byPlannedWave.keys()].sort((a, b) => a - b);
   const waves = waveNumbers.map((k) => {
-    const ids = scheduled.filter((id) => placed.get(id) === k).sort(compareWuIds);
+    const ids = byPlannedWave.get(k)!.sort(compareWuIds);
     const lws = [...new Set(ids.map((id) => lw.get(id)!))].sort((a, b) => a - b);
     return {
       planned_wave: k,
@@ -192,8 +219,8 @@ export function computeInitiative(state: WorkUnitsState, initiative: string, opt
       continue;
     }
     const lane = state.wus[id]!.def.lane ?? '';
-    if (decision.state === OrchestrationState.needs_relaunch && a.evidence.unmet_deps.length > 0) {
-      push(ActionType.wait, `Waiting for ${a.evidence.unmet_deps.join(', ')} to complete.`);
+    if (decision.state === OrchestrationState.needs_relaunch && a.values.unmet_deps.length > 0) {
+      push(ActionType.wait, `Waiting for ${a.values.unmet_deps.join(', ')} to complete.`);
     } else if (blocked_by_integrity) {
       launchBlockedBy.set(id, ['integrity']);
       push(ActionType.wait, `Launch held until integrity is restored (recover ${contaminated.join(', ')} first).`);
@@ -227,7 +254,7 @@ export function computeInitiative(state: WorkUnitsState, initiative: string, opt
   launches.sort((a, b) => RANK[a.type] - RANK[b.type] || a.logical_wave - b.logical_wave || compareWuIds(a.wu_id, b.wu_id));
 
   const rows: StatusRow[] = [...members].sort(byWave).map((id) => {
-    const { wu, evidence, decision } = assessments.get(id)!;
+    const { wu, values, decision } = assessments.get(id)!;
     const blockedBy = launchBlockedBy.get(id) ?? [];
     return {
       wu_id: id,
@@ -238,13 +265,13 @@ export function computeInitiative(state: WorkUnitsState, initiative: string, opt
       logical_wave: lw.get(id)!,
       planned_wave: placed.get(id) ?? null,
       launch_attempt: wu.handoff?.launch_attempt ?? null,
-      claimed_mode: evidence.recorded_mode,
-      contamination_paths: evidence.overlap.value,
+      claimed_mode: values.recorded_mode,
+      contamination_paths: values.overlap,
       queued_by_capacity: blockedBy.length === 1 && blockedBy[0] === 'capacity',
       launch_blocked_by: blockedBy,
-      blockers: [...evidence.unmet_deps, ...(evidence.blocked.value && wu.blocked?.reason ? [wu.blocked.reason] : [])],
-      last_activity_at: evidence.last_activity_at.value,
-      worktree_path: evidence.worktree_path.value,
+      blockers: [...values.unmet_deps, ...(values.blocked && wu.blocked?.reason ? [wu.blocked.reason] : [])],
+      last_activity_at: values.last_activity_at,
+      worktree_path: values.worktree_path,
     };
   });
 

@@ -1,10 +1,10 @@
-import { z } from 'zod';
-import { CLIENT_TYPES } from '../../events/coordination/identities.js';
-import { CLAIMED_MODES, laneName } from '../../events/work-units/vocabulary.js';
+import type { z } from 'zod';
+import type { WorkUnitsConfigSchema } from './settings-schema.js';
 
 /**
  * The work-unit settings of `.baton/config.yaml` (work-units.md §15). Views depend on the log, the
- * clock and these; the schema lives here (pure) so views and the CLI share it.
+ * clock and these. This module loads no zod: the schema is settings-schema.ts, and the defaults
+ * below are what it gives for an empty file (test/work-units/settings.test.ts holds them equal).
  */
 export const LockPolicy = { all: 'all', active: 'active', none: 'none' } as const;
 export type LockPolicy = (typeof LockPolicy)[keyof typeof LockPolicy];
@@ -18,36 +18,24 @@ export function durationSeconds(value: string): number | undefined {
   return m ? Number(m[1]) * UNIT_SECONDS[m[2]!]! : undefined;
 }
 
-const LaneSettings = z.strictObject({
-  lock_policy: z.enum(LOCK_POLICIES, `must be one of ${LOCK_POLICIES.join(', ')}`).optional(),
-  wip_limit: z.number().int().min(1, 'must be at least 1').max(1000).optional(),
-});
-
-export const WorkUnitsConfigSchema = z.looseObject({
-  orchestration: z
-    .strictObject({
-      stall_threshold: z.string().refine((s) => durationSeconds(s) !== undefined, 'must be <int>(s|m|h|d), > 0').default('4h'),
-      max_active_workers: z.number().int().min(0).max(1000).nullable().default(null),
-      default_client: z.enum(CLIENT_TYPES, `must be one of ${CLIENT_TYPES.join(', ')}`).default('generic'),
-      default_claim_mode: z.enum(CLAIMED_MODES, `must be one of ${CLAIMED_MODES.join(', ')}`).default('worktree'),
-      worktrees_dir: z.string().min(1).max(300).refine((s) => !s.includes('\0'), 'must not contain NUL').default('worktrees'),
-      claude_subagent_type: z.string().min(1).max(100).default('general-purpose'),
-      contamination_ignore: z.array(z.string().min(1).max(300)).default([]),
-    })
-    .prefault({}),
-  lane_defaults: z
-    .strictObject({
-      lock_policy: z.enum(LOCK_POLICIES, `must be one of ${LOCK_POLICIES.join(', ')}`).default('all'),
-      wip_limit: z.number().int().min(1, 'must be at least 1').max(1000).default(1),
-    })
-    .prefault({}),
-  lanes: z.record(laneName, LaneSettings).default({}),
-  prep: z.strictObject({ commands: z.array(z.array(z.string().min(1)).min(1, 'must name a program')).default([]) }).prefault({}),
-  probes: z.strictObject({ enabled: z.boolean().default(true), wu_yaml_paths: z.array(z.string().min(1)).default([]) }).prefault({}),
-});
 export type WorkUnitsConfig = z.output<typeof WorkUnitsConfigSchema>;
 
-export const DEFAULT_WORK_UNITS_CONFIG: WorkUnitsConfig = WorkUnitsConfigSchema.parse({});
+/** `WorkUnitsConfigSchema.parse({})`, written out. */
+export const DEFAULT_WORK_UNITS_CONFIG: WorkUnitsConfig = {
+  orchestration: {
+    stall_threshold: '4h',
+    max_active_workers: null,
+    default_client: 'generic',
+    default_claim_mode: 'worktree',
+    worktrees_dir: 'worktrees',
+    claude_subagent_type: 'general-purpose',
+    contamination_ignore: [],
+  },
+  lane_defaults: { lock_policy: 'all', wip_limit: 1 },
+  lanes: {},
+  prep: { commands: [] },
+  probes: { enabled: true, wu_yaml_paths: [] },
+};
 
 /** A lane's policy: exact lane, then parent lane (text before the first ": "), then the defaults. */
 export function laneSettings(config: WorkUnitsConfig, lane: string): { lock_policy: LockPolicy; wip_limit: number } {

@@ -1,4 +1,4 @@
-import { compareWuIds } from '../../events/work-units/vocabulary.js';
+import { compareWuIds } from '../../events/work-units/terms.js';
 import { depsOf } from './evidence.js';
 import type { WorkUnitsState } from './state.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CLAIMED_MODES } from '../../events/work-units/vocabulary.js';
-import { PlanDocument, StatusDocument } from '../../projections/work-units/documents.js';
+import { PlanDocument, StatusDocument, WrittenStatusDocument } from '../../projections/work-units/documents.js';
 
 /** The JSON envelopes of the work-unit commands (work-units.md), each validated before printing. */
 const generatedAt = z.iso.datetime();
@@ -60,7 +60,7 @@ export const WuImportEnvelope = envelope('wu_import', {
   appended: z.number().int().min(0),
 });
 
-const { generated_at: _g1, ...statusShape } = StatusDocument.shape;
+const { generated_at: _g1, ...statusShape } = WrittenStatusDocument.shape;
 export const InitiativeStatusEnvelope = z.looseObject({ v: z.literal(1), type: z.literal('initiative_status'), generated_at: generatedAt, ...statusShape });
 const { generated_at: _g2, ...planShape } = PlanDocument.shape;
 export const InitiativePlanEnvelope = z.looseObject({ v: z.literal(1), type: z.literal('initiative_plan'), generated_at: generatedAt, dry_run: z.literal(true), ...planShape });

@@ -1,4 +1,4 @@
-import { workUnitsConfigFrom } from '../work-units/config.js';
+import { loadWorkUnitsConfig } from '../work-units/load-config.js';
 import type { WorkUnitsEnv } from '../work-units/env.js';
 import { readConfigText } from '../workspace.js';
 import type { CommandContext } from './context.js';
@@ -6,7 +6,7 @@ import type { CommandContext } from './context.js';
 /** A work-unit command's environment from its CLI context (the config is read and checked first). */
 export async function workUnitsEnv(ctx: CommandContext): Promise<WorkUnitsEnv> {
   const workspace = await ctx.workspace();
-  const config = workUnitsConfigFrom(readConfigText(workspace));
+  const config = await loadWorkUnitsConfig(readConfigText(workspace));
   return {
     workspace,
     config,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { compareWuIds, WU_ID_PATTERN } from '../../events/work-units/vocabulary.js';
+import { compareWuIds, WU_ID_PATTERN } from '../../events/work-units/terms.js';
 import { overlappingPaths } from '../../projections/work-units/code-paths.js';
 import { evidenceOf, isDone, stallSeconds } from '../../projections/work-units/evidence.js';
 import type { WorkUnitsConfig } from '../../projections/work-units/settings.js';

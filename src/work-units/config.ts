@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { describeZodIssues } from '../../events/validation.js';
-import { DEFAULT_WORK_UNITS_CONFIG, WorkUnitsConfigSchema, type WorkUnitsConfig } from '../../projections/work-units/settings.js';
+import { WorkUnitsConfigSchema } from '../../projections/work-units/settings-schema.js';
+import { DEFAULT_WORK_UNITS_CONFIG, type WorkUnitsConfig } from '../../projections/work-units/settings.js';
 import { invalidInput } from '../errors.js';
 
 /** The work-unit sections of `.baton/config.yaml` (§15); an invalid file fails with exit 2 naming the key. */

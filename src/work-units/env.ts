@@ -1,8 +1,8 @@
 import type { EventCatalog } from '../../events/catalog.js';
-import { SESSION_ID_PATTERN } from '../../events/coordination/identities.js';
-import { WU_ID_PATTERN } from '../../events/work-units/vocabulary.js';
+import { SESSION_ID_PATTERN } from '../../events/coordination/vocabulary.js';
+import { WU_ID_PATTERN } from '../../events/work-units/terms.js';
 import type { WorkUnitsConfig } from '../../projections/work-units/settings.js';
-import { workUnitsStateProjection } from '../../projections/work-units/index.js';
+import { workUnitsStateProjection } from '../../projections/work-units/fold.js';
 import type { WorkUnitsState, WuRecord } from '../../projections/work-units/state.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
 import type { AppendResult, EventStore, ExpectedVersion } from '../store/contract.js';

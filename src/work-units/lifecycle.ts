@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeZodIssues } from '../../events/validation.js';
 import { branchName, CLAIMED_MODES, isWorktreeMode, requiredText, text, worktreePath, type ClaimedMode } from '../../events/work-units/vocabulary.js';
-import { stepWu } from '../../machines/work-unit-table.js';
+import { stepWu } from '../../machines/work-unit-steps.js';
 import type { WuMachineEvent } from '../../machines/work-unit.js';
 import { isDone } from '../../projections/work-units/evidence.js';
 import type { WorkUnitsState, WuRecord } from '../../projections/work-units/state.js';

@@ -2,7 +2,6 @@ import type { DecodedEvent } from '../../events/envelope.js';
 import { applyWorkUnits, type WorkUnitsState } from '../../projections/work-units/state.js';
 import { probeWorkUnits } from '../probes/work-units.js';
 import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
-import { planImport } from './import.js';
 
 /**
  * Fold, then probe (§5.2): observations that differ from the log are appended in one batch and
@@ -11,7 +10,11 @@ import { planImport } from './import.js';
 export async function loadObserved(env: WorkUnitsEnv, options: { append: boolean }): Promise<{ state: WorkUnitsState; seq: number; observed: number }> {
   const { state, seq } = await loadWorkUnits(env);
   // The YAML probe first (§4): the same comparison as `wu import`, a bad file only a warning.
-  const yaml = !env.config.probes.enabled || env.config.probes.wu_yaml_paths.length === 0 ? { events: [], failures: [] } : planImport(env.workspace, state, env.config.probes.wu_yaml_paths, true);
+  // (import.ts, with `yaml`, is loaded only when there are YAML paths to probe.)
+  const yaml =
+    !env.config.probes.enabled || env.config.probes.wu_yaml_paths.length === 0
+      ? { events: [], failures: [] }
+      : (await import('./import.js')).planImport(env.workspace, state, env.config.probes.wu_yaml_paths, true);
   for (const failure of yaml.failures) env.warn?.(`YAML probe skipped ${failure}`);
   const proposed = [...yaml.events, ...probeWorkUnits(env.workspace, state, env.config, env.now)];
   if (proposed.length === 0) return { state, seq, observed: 0 };

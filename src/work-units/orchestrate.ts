@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { INITIATIVE_ID_PATTERN } from '../../events/work-units/vocabulary.js';
+import { INITIATIVE_ID_PATTERN } from '../../events/work-units/terms.js';
 import type { PlanDocument, StatusDocument } from '../../projections/work-units/documents.js';
 import { computeInitiative, planDocument, statusDocument, type InitiativeComputation } from '../../projections/work-units/initiative-view.js';
 import type { WorkUnitsState } from '../../projections/work-units/state.js';

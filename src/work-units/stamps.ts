@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { readIfFile } from '../artifacts/atomic-write.js';
 import { restorePrivateFile } from '../artifacts/private-write.js';
-import { stepWu } from '../../machines/work-unit-table.js';
+import { stepWu } from '../../machines/work-unit-steps.js';
 import { BatonError, ErrorCode } from '../errors.js';
 import type { WorkUnitsState } from '../../projections/work-units/state.js';
 import { appendAs, appendedOf, checkWuId, knownWu, loadWorkUnits, type WorkUnitsEnv } from './env.js';

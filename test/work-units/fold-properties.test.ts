@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { DecodedEvent } from '../../events/envelope.js';
 import { stepWu } from '../../machines/work-unit-table.js';
 import { computeInitiative, statusDocument } from '../../projections/work-units/initiative-view.js';
-import { depsOf } from '../../projections/work-units/evidence.js';
-import { DEFAULT_WORK_UNITS_CONFIG, laneSettings, WorkUnitsConfigSchema } from '../../projections/work-units/settings.js';
+import { depsOf, evidenceOf, evidenceValues, stallSeconds, valuesOf } from '../../projections/work-units/evidence.js';
+import { DEFAULT_WORK_UNITS_CONFIG, laneSettings } from '../../projections/work-units/settings.js';
+import { WorkUnitsConfigSchema } from '../../projections/work-units/settings-schema.js';
 import { applyWorkUnits, initWorkUnits, machineEventOf, type WorkUnitsState } from '../../projections/work-units/state.js';
 import type { WuLifecycle } from '../../machines/work-unit-table.js';
 import { INITIAL_WU_LIFECYCLE } from '../../machines/work-unit-table.js';
@@ -93,6 +94,35 @@ describe('work-unit fold properties', () => {
         expect(view(incremental)).toBe(view(scratch));
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('evidenceValues gives exactly the values of evidenceOf, for every WU, clock and setting', () => {
+    fc.assert(
+      fc.property(
+        definitions,
+        fc.array(wuEvent, { maxLength: 40 }),
+        fc.integer({ min: 0, max: 48 * 60 }),
+        fc.constantFrom('30m', '4h', '2d'),
+        fc.option(fc.integer({ min: 0, max: 600 })),
+        fc.constantFrom('worktree', 'branch-pr'),
+        (defs, events, nowMinutes, stall, heartbeatMinutes, defaultMode) => {
+          const state = fold(history(defs, events.map(toRaw)));
+          // A live claimant whose heartbeat may be the latest activity.
+          if (heartbeatMinutes !== null) {
+            state.sessions['session_x'] = { last_heartbeat_at: new Date(T0 + heartbeatMinutes * 60_000).toISOString(), ended: false, ttl_seconds: 14_400 };
+            for (const wu of Object.values(state.wus)) if (wu.claim !== null) wu.claim = { ...wu.claim, session_id: 'session_x' };
+          }
+          const config = WorkUnitsConfigSchema.parse({ orchestration: { stall_threshold: stall, default_claim_mode: defaultMode, contamination_ignore: nowMinutes % 3 === 0 ? ['src/a.ts'] : [] } });
+          const ctx = { state, config, now: new Date(T0 + nowMinutes * 60_000).toISOString(), stall_seconds: stallSeconds(config) };
+          for (const wu of Object.values(state.wus)) {
+            for (const assumePastEligible of [false, true]) {
+              expect(evidenceValues(wu, ctx, { assumePastEligible })).toStrictEqual(valuesOf(evidenceOf(wu, ctx, { assumePastEligible })));
+            }
+          }
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 

@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { getAdjacencyMap, getShortestPaths } from '@xstate/graph';
 import fc from 'fast-check';
 import { createActor } from 'xstate';
 import { afterAll, describe, expect, it } from 'vitest';
 import { INITIAL_WU_LIFECYCLE, machineStep, stepWu, type WuLifecycle } from '../../machines/work-unit-table.js';
-import { ALL_WU_MACHINE_EVENTS, WU_LIFECYCLE_STATES, wuMachine, type WuMachineEvent } from '../../machines/work-unit.js';
+import { ALL_WU_MACHINE_EVENTS, INITIAL_WU_CONTEXT, WU_LIFECYCLE_STATES, wuMachine, type WuMachineEvent } from '../../machines/work-unit.js';
+import { WU_LIFECYCLES } from '../../machines/work-unit-lifecycle.js';
 import { inParallel } from '../helpers/cli.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 import { row, WuWorkspace } from './helpers.js';
@@ -64,6 +67,33 @@ describe('the wu machine and its table', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('the generated table (scripts/generate-machine-tables.ts) is current', async () => {
+    const root = new URL('../..', import.meta.url);
+    const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/generate-machine-tables.ts', '--check'], { cwd: root, encoding: 'utf8' }).catch(
+      (error: { stderr?: string; code?: number }) => error,
+    );
+    expect((result as { stderr?: string }).stderr ?? '').toBe('');
+    expect((result as { code?: number }).code ?? 0).toBe(0);
+  }, 120_000);
+
+  it("the whole lifecycle space, reachable or not: the table gives the machine's answer for every event, keys in the same order", () => {
+    expect(INITIAL_WU_LIFECYCLE).toStrictEqual({ state: 'ready', ...INITIAL_WU_CONTEXT });
+    expect(WU_LIFECYCLES).toHaveLength(128);
+    for (const from of WU_LIFECYCLES) {
+      for (const event of ALL_WU_MACHINE_EVENTS) {
+        const expected = machineStep(from, event);
+        const actual = stepWu(from, event);
+        expect(actual, `${JSON.stringify(from)} + ${JSON.stringify(event)}`).toStrictEqual(expected);
+        expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+      }
+    }
+  });
+
+  it('refuses what is no lifecycle rather than guess', () => {
+    expect(() => stepWu({ ...INITIAL_WU_LIFECYCLE, state: 'nowhere' } as unknown as WuLifecycle, { type: 'CLAIM' })).toThrow(/not a wu lifecycle/);
+    expect(() => stepWu({ ...INITIAL_WU_LIFECYCLE, stamped: 'yes' } as unknown as WuLifecycle, { type: 'CLAIM' })).toThrow(/not a wu lifecycle/);
   });
 
   it('done by a stamp is terminal: only the YAML and stamp-file facts are accepted after it', () => {

@@ -1,14 +1,21 @@
 import type { NextSafeAction, StatusDocument } from '../../../projections/work-units/documents.js';
 import { initiativePlan, initiativeStatus, type OrchestrateOptions } from '../../work-units/orchestrate.js';
+import { InitiativePlanEnvelope, InitiativeStatusEnvelope } from '../../work-units/validators.generated.js';
 import type { CommandContext } from '../context.js';
-import { InitiativePlanEnvelope, InitiativeStatusEnvelope } from '../envelopes-work-units.js';
+import * as storeAccess from '../store-access.js';
 import { workUnitsEnv } from '../work-units-env.js';
 
-/** `orchestrate plan | status` (work-units.md §9): the document under its envelope. */
+/**
+ * `orchestrate plan | status` (work-units.md §9): the document under its envelope. Like `mem inbox`,
+ * the status runs on compiled validators (events, config, envelope), so it loads neither zod nor
+ * `yaml` nor xstate unless something fails a check, and scripts/bundle-cli.mjs bundles it into one
+ * file: `status` of a large initiative has a budget of 3 × `node -e 0`.
+ */
 export async function orchestratePlan(ctx: CommandContext, initiative: string, options: OrchestrateOptions): Promise<void> {
+  ctx.useCompiledValidation(storeAccess);
   const plan = await initiativePlan(await workUnitsEnv(ctx), initiative, options);
   const { generated_at, ...rest } = plan;
-  ctx.output.emit(InitiativePlanEnvelope, { v: 1, type: 'initiative_plan', generated_at, dry_run: true, ...rest }, (p) =>
+  await ctx.output.emitCompiled(InitiativePlanEnvelope, { v: 1, type: 'initiative_plan', generated_at, dry_run: true, ...rest }, (p) =>
     [
       `${p.initiative}: plan for attempt ${p.launch_attempt} (dry run), logical waves [${p.logical_waves.join(', ')}], capacity ${p.max_active_workers ?? 'unlimited'}`,
       ...p.waves.map((w) => `  wave ${w.planned_wave} (logical ${w.logical_waves.join(',')}): ${w.wus.map((u) => `${u.id} [${u.lane}]`).join(', ')}`),
@@ -18,17 +25,19 @@ export async function orchestratePlan(ctx: CommandContext, initiative: string, o
 }
 
 export async function orchestrateStatus(ctx: CommandContext, initiative: string, options: OrchestrateOptions): Promise<void> {
+  ctx.useCompiledValidation(storeAccess);
   const env = await workUnitsEnv(ctx);
   const { document, state } = await initiativeStatus(env, initiative, options);
-  const { refreshLatestAttempt } = await import('../../work-units/bundle.js');
-  await refreshLatestAttempt(env, initiative, document, state);
+  // The latest attempt's files are rewritten only if there is an attempt (bundle.ts, with the
+  // handoff renderers, is loaded only then).
+  if ((state.attempts[initiative]?.length ?? 0) > 0) await (await import('../../work-units/bundle.js')).refreshLatestAttempt(env, initiative, document, state);
   (await import('../../work-units/stamps.js')).restoreStamps(env, state);
-  emitStatus(ctx, document);
+  await emitStatus(ctx, document);
 }
 
-export function emitStatus(ctx: CommandContext, document: StatusDocument): void {
+export async function emitStatus(ctx: CommandContext, document: StatusDocument): Promise<void> {
   const { generated_at, ...rest } = document;
-  ctx.output.emit(InitiativeStatusEnvelope, { v: 1, type: 'initiative_status', generated_at, ...rest }, (s) => humanStatus(s as unknown as StatusDocument));
+  await ctx.output.emitCompiled(InitiativeStatusEnvelope, { v: 1, type: 'initiative_status', generated_at, ...rest }, (s) => humanStatus(s as unknown as StatusDocument));
 }
 
 export function humanStatus(s: StatusDocument): string {

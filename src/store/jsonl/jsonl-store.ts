@@ -43,7 +43,7 @@ import type { StoreIndex } from '../store-index.js';
 import { DIR_MODE, FILE_MODE, segmentName, workspaceLayout, type WorkspaceLayout } from './layout.js';
 import { LineReader } from './line-reader.js';
 import type * as WriterModules from './writer-modules.js';
-import { cursorFor, findTail, listSegments, scanFrom, startCursor, type Cursor, type ScanEnd, type ScannedEvent, type Segment } from './segment-scan.js';
+import { cursorFor, findTail, listSegments, scanFrom, scanRuns, startCursor, type Cursor, type ScanEnd, type ScannedEvent, type Segment } from './segment-scan.js';
 
 export interface JsonlStoreOptions {
   catalog?: EventCatalog;
@@ -410,19 +410,21 @@ export class JsonlEventStore implements EventStore {
   // ---- reads --------------------------------------------------------------------------------
 
   async *read(options: ReadOptions = {}): AsyncIterable<StoredEvent> {
-    for (const item of this.scanCommitted(options.from ?? 1, options.to)) {
-      if (matchesFilter(item.event, options)) yield item.event;
+    for (const run of this.committedRuns(options.from ?? 1, options.to)) {
+      for (const item of run) if (matchesFilter(item.event, options)) yield item.event;
     }
   }
 
   async *readChunks(options: ReadOptions = {}): AsyncIterable<readonly StoredEvent[]> {
     let chunk: StoredEvent[] = [];
-    for (const item of this.scanCommitted(options.from ?? 1, options.to)) {
-      if (!matchesFilter(item.event, options)) continue;
-      chunk.push(item.event);
-      if (chunk.length >= READ_CHUNK) {
-        yield chunk;
-        chunk = [];
+    for (const run of this.committedRuns(options.from ?? 1, options.to)) {
+      for (const item of run) {
+        if (!matchesFilter(item.event, options)) continue;
+        chunk.push(item.event);
+        if (chunk.length >= READ_CHUNK) {
+          yield chunk;
+          chunk = [];
+        }
       }
     }
     if (chunk.length > 0) yield chunk;
@@ -430,23 +432,28 @@ export class JsonlEventStore implements EventStore {
 
   /** The stored lines, byte for byte, with their events (for `log show` and export). */
   *readLines(options: ReadOptions = {}): Generator<{ line: string; event: StoredEvent }> {
-    for (const item of this.scanCommitted(options.from ?? 1, options.to)) {
-      if (matchesFilter(item.event, options)) yield { line: item.line, event: item.event };
+    for (const run of this.committedRuns(options.from ?? 1, options.to)) {
+      for (const item of run) if (matchesFilter(item.event, options)) yield { line: item.line, event: item.event };
     }
   }
 
-  private *scanCommitted(from: number, to: number | undefined): Generator<ScannedEvent> {
+  /** The committed events from `from` to `to` (inclusive), in runs (segment-scan.ts scanRuns). */
+  private *committedRuns(from: number, to: number | undefined): Generator<ScannedEvent[]> {
     const segments = listSegments(this.layout.log);
     const first = Math.max(1, from);
     const start = cursorFor(segments, first);
     if (!start) return;
     const last = to ?? Number.MAX_SAFE_INTEGER;
-    const scan = scanFrom(segments, start);
+    const scan = scanRuns(segments, start);
     for (let step = scan.next(); !step.done; step = scan.next()) {
-      const seq = step.value.event.seq;
-      if (seq < first) continue;
-      if (seq > last) return;
-      yield step.value;
+      const run = step.value;
+      if (run[0]!.event.seq >= first && run[run.length - 1]!.event.seq <= last) {
+        yield run;
+        continue;
+      }
+      const inRange = run.filter((item) => item.event.seq >= first && item.event.seq <= last);
+      if (inRange.length > 0) yield inRange;
+      if (run[run.length - 1]!.event.seq >= last) return;
     }
   }
 

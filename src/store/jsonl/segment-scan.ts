@@ -155,6 +155,29 @@ export function* scanFrom(
   /** An already open descriptor for a segment, to read it without opening it again (the writer's). */
   openDescriptor?: (segment: Segment) => number | undefined,
 ): Generator<ScannedEvent, ScanEnd> {
+  const scan = scanRuns(segments, start, openDescriptor);
+  for (;;) {
+    const step = scan.next();
+    if (step.done) return step.value;
+    for (const item of step.value) yield item;
+  }
+}
+
+/** The most committed events scanRuns hands over at once (it starts at 1, for point reads). */
+const MAX_RUN = 1024;
+
+/**
+ * scanFrom in runs: the committed events in order, handed over in arrays (1, 2, 4, … up to
+ * MAX_RUN events), so a long read pays the generator hand-over once per run rather than once per
+ * event, while a point read still parses one line.
+ */
+export function* scanRuns(
+  segments: readonly Segment[],
+  start: Cursor,
+  openDescriptor?: (segment: Segment) => number | undefined,
+): Generator<ScannedEvent[], ScanEnd> {
+  let run: ScannedEvent[] = [];
+  let runLimit = 1;
   let expectedSeq = start.seq;
   let prevHash = start.prevHash;
   let segIndex = segments.findIndex((s) => s.name === start.segment.name);
@@ -170,71 +193,88 @@ export function* scanFrom(
   let streaming: number | undefined;
   let uncommittedBytes = 0;
   if (segIndex < 0) return { cursor: { ...start }, uncommittedBytes: 0, uncommittedLines: 0 };
-  for (let i = segIndex; i < segments.length; i++) {
-    const segment = segments[i]!;
-    const offset = segment.name === endSegment.name ? endOffset : 0;
-    if (segment.name !== endSegment.name) {
-      if (pending.length > 0) throw corrupt(endSegment, endOffset, pending[0]!.event.seq, 'a batch ends at a segment boundary without its last event');
-      if (segment.firstSeq !== expectedSeq) throw corrupt(segment, 0, expectedSeq, `segment ${segment.name} starts at seq ${segment.firstSeq}, expected ${expectedSeq}`);
-      endSegment = segment;
-      endOffset = 0;
-      endSeq = expectedSeq;
-      endPrev = prevHash;
-    }
-    const source = openDescriptor?.(segment) ?? segment.path;
-    const reader = new LineReader(source, offset);
-    for (const block of reader.blocks()) {
-      const bytes = block.bytes;
-      let lineStart = 0;
-      for (let nl = bytes.indexOf(NEWLINE, 0); nl >= 0; nl = bytes.indexOf(NEWLINE, lineStart)) {
-        const lineOffset = block.offset + lineStart;
-        const text = bytes.toString('utf8', lineStart, nl);
-        const parsed = parseStoredLine(text);
-        if (typeof parsed === 'string') throw corrupt(segment, lineOffset, expectedSeq, parsed);
-        if (parsed.seq !== expectedSeq) throw corrupt(segment, lineOffset, expectedSeq, `seq ${parsed.seq} where ${expectedSeq} was expected`);
-        if (prevHash !== undefined && parsed.prev !== prevHash) throw corrupt(segment, lineOffset, expectedSeq, 'prev does not match the previous event hash (chain broken)');
-        const sealProblem = checkSeal(bytes, lineStart, nl, text, parsed.hash);
-        if (sealProblem !== undefined) throw corrupt(segment, lineOffset, expectedSeq, sealProblem);
-        const length = nl + 1 - lineStart;
-        lineStart = nl + 1;
-        const scanned: ScannedEvent = { event: parsed, line: text, segment, offset: lineOffset, length };
-        expectedSeq += 1;
-        prevHash = parsed.hash;
-        const batchEnd = parsed.batch_end;
-        if (streaming !== undefined) {
-          if (batchEnd !== streaming) throw corrupt(segment, lineOffset, parsed.seq, 'batch_end differs from the rest of its batch');
-          yield scanned;
-          if (batchEnd !== parsed.seq) continue;
-          streaming = undefined;
-        } else if (pending.length > 0 || (batchEnd !== undefined && batchEnd > parsed.seq)) {
-          if (pending.length > 0 && pending[0]!.event.batch_end !== batchEnd) {
-            throw corrupt(segment, lineOffset, parsed.seq, 'batch_end differs from the rest of its batch');
-          }
-          if (pending.length === 0 && linesFollow(source, bytes, block.offset, lineStart, batchEnd! - parsed.seq)) {
-            streaming = batchEnd;
-            yield scanned;
-            continue;
-          }
-          pending.push(scanned);
-          if (batchEnd !== parsed.seq) continue;
-          for (const item of pending) yield item;
-          pending = [];
-        } else {
-          yield scanned;
-        }
+  try {
+    for (let i = segIndex; i < segments.length; i++) {
+      const segment = segments[i]!;
+      const offset = segment.name === endSegment.name ? endOffset : 0;
+      if (segment.name !== endSegment.name) {
+        if (pending.length > 0) throw corrupt(endSegment, endOffset, pending[0]!.event.seq, 'a batch ends at a segment boundary without its last event');
+        if (segment.firstSeq !== expectedSeq) throw corrupt(segment, 0, expectedSeq, `segment ${segment.name} starts at seq ${segment.firstSeq}, expected ${expectedSeq}`);
         endSegment = segment;
-        endOffset = lineOffset + length;
+        endOffset = 0;
         endSeq = expectedSeq;
         endPrev = prevHash;
       }
+      const source = openDescriptor?.(segment) ?? segment.path;
+      const reader = new LineReader(source, offset);
+      for (const block of reader.blocks()) {
+        const bytes = block.bytes;
+        let lineStart = 0;
+        for (let nl = bytes.indexOf(NEWLINE, 0); nl >= 0; nl = bytes.indexOf(NEWLINE, lineStart)) {
+          const lineOffset = block.offset + lineStart;
+          const text = bytes.toString('utf8', lineStart, nl);
+          const parsed = parseStoredLine(text);
+          if (typeof parsed === 'string') throw corrupt(segment, lineOffset, expectedSeq, parsed);
+          if (parsed.seq !== expectedSeq) throw corrupt(segment, lineOffset, expectedSeq, `seq ${parsed.seq} where ${expectedSeq} was expected`);
+          if (prevHash !== undefined && parsed.prev !== prevHash) throw corrupt(segment, lineOffset, expectedSeq, 'prev does not match the previous event hash (chain broken)');
+          const sealProblem = checkSeal(bytes, lineStart, nl, text, parsed.hash);
+          if (sealProblem !== undefined) throw corrupt(segment, lineOffset, expectedSeq, sealProblem);
+          const length = nl + 1 - lineStart;
+          lineStart = nl + 1;
+          const scanned: ScannedEvent = { event: parsed, line: text, segment, offset: lineOffset, length };
+          expectedSeq += 1;
+          prevHash = parsed.hash;
+          const batchEnd = parsed.batch_end;
+          if (streaming !== undefined) {
+            if (batchEnd !== streaming) throw corrupt(segment, lineOffset, parsed.seq, 'batch_end differs from the rest of its batch');
+            run.push(scanned);
+            if (run.length >= runLimit) {
+              yield run;
+              run = [];
+              if (runLimit < MAX_RUN) runLimit *= 2;
+            }
+            if (batchEnd !== parsed.seq) continue;
+            streaming = undefined;
+          } else if (pending.length > 0 || (batchEnd !== undefined && batchEnd > parsed.seq)) {
+            if (pending.length > 0 && pending[0]!.event.batch_end !== batchEnd) {
+              throw corrupt(segment, lineOffset, parsed.seq, 'batch_end differs from the rest of its batch');
+            }
+            if (pending.length === 0 && linesFollow(source, bytes, block.offset, lineStart, batchEnd! - parsed.seq)) {
+              streaming = batchEnd;
+              run.push(scanned);
+              continue;
+            }
+            pending.push(scanned);
+            if (batchEnd !== parsed.seq) continue;
+            for (const item of pending) run.push(item);
+            pending = [];
+          } else {
+            run.push(scanned);
+          }
+          if (run.length >= runLimit) {
+            yield run;
+            run = [];
+            if (runLimit < MAX_RUN) runLimit *= 2;
+          }
+          endSegment = segment;
+          endOffset = lineOffset + length;
+          endSeq = expectedSeq;
+          endPrev = prevHash;
+        }
+      }
+      if (streaming !== undefined) {
+        // Counted complete, yet the segment ended inside it (it shrank while being read): corrupt.
+        throw corrupt(segment, reader.tailOffset, expectedSeq, `the log ends inside a batch (expected seq ${streaming})`);
+      }
+      if (i === segments.length - 1) uncommittedBytes = reader.tailBytes;
+      else if (reader.tailBytes > 0) throw corrupt(segment, reader.tailOffset, expectedSeq, 'unterminated line before the end of the log');
     }
-    if (streaming !== undefined) {
-      // Counted complete, yet the segment ended inside it (it shrank while being read): corrupt.
-      throw corrupt(segment, reader.tailOffset, expectedSeq, `the log ends inside a batch (expected seq ${streaming})`);
-    }
-    if (i === segments.length - 1) uncommittedBytes = reader.tailBytes;
-    else if (reader.tailBytes > 0) throw corrupt(segment, reader.tailOffset, expectedSeq, 'unterminated line before the end of the log');
+  } catch (error) {
+    // What was read before the bad line is handed over first, as scanFrom did event by event.
+    if (run.length > 0) yield run;
+    throw error;
   }
+  if (run.length > 0) yield run;
   const pendingBytes = pending.reduce((sum, item) => sum + item.length, 0);
   return {
     cursor: { segment: endSegment, offset: endOffset, seq: endSeq, prevHash: endPrev },

@@ -1,0 +1,29 @@
+import type { DecodedEvent } from '../../events/envelope.js';
+import type { Projection } from '../projection.js';
+import { DEFAULT_WORK_UNITS_CONFIG, type WorkUnitsConfig } from './settings.js';
+import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from './state.js';
+
+/**
+ * The work-unit fold as a projection, on its own (index.ts adds the replay views over it): what
+ * every work-unit command runs, without the modules of the views and their zod document schemas.
+ * Replay has no probes and no config file: views use the default settings plus what the log
+ * recorded (an attempt's capacity).
+ */
+export type ViewArgs = Readonly<Record<string, string | boolean | undefined>>;
+
+const VERSION = 1;
+
+export function workUnitsProjection<V>(name: string, view: (state: WorkUnitsState, now: string, args: ViewArgs, config: WorkUnitsConfig) => V) {
+  return {
+    name,
+    version: VERSION,
+    init: initWorkUnits,
+    apply: (state: WorkUnitsState, event: DecodedEvent) => applyWorkUnits(state, event),
+    view: (state: WorkUnitsState, now: string) => view(state, now, {}, DEFAULT_WORK_UNITS_CONFIG),
+    viewWith: (state: WorkUnitsState, now: string, args: ViewArgs) => view(state, now, args, DEFAULT_WORK_UNITS_CONFIG),
+  } satisfies Projection<WorkUnitsState, V> & { viewWith: unknown };
+}
+
+/** The fold every work-unit command runs (one snapshot shared by all of them). */
+export const workUnitsStateProjection = workUnitsProjection('work_units', (state, now) => ({ v: 1 as const, type: 'work_units', generated_at: now, wus: Object.keys(state.wus).length }));
+
