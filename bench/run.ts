@@ -22,6 +22,7 @@ import { childCommand, collectGarbage, COMPILED, makeTempDir, mb, NOTE_TEXT_LENG
 import { benchVerify, VERIFY } from './verify.js';
 import { benchMemWatch, MEM_WATCH } from './mem-watch.js';
 import { benchWorkUnitsStatus, WU_STATUS } from './work-units-status.js';
+import { benchStatus, STATUS } from './status.js';
 
 interface Sizes {
   singleEvents: number;
@@ -80,6 +81,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: SHORT_INBOX.name, work: SHORT_INBOX.work, needsLog: false, run: (s) => benchShortInbox({ runs: s.commandRuns }) },
   { name: MEM_WATCH.name, work: MEM_WATCH.work, needsLog: false, run: (s) => benchMemWatch({ signals: s.commandRuns * 2 }) },
   { name: WU_STATUS.name, work: WU_STATUS.work, needsLog: false, run: (s) => benchWorkUnitsStatus({ events: Math.min(100_000, s.logEvents), runs: s.commandRuns }) },
+  // Its own log (it appends to it): --log-events sets its size like the shared one's.
+  { name: STATUS.name, work: STATUS.work, needsLog: false, run: (s) => benchStatus({ events: s.logEvents, runs: s.commandRuns }) },
   {
     name: POSTGRES_APPEND_SINGLE.name,
     work: POSTGRES_APPEND_SINGLE.work,

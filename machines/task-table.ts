@@ -1,4 +1,4 @@
-import { isTerminal, TaskState, TASK_STATES } from '../events/tasks/vocabulary.js';
+import { isTerminal, TaskState, TASK_STATES } from '../events/tasks/terms.js';
 
 /**
  * The task machine compiled to a lookup table, for folding history fast (xstate's `transition()`

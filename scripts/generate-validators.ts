@@ -68,7 +68,7 @@ const SUPPORT_MODULE = 'events/compiled.ts';
 export const OUTPUTS: readonly OutputSpec[] = [
   {
     file: 'events/validators.generated.ts',
-    purpose: 'event payloads and the new-event envelope: the coordination fold, CompiledEventCatalog, append-plan',
+    purpose: 'event payloads and the new-event envelope: the coordination and tasks folds, CompiledEventCatalog, append-plan',
     targets: [
       { module: 'events/envelope.ts', name: 'NewEventSchema' },
       { module: 'events/log.ts', name: 'LogRecoveredData' },
@@ -83,6 +83,11 @@ export const OUTPUTS: readonly OutputSpec[] = [
       { module: 'events/work-units/definition.ts', name: 'InitiativeCreatedData' },
       { module: 'events/work-units/definition.ts', name: 'WuDefinedData' },
       { module: 'events/work-units/lifecycle.ts', name: 'WuClaimedData' },
+      { module: 'events/tasks/task-events.ts', name: 'TaskCreatedData' },
+      { module: 'events/tasks/task-events.ts', name: 'TaskTransitionedData' },
+      { module: 'events/tasks/task-events.ts', name: 'TaskOwnershipAddedData' },
+      { module: 'events/tasks/subagent-events.ts', name: 'SubagentStartedData' },
+      { module: 'events/tasks/subagent-events.ts', name: 'SubagentFinishedData' },
     ],
     eventTypes: [
       'log.recovered',
@@ -118,6 +123,14 @@ export const OUTPUTS: readonly OutputSpec[] = [
       { module: 'projections/work-units/settings-schema.ts', name: 'WorkUnitsConfigSchema' },
       { module: 'src/cli/envelopes-work-units.ts', name: 'InitiativeStatusEnvelope', lazy: true },
       { module: 'src/cli/envelopes-work-units.ts', name: 'InitiativePlanEnvelope', lazy: true },
+    ],
+  },
+  {
+    file: 'src/tasks/validators.generated.ts',
+    purpose: '`baton status`: the `resume` section of config.yaml and the status envelope',
+    targets: [
+      { module: 'src/tasks/settings.ts', name: 'ResumeConfig' },
+      { module: 'src/cli/envelopes-tasks.ts', name: 'OrchestrationStatusEnvelope', lazy: true },
     ],
   },
 ];
@@ -203,7 +216,7 @@ function checkShape(compiled: Compiled, label: string): void {
 function compiledExpression(compiled: Compiled, label: string, emit: Emit, runtime: Awaited<ReturnType<typeof runtimeExports>>, indent: string): string {
   const args = compiled.values.slice(1).map((v, i) => serialize(v, `${label} constant ${compiled.names[i + 1]}`, emit, runtime));
   const body = compiled.body.replace(/^return /, '').replace(/\n/g, `\n${indent}`);
-  return [`((${compiled.names.join(', ')}) =>`, `${indent}${body})(`, `${indent}${['INVALID', ...args].join(`,\n${indent}`)},`, `${indent.slice(2)})`].join('\n');
+  return [`/* @__PURE__ */ ((${compiled.names.join(', ')}) =>`, `${indent}${body})(`, `${indent}${['INVALID', ...args].join(`,\n${indent}`)},`, `${indent.slice(2)})`].join('\n');
 }
 
 // ---- serializing constants ----------------------------------------------------------------------
@@ -232,11 +245,11 @@ function primitiveLiteral(v: unknown): string {
 }
 
 function serialize(value: unknown, label: string, emit: Emit, runtime: Awaited<ReturnType<typeof runtimeExports>>): string {
-  if (value instanceof RegExp) return `new RegExp(${JSON.stringify(value.source)}, ${JSON.stringify(value.flags)})`;
+  if (value instanceof RegExp) return `/* @__PURE__ */ new RegExp(${JSON.stringify(value.source)}, ${JSON.stringify(value.flags)})`;
   if (value instanceof Set) {
     const items = [...value];
     if (!items.every(isPrimitive)) throw new Error(`${label}: a Set constant with non-primitive members`);
-    return `new Set([${items.map(primitiveLiteral).join(', ')}])`;
+    return `/* @__PURE__ */ new Set([${items.map(primitiveLiteral).join(', ')}])`;
   }
   if (Array.isArray(value)) {
     if (!value.every(isPrimitive)) throw new Error(`${label}: an array constant with non-primitive members`);
@@ -357,7 +370,8 @@ async function generateOne(spec: OutputSpec, runtime: Awaited<ReturnType<typeof 
         `export const ${target.name}: ${target.lazy ? 'LazyCompiledSchema' : 'CompiledSchema'}<z.output<typeof ${alias}.${target.name}>> = {`,
         `  source: ${JSON.stringify(label)},`,
         ...(target.lazy ? [`  schema: () => import(${JSON.stringify(path)}).then((m) => m.${target.name}),`] : []),
-        `  parse: ((${compiled.names.join(', ')}) =>`,
+        // Pure: a bundle that does not use a validator leaves it out (esbuild drops unused pure calls).
+        `  parse: /* @__PURE__ */ ((${compiled.names.join(', ')}) =>`,
         `    ${body})(`,
         `    ${['INVALID', ...args].join(',\n    ')},`,
         `  ),`,

@@ -13,7 +13,7 @@ import type * as m4 from './store/jsonl/index-cache-schema.js';
 export const InboxEnvelope: LazyCompiledSchema<z.output<typeof m0.InboxEnvelope>> = {
   source: "src/cli/envelopes-coordination.ts#InboxEnvelope",
   schema: () => import("./cli/envelopes-coordination.js").then((m) => m.InboxEnvelope),
-  parse: ((INVALID, c0, c1, c2) =>
+  parse: /* @__PURE__ */ ((INVALID, c0, c1, c2) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
     const v0 = input["v"];
@@ -81,9 +81,9 @@ export const InboxEnvelope: LazyCompiledSchema<z.output<typeof m0.InboxEnvelope>
     return v20;
     })(
     INVALID,
-    new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$", ""),
-    new Set(["delivered", "acked", "rejected"]),
-    new Set(["signal_id", "seq", "read", "delivery_state", "sender_display_name"]),
+    /* @__PURE__ */ new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$", ""),
+    /* @__PURE__ */ new Set(["delivered", "acked", "rejected"]),
+    /* @__PURE__ */ new Set(["signal_id", "seq", "read", "delivery_state", "sender_display_name"]),
   ),
 };
 
@@ -91,7 +91,7 @@ export const InboxEnvelope: LazyCompiledSchema<z.output<typeof m0.InboxEnvelope>
 export const InboxInput: LazyCompiledSchema<z.output<typeof m1.InboxInput>> = {
   source: "src/coordination/inbox-input.ts#InboxInput",
   schema: () => import("./coordination/inbox-input.js").then((m) => m.InboxInput),
-  parse: ((INVALID, c0, c1, c2, c3, c4, c5, c6) =>
+  parse: /* @__PURE__ */ ((INVALID, c0, c1, c2, c3, c4, c5, c6) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
     const v0 = input["for"];
@@ -198,9 +198,9 @@ export const InboxInput: LazyCompiledSchema<z.output<typeof m1.InboxInput>> = {
     })(
     INVALID,
     codePointLength,
-    new RegExp("^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$", ""),
-    new Set(["INFO", "PROPOSE", "COUNTER", "AGREE", "REJECT"]),
-    new RegExp("^WU-[0-9]{1,9}$", ""),
+    /* @__PURE__ */ new RegExp("^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$", ""),
+    /* @__PURE__ */ new Set(["INFO", "PROPOSE", "COUNTER", "AGREE", "REJECT"]),
+    /* @__PURE__ */ new RegExp("^WU-[0-9]{1,9}$", ""),
     () => (true),
     shallowClone,
     () => (false),
@@ -210,7 +210,7 @@ export const InboxInput: LazyCompiledSchema<z.output<typeof m1.InboxInput>> = {
 /** `CoordinationConfigSchema` of src/coordination/settings.ts, compiled. */
 export const CoordinationConfigSchema: CompiledSchema<z.output<typeof m2.CoordinationConfigSchema>> = {
   source: "src/coordination/settings.ts#CoordinationConfigSchema",
-  parse: ((INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9) =>
+  parse: /* @__PURE__ */ ((INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
     const v0 = input["session_ttl"];
@@ -329,23 +329,23 @@ export const CoordinationConfigSchema: CompiledSchema<z.output<typeof m2.Coordin
     return v25;
     })(
     INVALID,
-    new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,31}$", ""),
+    /* @__PURE__ */ new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,31}$", ""),
     (n=>!/-\d+$/.test(n)),
     throwAsync,
     codePointLength,
     (names=>new Set(names.map(n=>n.toLowerCase())).size===names.length),
     () => ("local"),
     shallowClone,
-    new Set(["local", "hosted"]),
-    new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", ""),
-    new Set(["session_ttl", "display_name_pool", "a2a"]),
+    /* @__PURE__ */ new Set(["local", "hosted"]),
+    /* @__PURE__ */ new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", ""),
+    /* @__PURE__ */ new Set(["session_ttl", "display_name_pool", "a2a"]),
   ),
 };
 
 /** `ConfigFileSchema` of src/store/store-config.ts, compiled. */
 export const ConfigFileSchema: CompiledSchema<z.output<typeof m3.ConfigFileSchema>> = {
   source: "src/store/store-config.ts#ConfigFileSchema",
-  parse: ((INVALID, c0, c1, c2) =>
+  parse: /* @__PURE__ */ ((INVALID, c0, c1, c2) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
     const v0 = input["store"];
@@ -417,16 +417,16 @@ export const ConfigFileSchema: CompiledSchema<z.output<typeof m3.ConfigFileSchem
     return v15;
     })(
     INVALID,
-    new RegExp("^postgres(ql)?:\\/\\/", ""),
+    /* @__PURE__ */ new RegExp("^postgres(ql)?:\\/\\/", ""),
     codePointLength,
-    new Set(["store"]),
+    /* @__PURE__ */ new Set(["store"]),
   ),
 };
 
 /** `StoreConfigSchema` of src/store/store-config.ts, compiled. */
 export const StoreConfigSchema: CompiledSchema<z.output<typeof m3.StoreConfigSchema>> = {
   source: "src/store/store-config.ts#StoreConfigSchema",
-  parse: ((INVALID, c0, c1) =>
+  parse: /* @__PURE__ */ ((INVALID, c0, c1) =>
     (input) => {
     const v0 = input?.["kind"];
     let v1;
@@ -478,7 +478,7 @@ export const StoreConfigSchema: CompiledSchema<z.output<typeof m3.StoreConfigSch
     return v1;
     })(
     INVALID,
-    new RegExp("^postgres(ql)?:\\/\\/", ""),
+    /* @__PURE__ */ new RegExp("^postgres(ql)?:\\/\\/", ""),
     codePointLength,
   ),
 };
@@ -486,7 +486,7 @@ export const StoreConfigSchema: CompiledSchema<z.output<typeof m3.StoreConfigSch
 /** `IndexCacheSchema` of src/store/jsonl/index-cache-schema.ts, compiled. */
 export const IndexCacheSchema: CompiledSchema<z.output<typeof m4.IndexCacheSchema>> = {
   source: "src/store/jsonl/index-cache-schema.ts#IndexCacheSchema",
-  parse: ((INVALID) =>
+  parse: /* @__PURE__ */ ((INVALID) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
     const v0 = input["version"];

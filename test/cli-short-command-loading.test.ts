@@ -52,7 +52,7 @@ function heavyPackages(run: Run): string[] {
   const found = new Set<string>();
   for (const url of run.loaded) {
     const text = readFileSync(fileURLToPath(url), 'utf8');
-    for (const pkg of ['zod', 'yaml']) if (text.includes(`node_modules/${pkg}/`) || url.includes(`/node_modules/${pkg}/`)) found.add(pkg);
+    for (const pkg of ['zod', 'yaml', 'xstate']) if (text.includes(`node_modules/${pkg}/`) || url.includes(`/node_modules/${pkg}/`)) found.add(pkg);
   }
   return [...found];
 }
@@ -103,3 +103,55 @@ describe('mem inbox loads neither zod nor yaml', () => {
     expect(heavyPackages(bad)).toContain('zod');
   });
 });
+
+/**
+ * The two status commands with a budget (architecture spec: `status` ≤ 3 × `node -e 0`; issue 4:
+ * `orchestrate status` of a large initiative ≤ 3 ×) run on compiled validators and the compiled
+ * `wu` machine table: with a plain config and valid data they load neither zod, nor `yaml`, nor
+ * xstate.
+ */
+describe('status and orchestrate status load neither zod, yaml nor xstate', () => {
+  let dir: string;
+  let session: string;
+
+  beforeAll(async () => {
+    dir = makeTempDir();
+    expect((await batonIn(dir, ['init', '--json'])).code).toBe(0);
+    const started = await batonIn(dir, ['session', 'start', '--json', '--agent-identity', 'agent:a']);
+    session = (jsonLines(started.stdout).at(-1) as { session: { id: string } }).session.id;
+    const created = await batonIn(dir, ['--session', session, 'task', 'create', '--label', 'scan', '--state', 'running', '--json']);
+    const task = (jsonLines(created.stdout).at(-1) as { task: { id: string } }).task.id;
+    expect((await batonIn(dir, ['--session', session, 'task', 'transition', task, 'blocked', '--reason', 'login expired', '--json'])).code).toBe(0);
+    expect((await batonIn(dir, ['initiative', 'create', 'INIT-1', '--title', 'One', '--json'])).code).toBe(0);
+    for (const [wu, deps] of [['WU-1', []], ['WU-2', ['--deps', 'WU-1']]] as const) {
+      expect((await batonIn(dir, ['wu', 'create', wu, '--initiative', 'INIT-1', '--lane', 'Core', ...deps, '--json'])).code).toBe(0);
+    }
+    expect((await batonIn(dir, ['wu', 'claim', 'WU-1', '--json'])).code).toBe(0);
+  }, 120_000);
+
+  afterAll(() => removeTempDirs());
+
+  it('baton status', async () => {
+    const run = await runRecorded(dir, ['--session', session, 'status', '--json']);
+    expect(run.code).toBe(0);
+    const envelope = jsonLines(run.stdout).at(-1) as { type: string; lastStoppingPoint: { activeTasks: { state: string }[] }; baton: { initiatives: unknown[] } };
+    expect(envelope.type).toBe('orchestration_status');
+    expect(envelope.lastStoppingPoint.activeTasks.map((t) => t.state)).toEqual(['blocked']);
+    expect(envelope.baton.initiatives).toHaveLength(1);
+    expect(run.loaded.length).toBeGreaterThan(0);
+    expect(heavyPackages(run)).toEqual([]);
+  });
+
+  it('baton orchestrate status', async () => {
+    const run = await runRecorded(dir, ['orchestrate', 'status', 'INIT-1', '--json']);
+    expect(run.code).toBe(0);
+    const envelope = jsonLines(run.stdout).at(-1) as { type: string; wus: { wu_id: string; orchestration_state: string }[] };
+    expect(envelope.type).toBe('initiative_status');
+    expect(envelope.wus.map((w) => [w.wu_id, w.orchestration_state])).toEqual([
+      ['WU-1', 'claimed'],
+      ['WU-2', 'planned'],
+    ]);
+    expect(heavyPackages(run)).toEqual([]);
+  });
+});
+

@@ -71,6 +71,219 @@ const RECEIPT = {
   cause_signal_id: null,
 };
 
+const MINIMAL_STATUS = {
+  "v": 1,
+  "type": "orchestration_status",
+  "generated_at": "2026-04-17T10:00:00.000Z",
+  "generatedAt": "2026-04-17T10:00:00.000Z",
+  "installDir": "/w",
+  "storePath": "/w/.baton/log",
+  "storeExists": false,
+  "lastStoppingPoint": {
+    "generatedAt": 0,
+    "currentSessionId": null,
+    "currentGoal": null,
+    "currentBranch": null,
+    "currentWorktree": null,
+    "activeTasks": [],
+    "queuedTasks": [],
+    "stoppedTasks": [],
+    "recentlyCompletedTasks": [],
+    "relevantOwnership": [],
+    "pendingChoices": [],
+    "pendingMcpActions": [],
+    "pendingManualVerifications": [],
+    "nextAction": {
+      "kind": "none",
+      "description": "Nothing to resume.",
+      "command": []
+    },
+    "resumeCommand": ""
+  },
+  "baton": {
+    "scope_session_id": null,
+    "current_session_status": null,
+    "initiatives": [],
+    "unread_signals": {
+      "reader": null,
+      "count": 0
+    },
+    "integrity_finding_count": 0
+  }
+};
+/** A real `baton status` envelope (ids and folders made neutral). */
+const SEED_STATUS = {
+  "v": 1,
+  "type": "orchestration_status",
+  "generated_at": "2026-04-17T10:00:00.000Z",
+  "generatedAt": "2026-04-17T10:00:00.000Z",
+  "installDir": "/w",
+  "storePath": "/w/.baton/log",
+  "storeExists": true,
+  "lastStoppingPoint": {
+    "generatedAt": 1776420000000,
+    "currentSessionId": "session_a1",
+    "currentGoal": "ship the release",
+    "currentBranch": null,
+    "currentWorktree": null,
+    "activeTasks": [
+      {
+        "id": "task_cb231e6bb59202286b9ef891",
+        "sessionId": "session_a1",
+        "label": "run the suite",
+        "state": "waiting_for_user",
+        "ownership": [
+          {
+            "kind": "branch",
+            "name": "lane/core/wu-1",
+            "remote": "origin"
+          },
+          {
+            "kind": "pull_request",
+            "number": 12,
+            "repo": "acme/app",
+            "url": "https://github.com/acme/app/pull/12",
+            "state": "open"
+          }
+        ],
+        "subagentKind": null,
+        "createdAt": 1795619085647,
+        "updatedAt": 1795619088507,
+        "startedAt": 1795619085647,
+        "waitingFor": {
+          "id": "cp-1",
+          "kind": "manual_verification",
+          "summary": "check the staging run",
+          "enteredAt": 1795619088507
+        }
+      },
+      {
+        "id": "task_f944309ea8a2143a620ec42f",
+        "sessionId": "session_a1",
+        "label": "write the migration",
+        "state": "blocked",
+        "ownership": [],
+        "subagentKind": null,
+        "createdAt": 1795619085234,
+        "updatedAt": 1795619087947,
+        "startedAt": 1795619085234,
+        "blockedReason": "waiting for the schema review"
+      },
+      {
+        "id": "task_e5f917692e0a013c9e32f2b4",
+        "sessionId": "session_a1",
+        "label": "update the docs",
+        "state": "running",
+        "ownership": [],
+        "subagentKind": null,
+        "createdAt": 1795619086876,
+        "updatedAt": 1795619086876,
+        "startedAt": 1795619086876
+      },
+      {
+        "id": "task_4093f0aff57cf0fd791551e9",
+        "sessionId": "session_a1",
+        "label": "review the diff",
+        "state": "running",
+        "ownership": [],
+        "subagentKind": null,
+        "createdAt": 1795619086233,
+        "updatedAt": 1795619086233,
+        "startedAt": 1795619086233
+      }
+    ],
+    "queuedTasks": [],
+    "stoppedTasks": [],
+    "recentlyCompletedTasks": [
+      {
+        "id": "task_bedf8721a543165dc739cbf7",
+        "sessionId": "session_a1",
+        "label": "scan the repo",
+        "state": "completed",
+        "ownership": [],
+        "subagentKind": null,
+        "createdAt": 1795619084115,
+        "updatedAt": 1795619087329,
+        "startedAt": 1795619084115,
+        "result": {
+          "outcome": "completed",
+          "summary": "scanned",
+          "finishedAt": 1795619087329
+        }
+      }
+    ],
+    "relevantOwnership": [
+      {
+        "kind": "worktree",
+        "path": "worktrees/wu-1",
+        "branch": "lane/core/wu-1"
+      },
+      {
+        "kind": "file",
+        "path": "src/a.ts"
+      }
+    ],
+    "pendingChoices": [],
+    "pendingMcpActions": [],
+    "pendingManualVerifications": [
+      {
+        "id": "cp-1",
+        "kind": "manual_verification",
+        "summary": "check the staging run",
+        "enteredAt": 1795619088507
+      }
+    ],
+    "nextAction": {
+      "kind": "await_verification",
+      "description": "A task is waiting for manual verification: check the staging run.",
+      "command": [
+        "baton",
+        "task",
+        "task_cb231e6bb59202286b9ef891",
+        "--dir",
+        "/tmp/perfwork/st100k"
+      ]
+    },
+    "resumeCommand": "baton task task_cb231e6bb59202286b9ef891 --dir /tmp/perfwork/st100k"
+  },
+  "baton": {
+    "scope_session_id": "session_a1",
+    "current_session_status": "active",
+    "initiatives": [
+      {
+        "initiative": "INIT-1",
+        "title": "Release",
+        "blocked_by_integrity": false,
+        "next_safe_actions": [
+          {
+            "type": "launch_wu",
+            "wu_id": "WU-1",
+            "reason": "Ready to launch.",
+            "logical_wave": 0
+          },
+          {
+            "type": "launch_wu",
+            "wu_id": "WU-3",
+            "reason": "Ready to launch.",
+            "logical_wave": 0
+          },
+          {
+            "type": "wait",
+            "wu_id": "WU-2",
+            "reason": "Waiting for WU-1 to complete.",
+            "logical_wave": 1
+          }
+        ]
+      }
+    ],
+    "unread_signals": {
+      "reader": "bench:agent:1",
+      "count": 0
+    },
+    "integrity_finding_count": 0
+  }
+};
+
 /** Valid inputs per compiled target; mutations of them explore the invalid side. */
 const SEEDS: Record<string, unknown[]> = {
   NewEventSchema: [
@@ -107,6 +320,29 @@ const SEEDS: Record<string, unknown[]> = {
     { wu_id: 'WU-2', lane: 'Core', initiative: 'INIT-1', title: 'Add it', description: 'd', acceptance: ['a'], dependencies: ['WU-1'], code_paths: ['src/**'], phase: 2, labels: ['x'] },
   ],
   WuClaimedData: [{ wu_id: 'WU-1', session_id: 'session_a1', mode: CLAIMED_MODES[0], worktree_path: null, branch: 'lane/core/wu-1', takeover_from: null }],
+  TaskCreatedData: [
+    { task_id: 'task_a1', session_id: 'session_a1', label: 'scan', state: 'running' },
+    { task_id: 'task_b2', session_id: 'session_a1', label: 'build', state: 'queued', active_form: 'Building', parent_task_id: 'task_a1', subagent_kind: 'instrumentation' },
+  ],
+  TaskTransitionedData: [
+    { task_id: 'task_a1', from: 'running', to: 'blocked', reason: 'login expired' },
+    { task_id: 'task_a1', from: 'running', to: 'waiting_for_user', checkpoint: { id: 'cp-1', kind: 'user_choice', summary: 'pick one' } },
+    { task_id: 'task_a1', from: 'running', to: 'failed', result: { outcome: 'failed', summary: 's', error: { message: 'timeout', class: 'network' } } },
+    { task_id: 'task_a1', from: 'queued', to: 'superseded', superseded_by: 'task_b2' },
+  ],
+  TaskOwnershipAddedData: [
+    { task_id: 'task_a1', ownership: { kind: 'branch', name: 'main', remote: 'origin' } },
+    { task_id: 'task_a1', ownership: { kind: 'pull_request', number: 7, repo: 'acme/app', url: 'https://github.com/acme/app/pull/7', state: 'merged' } },
+    { task_id: 'task_a1', ownership: { kind: 'worktree', path: 'wt/a' } },
+    { task_id: 'task_a1', ownership: { kind: 'file', path: 'src/a.ts' } },
+  ],
+  SubagentStartedData: [{ subagent_id: 'subagent_a1', session_id: 'session_a1', kind: 'instrumentation', root_task_id: 'task_a1' }],
+  SubagentFinishedData: [{ subagent_id: 'subagent_a1' }],
+  ResumeConfig: [{}, { resume: { invocation: ['npx', 'baton'] } }, { resume: {}, store: { kind: 'jsonl' } }],
+  OrchestrationStatusEnvelope: [
+    MINIMAL_STATUS,
+    SEED_STATUS,
+  ],
   InboxEnvelope: [
     { v: 1, type: 'inbox', generated_at: T, reader_identity: null, session_id: null, marked: 0, signals: [] },
     {

@@ -8,6 +8,8 @@ import { readStoreConfig } from '../src/store/read-store-config.js';
 import { storeConfigFrom } from '../src/store/store-config.js';
 import { workUnitsConfigFrom } from '../src/work-units/config.js';
 import { loadWorkUnitsConfig } from '../src/work-units/load-config.js';
+import { loadResumeInvocation } from '../src/tasks/load-settings.js';
+import { resumeInvocationFrom } from '../src/tasks/settings.js';
 
 /**
  * The config fast path (src/simple-yaml.ts, read-store-config.ts, load-settings.ts): whenever the
@@ -169,6 +171,10 @@ describe('config fast path', () => {
       'lanes:\n  "a,b":\n    wip_limit: 1\n',
       'probes:\n  enabled: false\n  wu_yaml_paths:\n    - docs\n',
       'prep:\n  commands:\n    - npm\n',
+      'resume:\n  invocation:\n    - npx\n    - baton\n',
+      'resume:\n  invocation:\n    - 7\n',
+      'resume:\n  invocation: baton\n',
+      'resume:\n  other: 1\n',
     ),
   );
 
@@ -190,6 +196,17 @@ describe('config fast path', () => {
       { numRuns: 800 },
     );
     expect(await loadCoordinationSettings(undefined)).toStrictEqual(coordinationSettingsFrom(undefined));
+  });
+
+  it('reads the resume invocation like resumeInvocationFrom (value or error)', async () => {
+    await fc.assert(
+      fc.asyncProperty(configArb, async (text) => {
+        expect(await outcome(() => loadResumeInvocation(text))).toStrictEqual(await outcome(() => resumeInvocationFrom(text)));
+      }),
+      { numRuns: 800 },
+    );
+    expect(await loadResumeInvocation(undefined)).toStrictEqual(resumeInvocationFrom(undefined));
+    expect(await loadResumeInvocation('resume:\n  invocation:\n    - npx\n    - baton\n')).toStrictEqual(['npx', 'baton']);
   });
 
   it('reads the work-unit settings like workUnitsConfigFrom (value or error)', async () => {

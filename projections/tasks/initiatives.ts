@@ -1,4 +1,4 @@
-import { OrchestrationState } from '../../events/work-units/vocabulary.js';
+import { OrchestrationState } from '../../events/work-units/terms.js';
 import { computeInitiative } from '../work-units/initiative-view.js';
 import type { WorkUnitsConfig } from '../work-units/settings.js';
 import type { WorkUnitsState } from '../work-units/state.js';

@@ -1,6 +1,7 @@
-import { SessionStatus } from '../../events/coordination/identities.js';
-import { sameOwnership, type Ownership, orderedOwnership } from '../../events/tasks/ownership.js';
-import { ACTIVE_STATES, CheckpointKind, TaskState } from '../../events/tasks/vocabulary.js';
+import { SessionStatus } from '../../events/coordination/vocabulary.js';
+import type { Ownership } from '../../events/tasks/ownership.js';
+import { orderedOwnership, sameOwnership } from '../../events/tasks/ownership-terms.js';
+import { ACTIVE_STATES, CheckpointKind, TaskState } from '../../events/tasks/terms.js';
 import { effectiveStatus } from '../coordination/sessions.js';
 import type { SessionRecord } from '../coordination/state.js';
 import { isAuthProblem } from './auth-rule.js';

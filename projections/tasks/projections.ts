@@ -1,5 +1,5 @@
 import type { DecodedEvent } from '../../events/envelope.js';
-import { TASK_STATES, type TaskState } from '../../events/tasks/vocabulary.js';
+import { TASK_STATES, type TaskState } from '../../events/tasks/terms.js';
 import type { Projection } from '../projection.js';
 import { ViewRefusal, TaskErrorCode } from './refusal.js';
 import { applyTasks, deserializeTasks, initTasks, serializeTasks, type TasksState } from './state.js';

@@ -1,9 +1,10 @@
+import { INVALID, type CompiledSchema } from '../../events/compiled.js';
 import type { DecodedEvent } from '../../events/envelope.js';
-import { SessionStatus } from '../../events/coordination/identities.js';
-import { SubagentFinishedData, SubagentStartedData } from '../../events/tasks/subagent-events.js';
-import { TaskCreatedData, TaskOwnershipAddedData, TaskTransitionedData } from '../../events/tasks/task-events.js';
-import { ownershipIdentity, sameOwnership, type Ownership } from '../../events/tasks/ownership.js';
-import { CREATABLE_STATES, isTerminal, TaskState, type ErrorClass } from '../../events/tasks/vocabulary.js';
+import { SessionStatus } from '../../events/coordination/vocabulary.js';
+import type { Ownership } from '../../events/tasks/ownership.js';
+import { ownershipIdentity, sameOwnership } from '../../events/tasks/ownership-terms.js';
+import { CREATABLE_STATES, isTerminal, TaskState, type ErrorClass } from '../../events/tasks/terms.js';
+import { SubagentFinishedData, SubagentStartedData, TaskCreatedData, TaskOwnershipAddedData, TaskTransitionedData } from '../../events/validators.generated.js';
 import { isLegalTransition, illegalTransitionMessage } from '../../machines/task-table.js';
 import { applyCoordination, deserializeCoordination, initCoordination, serializeCoordination, type CoordinationState } from '../coordination/state.js';
 
@@ -83,6 +84,15 @@ export function streamVersionIn(state: TasksState, stream: string): number {
   return state.stream_versions.get(stream) ?? 0;
 }
 
+/**
+ * A compiled validator (events/validators.generated.ts: zod's own compiled code, no zod loaded) in
+ * safeParse's shape. The fold's findings name the type, not zod's issues, so its answer suffices.
+ */
+function safeParse<T>(schema: CompiledSchema<T>, data: unknown): { success: true; data: T } | { success: false } {
+  const parsed = schema.parse(data);
+  return parsed === INVALID ? { success: false } : { success: true, data: parsed };
+}
+
 export function applyTasks(state: TasksState, event: DecodedEvent): TasksState {
   applyCoordination(state.coordination, event);
   if (event.stream.startsWith('task/') || event.stream.startsWith('subagent/')) {
@@ -98,7 +108,7 @@ export function applyTasks(state: TasksState, event: DecodedEvent): TasksState {
     case 'task.transitioned':
       return applyTransitioned(state, event, finding);
     case 'task.ownership_added': {
-      const parsed = TaskOwnershipAddedData.safeParse(event.data);
+      const parsed = safeParse(TaskOwnershipAddedData, event.data);
       if (!parsed.success) return finding('invalid task.ownership_added data');
       const task = state.tasks.get(parsed.data.task_id);
       if (!task || event.stream !== `task/${task.id}`) return finding(`ownership for unknown task ${parsed.data.task_id}`);
@@ -113,7 +123,7 @@ export function applyTasks(state: TasksState, event: DecodedEvent): TasksState {
       return state;
     }
     case 'subagent.started': {
-      const parsed = SubagentStartedData.safeParse(event.data);
+      const parsed = safeParse(SubagentStartedData, event.data);
       if (!parsed.success) return finding('invalid subagent.started data');
       const d = parsed.data;
       if (event.stream !== `subagent/${d.subagent_id}`) return finding(`subagent ${d.subagent_id} started on ${event.stream}`);
@@ -132,7 +142,7 @@ export function applyTasks(state: TasksState, event: DecodedEvent): TasksState {
       return state;
     }
     case 'subagent.finished': {
-      const parsed = SubagentFinishedData.safeParse(event.data);
+      const parsed = safeParse(SubagentFinishedData, event.data);
       if (!parsed.success) return finding('invalid subagent.finished data');
       const subagent = state.subagents.get(parsed.data.subagent_id);
       if (!subagent) return finding(`finish of unknown subagent ${parsed.data.subagent_id}`);
@@ -146,7 +156,7 @@ export function applyTasks(state: TasksState, event: DecodedEvent): TasksState {
 }
 
 function applyCreated(state: TasksState, event: DecodedEvent, finding: (reason: string) => TasksState): TasksState {
-  const parsed = TaskCreatedData.safeParse(event.data);
+  const parsed = safeParse(TaskCreatedData, event.data);
   if (!parsed.success) return finding('invalid task.created data');
   const d = parsed.data;
   if (event.stream !== `task/${d.task_id}`) return finding(`task ${d.task_id} created on ${event.stream}`);
@@ -185,7 +195,7 @@ function applyCreated(state: TasksState, event: DecodedEvent, finding: (reason: 
 }
 
 function applyTransitioned(state: TasksState, event: DecodedEvent, finding: (reason: string) => TasksState): TasksState {
-  const parsed = TaskTransitionedData.safeParse(event.data);
+  const parsed = safeParse(TaskTransitionedData, event.data);
   if (!parsed.success) return finding('invalid task.transitioned data');
   const d = parsed.data;
   const task = state.tasks.get(d.task_id);

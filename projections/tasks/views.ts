@@ -1,5 +1,5 @@
-import { SessionStatus } from '../../events/coordination/identities.js';
-import type { TaskState } from '../../events/tasks/vocabulary.js';
+import { SessionStatus } from '../../events/coordination/vocabulary.js';
+import type { TaskState } from '../../events/tasks/terms.js';
 import { effectiveStatus, readerIdentityOf } from '../coordination/sessions.js';
 import { inboxRecords } from '../coordination/signals.js';
 import { lastStoppingPoint, type LastStoppingPoint } from './last-stopping-point.js';

@@ -1,6 +1,7 @@
-import type { SessionStatus } from '../../events/coordination/identities.js';
-import { orderedOwnership, type Ownership } from '../../events/tasks/ownership.js';
-import type { TaskState, ErrorClass } from '../../events/tasks/vocabulary.js';
+import type { SessionStatus } from '../../events/coordination/vocabulary.js';
+import type { Ownership } from '../../events/tasks/ownership.js';
+import { orderedOwnership } from '../../events/tasks/ownership-terms.js';
+import type { TaskState, ErrorClass } from '../../events/tasks/terms.js';
 import type { SessionRecord } from '../coordination/state.js';
 import type { HistoryEntry, SubagentRecord, TaskRecord, TasksState } from './state.js';
 

@@ -1,17 +1,22 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TasksEnv } from '../tasks/env.js';
-import { resumeInvocationFrom } from '../tasks/settings.js';
-import { coordinationSettingsFrom, readFilter } from '../coordination/settings.js';
+import { loadResumeInvocation } from '../tasks/load-settings.js';
+import { loadCoordinationSettings } from '../coordination/load-settings.js';
+import { readFilter } from '../coordination/settings-values.js';
 import { readConfigText } from '../workspace.js';
 import type { CommandContext } from './context.js';
 
-/** A tasks command's environment from its CLI context (settings read and checked first). */
+/**
+ * A tasks command's environment from its CLI context (settings read and checked first). The
+ * settings are read through the compiled validators: zod and `yaml` load only for a config the
+ * plain reader cannot settle, which then fails or reads exactly as before.
+ */
 export async function tasksEnv(ctx: CommandContext): Promise<TasksEnv> {
   const workspace = await ctx.workspace();
   const configText = readConfigText(workspace);
-  const invocation = resumeInvocationFrom(configText);
-  const settings = coordinationSettingsFrom(configText);
+  const invocation = await loadResumeInvocation(configText);
+  const settings = await loadCoordinationSettings(configText);
   // Read commands in a workspace without `.baton/` fold an empty log and create nothing.
   const hasStore = existsSync(join(workspace, '.baton')) || Boolean(ctx.env['BATON_STORE_URL']);
   return {

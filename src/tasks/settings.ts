@@ -3,10 +3,12 @@ import { z } from 'zod';
 import { describeZodIssues } from '../../events/validation.js';
 import { invalidInput } from '../errors.js';
 
-/** `resume.invocation` in `.baton/config.yaml` (tasks.md §9.1, §13): an argv array, default `["baton"]`. */
-export const DEFAULT_RESUME_INVOCATION: readonly string[] = ['baton'];
+import { DEFAULT_RESUME_INVOCATION } from './load-settings.js';
 
-const ResumeConfig = z.looseObject({
+/** `resume.invocation` in `.baton/config.yaml` (tasks.md §9.1, §13): an argv array, default `["baton"]`. */
+export { DEFAULT_RESUME_INVOCATION };
+
+export const ResumeConfig = z.looseObject({
   resume: z.looseObject({ invocation: z.array(z.string().max(4096)).max(64).optional() }).optional(),
 });
 

@@ -2,10 +2,10 @@ import { initiativeSummaries } from '../../projections/tasks/initiatives.js';
 import { tasksStateProjection } from '../../projections/tasks/projections.js';
 import { initTasks, type TasksState } from '../../projections/tasks/state.js';
 import type { InitiativeSummary } from '../../projections/tasks/views.js';
-import { workUnitsStateProjection } from '../../projections/work-units/index.js';
+import { workUnitsStateProjection } from '../../projections/work-units/fold.js';
 import { initWorkUnits } from '../../projections/work-units/state.js';
 import { runProjections } from '../store/projection-runner.js';
-import { workUnitsConfigFrom } from '../work-units/config.js';
+import { loadWorkUnitsConfig } from '../work-units/load-config.js';
 import { readConfigText } from '../workspace.js';
 import type { TasksEnv } from './env.js';
 
@@ -15,7 +15,7 @@ import type { TasksEnv } from './env.js';
  * the work-unit fold with the workspace's settings. Projections only: no probe runs.
  */
 export async function loadStatusFolds(env: TasksEnv): Promise<{ state: TasksState; initiatives: InitiativeSummary[] }> {
-  const config = workUnitsConfigFrom(readConfigText(env.workspace));
+  const config = await loadWorkUnitsConfig(readConfigText(env.workspace));
   if (!env.hasStore) return { state: initTasks(), initiatives: initiativeSummaries(initWorkUnits(), config, env.now) };
   const [tasks, workUnits] = await runProjections(await env.store(), [tasksStateProjection, workUnitsStateProjection] as const, {
     catalog: env.catalog,

@@ -11,7 +11,7 @@ import type * as m1 from '../cli/envelopes-work-units.js';
 /** `WorkUnitsConfigSchema` of projections/work-units/settings-schema.ts, compiled. */
 export const WorkUnitsConfigSchema: CompiledSchema<z.output<typeof m0.WorkUnitsConfigSchema>> = {
   source: "projections/work-units/settings-schema.ts#WorkUnitsConfigSchema",
-  parse: ((INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30) =>
+  parse: /* @__PURE__ */ ((INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
     const v0 = input["orchestration"];
@@ -387,9 +387,9 @@ export const WorkUnitsConfigSchema: CompiledSchema<z.output<typeof m0.WorkUnitsC
     throwAsync,
     () => (null),
     () => ("generic"),
-    new Set(["claude-code", "codex", "gemini", "generic"]),
+    /* @__PURE__ */ new Set(["claude-code", "codex", "gemini", "generic"]),
     () => ("worktree"),
-    new Set(["worktree", "worktree-pr", "branch-only", "branch-pr"]),
+    /* @__PURE__ */ new Set(["worktree", "worktree-pr", "branch-only", "branch-pr"]),
     () => ("worktrees"),
     codePointLength,
     (s=>!s.includes("\0")),
@@ -397,11 +397,11 @@ export const WorkUnitsConfigSchema: CompiledSchema<z.output<typeof m0.WorkUnitsC
     () => ([]),
     () => ({}),
     () => ("all"),
-    new Set(["all", "active", "none"]),
+    /* @__PURE__ */ new Set(["all", "active", "none"]),
     () => (1),
     () => ({}),
     isPlainObject,
-    ((INVALID, c0, c1, c2, c3) =>
+    /* @__PURE__ */ ((INVALID, c0, c1, c2, c3) =>
       (input) => {
       if (typeof input !== "string") return INVALID;
       const v0 = c0(input);
@@ -421,15 +421,15 @@ export const WorkUnitsConfigSchema: CompiledSchema<z.output<typeof m0.WorkUnitsC
       (s=>!CONTROL_CHARS.test(s)),
       (s=>!s.includes(",")),
     ),
-    new RegExp("^-?\\d+(?:\\.\\d+)?$", ""),
+    /* @__PURE__ */ new RegExp("^-?\\d+(?:\\.\\d+)?$", ""),
     Object.prototype.propertyIsEnumerable,
-    new Set(["all", "active", "none"]),
+    /* @__PURE__ */ new Set(["all", "active", "none"]),
     () => ({}),
     () => ([]),
     () => ({}),
     () => (true),
     () => ([]),
-    new Set(["orchestration", "lane_defaults", "lanes", "prep", "probes"]),
+    /* @__PURE__ */ new Set(["orchestration", "lane_defaults", "lanes", "prep", "probes"]),
   ),
 };
 
@@ -437,7 +437,7 @@ export const WorkUnitsConfigSchema: CompiledSchema<z.output<typeof m0.WorkUnitsC
 export const InitiativeStatusEnvelope: LazyCompiledSchema<z.output<typeof m1.InitiativeStatusEnvelope>> = {
   source: "src/cli/envelopes-work-units.ts#InitiativeStatusEnvelope",
   schema: () => import("../cli/envelopes-work-units.js").then((m) => m.InitiativeStatusEnvelope),
-  parse: ((INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9) =>
+  parse: /* @__PURE__ */ ((INVALID, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
     const v0 = input["v"];
@@ -666,16 +666,16 @@ export const InitiativeStatusEnvelope: LazyCompiledSchema<z.output<typeof m1.Ini
     return v76;
     })(
     INVALID,
-    new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$", ""),
-    new Set(["seq", "stream", "type", "code", "message"]),
-    new Set(["recover_wu", "finish_wu", "relaunch_wu", "launch_wu", "wait"]),
-    new Set(["type", "wu_id", "reason", "logical_wave", "wu_ids"]),
-    new Set(["done", "contaminated", "blocked", "awaiting_merge", "ready_for_finish", "worker_returned", "needs_relaunch", "stalled", "active", "claimed", "handoff_emitted", "eligible", "planned"]),
-    new Set(["worktree", "worktree-pr", "branch-only", "branch-pr"]),
-    new Set(["integrity", "capacity", "lane"]),
-    new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$", ""),
-    new Set(["wu_id", "title", "lane", "orchestration_state", "yaml_status", "logical_wave", "planned_wave", "launch_attempt", "claimed_mode", "contamination_paths", "queued_by_capacity", "launch_blocked_by", "blockers", "last_activity_at", "worktree_path"]),
-    new Set(["v", "type", "generated_at", "initiative", "launch_attempt", "logical_waves", "available_capacity", "max_active_workers", "blocked_by_integrity", "integrity_findings", "next_safe_actions", "wus"]),
+    /* @__PURE__ */ new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$", ""),
+    /* @__PURE__ */ new Set(["seq", "stream", "type", "code", "message"]),
+    /* @__PURE__ */ new Set(["recover_wu", "finish_wu", "relaunch_wu", "launch_wu", "wait"]),
+    /* @__PURE__ */ new Set(["type", "wu_id", "reason", "logical_wave", "wu_ids"]),
+    /* @__PURE__ */ new Set(["done", "contaminated", "blocked", "awaiting_merge", "ready_for_finish", "worker_returned", "needs_relaunch", "stalled", "active", "claimed", "handoff_emitted", "eligible", "planned"]),
+    /* @__PURE__ */ new Set(["worktree", "worktree-pr", "branch-only", "branch-pr"]),
+    /* @__PURE__ */ new Set(["integrity", "capacity", "lane"]),
+    /* @__PURE__ */ new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$", ""),
+    /* @__PURE__ */ new Set(["wu_id", "title", "lane", "orchestration_state", "yaml_status", "logical_wave", "planned_wave", "launch_attempt", "claimed_mode", "contamination_paths", "queued_by_capacity", "launch_blocked_by", "blockers", "last_activity_at", "worktree_path"]),
+    /* @__PURE__ */ new Set(["v", "type", "generated_at", "initiative", "launch_attempt", "logical_waves", "available_capacity", "max_active_workers", "blocked_by_integrity", "integrity_findings", "next_safe_actions", "wus"]),
   ),
 };
 
@@ -683,7 +683,7 @@ export const InitiativeStatusEnvelope: LazyCompiledSchema<z.output<typeof m1.Ini
 export const InitiativePlanEnvelope: LazyCompiledSchema<z.output<typeof m1.InitiativePlanEnvelope>> = {
   source: "src/cli/envelopes-work-units.ts#InitiativePlanEnvelope",
   schema: () => import("../cli/envelopes-work-units.js").then((m) => m.InitiativePlanEnvelope),
-  parse: ((INVALID, c0, c1, c2, c3, c4) =>
+  parse: /* @__PURE__ */ ((INVALID, c0, c1, c2, c3, c4) =>
     (input) => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) return INVALID;
     const v0 = input["v"];
@@ -801,10 +801,10 @@ export const InitiativePlanEnvelope: LazyCompiledSchema<z.output<typeof m1.Initi
     return v38;
     })(
     INVALID,
-    new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$", ""),
-    new Set(["id", "lane", "logical_wave"]),
-    new Set(["planned_wave", "logical_wave", "logical_waves", "wus"]),
-    new Set(["wu_id", "reason"]),
-    new Set(["v", "type", "generated_at", "dry_run", "initiative", "launch_attempt", "max_active_workers", "logical_waves", "waves", "deferred"]),
+    /* @__PURE__ */ new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$", ""),
+    /* @__PURE__ */ new Set(["id", "lane", "logical_wave"]),
+    /* @__PURE__ */ new Set(["planned_wave", "logical_wave", "logical_waves", "wus"]),
+    /* @__PURE__ */ new Set(["wu_id", "reason"]),
+    /* @__PURE__ */ new Set(["v", "type", "generated_at", "dry_run", "initiative", "launch_attempt", "max_active_workers", "logical_waves", "waves", "deferred"]),
   ),
 };

@@ -3,8 +3,9 @@ import { statusEnvelope } from '../../../projections/tasks/views.js';
 import { storeExists, storePathOf, viewContext } from '../../tasks/env.js';
 import { refusalsAsErrors } from '../../tasks/refusals.js';
 import { loadStatusFolds } from '../../tasks/status-folds.js';
+import { OrchestrationStatusEnvelope } from '../../tasks/validators.generated.js';
 import type { CommandContext } from '../context.js';
-import { OrchestrationStatusEnvelope } from '../envelopes-tasks.js';
+import * as storeAccess from '../store-access.js';
 import { tasksEnv } from '../tasks-env.js';
 import { humanStatus } from './task-human.js';
 
@@ -14,6 +15,9 @@ import { humanStatus } from './task-human.js';
  * appends nothing, marks nothing read, runs no probe.
  */
 export async function status(ctx: CommandContext): Promise<void> {
+  // Compiled validators (events, config, envelope): no zod unless something fails a check; and
+  // scripts/bundle-cli.mjs bundles the command into one file (a budget of 3 × `node -e 0`).
+  ctx.useCompiledValidation(storeAccess);
   if (ctx.session !== undefined) await refusalsAsErrors(() => checkId('session', ctx.session!, '--session'));
   const env = await tasksEnv(ctx);
   const { state, initiatives } = await loadStatusFolds(env);
@@ -26,5 +30,5 @@ export async function status(ctx: CommandContext): Promise<void> {
       initiatives,
     }),
   );
-  ctx.output.emit(OrchestrationStatusEnvelope, envelope, humanStatus);
+  await ctx.output.emitCompiled(OrchestrationStatusEnvelope, envelope, humanStatus);
 }
