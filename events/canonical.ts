@@ -90,20 +90,44 @@ export function isJsonReady(value: unknown): boolean {
   }
 }
 
+const readyOrAbsent = (value: unknown): boolean => value === undefined || isJsonReady(value);
+
 /** The envelope in canonical form; `withHash: false` gives the bytes the hash is taken over. */
 export function canonicalEnvelope(event: Record<string, unknown>, withHash: boolean): string {
-  // Fast path (appends canonicalise every event): copy the fields in envelope order and let the
-  // native JSON.stringify print them when every value is already in canonical shape.
-  const ordered: Record<string, unknown> = {};
-  let ready = true;
-  for (const key of ENVELOPE_KEY_ORDER) {
-    if (key === 'hash' && !withHash) continue;
-    const item = event[key];
-    if (item === undefined) continue;
-    ordered[key] = item;
-    if (ready && !isJsonReady(item)) ready = false;
+  // Fast path (appends canonicalise every event): one object literal with the fields in envelope
+  // order (one hidden class; JSON.stringify leaves out the undefined ones, as the definition does)
+  // printed by the native JSON.stringify when every value is already in canonical shape. Building
+  // it key by key in a loop cost ~1 µs more per event (keyed stores through a megamorphic path).
+  const ordered = {
+    v: event['v'],
+    seq: event['seq'],
+    id: event['id'],
+    type: event['type'],
+    stream: event['stream'],
+    at: event['at'],
+    actor: event['actor'],
+    data: event['data'],
+    idempotency_key: event['idempotency_key'],
+    batch_end: event['batch_end'],
+    prev: event['prev'],
+    hash: withHash ? event['hash'] : undefined,
+  };
+  if (
+    readyOrAbsent(ordered.v) &&
+    readyOrAbsent(ordered.seq) &&
+    readyOrAbsent(ordered.id) &&
+    readyOrAbsent(ordered.type) &&
+    readyOrAbsent(ordered.stream) &&
+    readyOrAbsent(ordered.at) &&
+    readyOrAbsent(ordered.actor) &&
+    readyOrAbsent(ordered.data) &&
+    readyOrAbsent(ordered.idempotency_key) &&
+    readyOrAbsent(ordered.batch_end) &&
+    readyOrAbsent(ordered.prev) &&
+    readyOrAbsent(ordered.hash)
+  ) {
+    return JSON.stringify(ordered);
   }
-  if (ready) return JSON.stringify(ordered);
   let out = '{';
   let first = true;
   for (const key of ENVELOPE_KEY_ORDER) {
