@@ -82,6 +82,9 @@ const common = {
 // CommonJS dependencies (commander) call require() for Node built-ins.
 const requireBanner = "import { createRequire as __batonRequire } from 'node:module'; const require = __batonRequire(import.meta.url);";
 
+// Chunk names carry a content hash: without a clean folder every build would leave the previous
+// build's chunks behind (822 files had piled up in a working copy).
+rmSync(OUT_DIR, { recursive: true, force: true });
 const split = await build({
   ...common,
   entryPoints: { baton: 'src/cli/bin.ts' },
