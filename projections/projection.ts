@@ -24,6 +24,12 @@ export interface Projection<S, V> {
   init(): S;
   apply(state: S, event: DecodedEvent): S;
   view(state: S, now: string): V;
+  /**
+   * Projections that are views over one fold (the same init, apply, serialize and version) carry
+   * the same `fold` value, compared by identity: a run folds such a family once and hands every
+   * member the same state (views must only read it). Omitted: the projection is its own fold.
+   */
+  readonly fold?: object;
   /** State → JSON value, when the state holds something JSON cannot (a Set, a Map). */
   serialize?(state: S): unknown;
   /** JSON value → state; may throw on a malformed value (the snapshot is then ignored). */

@@ -449,6 +449,63 @@ describe('projection runner', () => {
   });
 });
 
+describe('views over one fold (Projection.fold)', () => {
+  /** A family of views over one counting fold; `applied` counts apply calls across the family. */
+  function family(version = 1, token: object = {}) {
+    const counter = { applied: 0 };
+    const member = (name: string, v = version): Projection<{ n: number; last: number }, string> => ({
+      name,
+      version: v,
+      fold: token,
+      init: () => ({ n: 0, last: 0 }),
+      apply(state, event) {
+        counter.applied += 1;
+        state.n += 1;
+        state.last = event.seq;
+        return state;
+      },
+      view: (state) => `${name}:${state.n}@${state.last}`,
+    });
+    return { counter, member };
+  }
+  const notes = (k: number): NewEvent[] => Array.from({ length: k }, (_, i) => ({ type: 'note.recorded', stream: `note/n${i % 3}`, data: { text: `t${i}` } }));
+
+  it('folds the family once per event and gives every member the same state', async () => {
+    const { store } = STORES.memory();
+    await appendAll(store, notes(10), 4);
+    const { counter, member } = family();
+    const [a, b, c] = await runProjections(store, [member('a'), member('b'), member('c')], { catalog, now: NOW });
+    expect(counter.applied).toBe(10);
+    expect([a.view, b.view, c.view]).toEqual(['a:10@10', 'b:10@10', 'c:10@10']);
+    expect(b.state).toBe(a.state);
+    expect([a.folded, b.folded, c.folded]).toEqual([10, 10, 10]);
+  });
+
+  it('folds members that start elsewhere (a snapshot) or have another version on their own, with the same results', async () => {
+    const { store, cacheDir } = STORES.jsonl();
+    await appendAll(store, notes(6), 3);
+    const first = family();
+    await runProjection(store, first.member('a'), { catalog, now: NOW, cacheDir, snapshotEvery: 1 }); // snapshot of a at seq 6
+    await appendAll(store, notes(4), 2);
+    const { counter, member } = family(1, (first.member('x').fold as object));
+    const runs = await runProjections(store, [member('a'), member('b'), member('c', 2)], { catalog, now: NOW, cacheDir });
+    expect(runs.map((r) => r.view)).toEqual(['a:10@10', 'b:10@10', 'c:10@10']);
+    expect(runs[0]!.from_snapshot).toBe(true);
+    // a folds 4 (from its snapshot), b folds 10 from scratch, c (another version) 10 on its own.
+    expect(counter.applied).toBe(4 + 10 + 10);
+    expect(runs[1]!.state).not.toBe(runs[0]!.state);
+  });
+
+  it('leaves projections without a fold, or with different folds, to themselves', async () => {
+    const { store } = STORES.memory();
+    await appendAll(store, notes(5), 5);
+    const one = family();
+    const two = family();
+    await runProjections(store, [one.member('a'), two.member('b')], { catalog, now: NOW });
+    expect([one.counter.applied, two.counter.applied]).toEqual([5, 5]);
+  });
+});
+
 describe('EventCatalog.upcast', () => {
   const stored = (type: string, data: Record<string, unknown>): StoredEvent => ({
     v: 1,

@@ -53,6 +53,9 @@ export function rosterView(state: CoordinationState, now: string, options: { inc
 /** Arguments a view takes in `replay` (the same as its command's flags). */
 export type ViewArgs = Readonly<Record<string, string | boolean | undefined>>;
 
+/** Identity of the coordination fold (Projection.fold): its views are folded once per run. */
+const COORDINATION_FOLD = Object.freeze({ fold: 'coordination' });
+
 /** The shared coordination fold under a view's name; each view gets its own snapshot. */
 export function coordinationProjection<V>(
   name: string,
@@ -61,6 +64,7 @@ export function coordinationProjection<V>(
   return {
     name,
     version: 1,
+    fold: COORDINATION_FOLD,
     init: initCoordination,
     apply: (state: CoordinationState, event: DecodedEvent) => applyCoordination(state, event),
     view: (state: CoordinationState, now: string) => view(state, now, {}),

@@ -20,10 +20,13 @@ export * from './render-flow-file.js';
  */
 const VERSION = 1;
 const deserialize = (json: unknown): FlowState => FlowState.parse(json);
+/** Identity of the flow fold (Projection.fold): its three views are folded once per run. */
+const FLOW_FOLD = Object.freeze({ fold: 'flow' });
 
 export const flowProjection: Projection<FlowState, FlowStatusEnvelope> = {
   name: 'flow',
   version: VERSION,
+  fold: FLOW_FOLD,
   init: initFlowState,
   apply: applyFlowEvent,
   view: (state, now) => flowStatusEnvelope(state, now),
@@ -33,6 +36,7 @@ export const flowProjection: Projection<FlowState, FlowStatusEnvelope> = {
 export const flowFileProjection: Projection<FlowState, string> = {
   name: 'flow_file',
   version: VERSION,
+  fold: FLOW_FOLD,
   init: initFlowState,
   apply: applyFlowEvent,
   view: (state) => {
@@ -45,6 +49,7 @@ export const flowFileProjection: Projection<FlowState, string> = {
 export const deepDiveFileProjection: Projection<FlowState, string> = {
   name: 'deep_dive_file',
   version: VERSION,
+  fold: FLOW_FOLD,
   init: initFlowState,
   apply: applyFlowEvent,
   view: (state) => (state.deep_dive === null ? '' : renderDeepDiveFile(state.deep_dive)),

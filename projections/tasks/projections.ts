@@ -37,6 +37,9 @@ function required(args: ViewArgs, key: string, flag: string): string {
   return value;
 }
 
+/** Identity of the tasks fold (Projection.fold): its views are folded once per run. */
+const TASKS_FOLD = Object.freeze({ fold: 'tasks' });
+
 /** `view` (no arguments) never throws — the runner always calls it; views that need an id answer with a bare head. */
 function tasksProjection<V>(
   name: string,
@@ -45,6 +48,7 @@ function tasksProjection<V>(
   return {
     name,
     version: 1,
+    fold: TASKS_FOLD,
     init: initTasks,
     apply: (state: TasksState, event: DecodedEvent) => applyTasks(state, event),
     view: (state, now) => {

@@ -12,11 +12,14 @@ import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from './state.js';
 export type ViewArgs = Readonly<Record<string, string | boolean | undefined>>;
 
 const VERSION = 1;
+/** Identity of the work-unit fold (Projection.fold): its views are folded once per run. */
+const WORK_UNITS_FOLD = Object.freeze({ fold: 'work_units' });
 
 export function workUnitsProjection<V>(name: string, view: (state: WorkUnitsState, now: string, args: ViewArgs, config: WorkUnitsConfig) => V) {
   return {
     name,
     version: VERSION,
+    fold: WORK_UNITS_FOLD,
     init: initWorkUnits,
     apply: (state: WorkUnitsState, event: DecodedEvent) => applyWorkUnits(state, event),
     view: (state: WorkUnitsState, now: string) => view(state, now, {}, DEFAULT_WORK_UNITS_CONFIG),

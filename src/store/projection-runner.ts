@@ -113,14 +113,15 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
   const head = options.to === undefined ? undefined : await store.head();
   const target = head === undefined ? undefined : Math.min(options.to!, head.seq);
   const { lanes, hashes } = await startLanes(store, projections, options.cacheDir, target);
+  const { folding, followers } = shareFolds(lanes);
 
   // The pass: from the earliest lane's position to the target (or the end), contiguous and chained.
-  let seq = Math.min(...lanes.map((l) => l.seq));
+  let seq = Math.min(...folding.map((l) => l.seq));
   let hash = seq === 0 ? GENESIS_HASH : hashes.get(seq)!;
   if (target === undefined || seq < target) {
     // Past the furthest snapshot every lane takes every event: fold those without per-lane checks
     // (a full replay spends most of its fold time here) and settle the lanes' counters at the end.
-    const allBehindAfter = Math.max(...lanes.map((l) => l.seq));
+    const allBehindAfter = Math.max(...folding.map((l) => l.seq));
     let foldedByAll = 0;
     for await (const chunk of chunksOf(store, { from: seq + 1, ...(target !== undefined ? { to: target } : {}) })) {
       for (const stored of chunk) {
@@ -129,10 +130,10 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
         if (stored.prev !== hash) throw chainBroken(seq + 1, 'prev does not match the hash of the event before it');
         const event = options.catalog.upcast(stored);
         if (stored.seq > allBehindAfter) {
-          for (const lane of lanes) lane.state = lane.projection.apply(lane.state, event);
+          for (const lane of folding) lane.state = lane.projection.apply(lane.state, event);
           foldedByAll += 1;
         } else {
-          for (const lane of lanes) {
+          for (const lane of folding) {
             if (lane.seq >= stored.seq) continue;
             lane.state = lane.projection.apply(lane.state, event);
             lane.seq = stored.seq;
@@ -144,11 +145,16 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
       }
     }
     if (foldedByAll > 0) {
-      for (const lane of lanes) {
+      for (const lane of folding) {
         lane.seq = seq;
         lane.folded += foldedByAll;
       }
     }
+  }
+  for (const { lane, leader } of followers) {
+    lane.state = leader.state;
+    lane.seq = leader.seq;
+    lane.folded = leader.folded;
   }
   if (target !== undefined && seq !== target) throw new Error(`the store ended at seq ${seq}, before the head seq ${target} it reported`);
 
@@ -171,6 +177,22 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
       snapshot_written: written,
     };
   }) as ProjectionRuns<P>;
+}
+
+/**
+ * Views over one fold (Projection.fold, same version) that start at the same position are folded
+ * once: the first of them folds (`folding`) and each other one takes its state after the pass.
+ */
+function shareFolds(lanes: readonly Lane[]): { folding: Lane[]; followers: { lane: Lane; leader: Lane }[] } {
+  const folding: Lane[] = [];
+  const followers: { lane: Lane; leader: Lane }[] = [];
+  for (const lane of lanes) {
+    const fold = lane.projection.fold;
+    const leader = fold === undefined ? undefined : folding.find((l) => l.projection.fold === fold && l.projection.version === lane.projection.version && l.seq === lane.seq);
+    if (leader === undefined) folding.push(lane);
+    else followers.push({ lane, leader });
+  }
+  return { folding, followers };
 }
 
 /**
