@@ -410,14 +410,14 @@ export class JsonlEventStore implements EventStore {
   // ---- reads --------------------------------------------------------------------------------
 
   async *read(options: ReadOptions = {}): AsyncIterable<StoredEvent> {
-    for (const run of this.committedRuns(options.from ?? 1, options.to)) {
+    for (const run of this.committedRuns(options.from ?? 1, options.to, false)) {
       for (const item of run) if (matchesFilter(item.event, options)) yield item.event;
     }
   }
 
   async *readChunks(options: ReadOptions = {}): AsyncIterable<readonly StoredEvent[]> {
     let chunk: StoredEvent[] = [];
-    for (const run of this.committedRuns(options.from ?? 1, options.to)) {
+    for (const run of this.committedRuns(options.from ?? 1, options.to, false)) {
       for (const item of run) {
         if (!matchesFilter(item.event, options)) continue;
         chunk.push(item.event);
@@ -438,13 +438,13 @@ export class JsonlEventStore implements EventStore {
   }
 
   /** The committed events from `from` to `to` (inclusive), in runs (segment-scan.ts scanRuns). */
-  private *committedRuns(from: number, to: number | undefined): Generator<ScannedEvent[]> {
+  private *committedRuns(from: number, to: number | undefined, withLines = true): Generator<ScannedEvent[]> {
     const segments = listSegments(this.layout.log);
     const first = Math.max(1, from);
     const start = cursorFor(segments, first);
     if (!start) return;
     const last = to ?? Number.MAX_SAFE_INTEGER;
-    const scan = scanRuns(segments, start);
+    const scan = scanRuns(segments, start, undefined, withLines);
     for (let step = scan.next(); !step.done; step = scan.next()) {
       const run = step.value;
       if (run[0]!.event.seq >= first && run[run.length - 1]!.event.seq <= last) {

@@ -175,6 +175,12 @@ export function* scanRuns(
   segments: readonly Segment[],
   start: Cursor,
   openDescriptor?: (segment: Segment) => number | undefined,
+  /**
+   * Keep each line's text in ScannedEvent.line (default). Reads that hand out events only pass
+   * false: a run of up to MAX_RUN lines then does not keep its ~400-byte strings alive until it
+   * is consumed, which the young-generation collector would otherwise copy.
+   */
+  withLines = true,
 ): Generator<ScannedEvent[], ScanEnd> {
   let run: ScannedEvent[] = [];
   let runLimit = 1;
@@ -221,7 +227,7 @@ export function* scanRuns(
           if (sealProblem !== undefined) throw corrupt(segment, lineOffset, expectedSeq, sealProblem);
           const length = nl + 1 - lineStart;
           lineStart = nl + 1;
-          const scanned: ScannedEvent = { event: parsed, line: text, segment, offset: lineOffset, length };
+          const scanned: ScannedEvent = { event: parsed, line: withLines ? text : '', segment, offset: lineOffset, length };
           expectedSeq += 1;
           prevHash = parsed.hash;
           const batchEnd = parsed.batch_end;
