@@ -1,7 +1,9 @@
 import {
   closeSync,
   copyFileSync,
+  existsSync,
   fdatasyncSync,
+  fstatSync,
   fsyncSync,
   ftruncateSync,
   mkdirSync,
@@ -278,6 +280,8 @@ export class JsonlEventStore implements EventStore {
    * lies beyond the committed end, which under the lock can only be a crashed writer's torn bytes.
    */
   private catchUp(): ScanEnd {
+    const unchanged = this.unchangedTail();
+    if (unchanged) return unchanged;
     const segments = listSegments(this.layout.log);
     if (!this.tail || !segments.some((s) => s.name === this.tail!.segment.name)) {
       const { end, last } = findTail(segments);
@@ -303,6 +307,28 @@ export class JsonlEventStore implements EventStore {
     builder?.flush();
     this.tail = step.value.cursor;
     return step.value;
+  }
+
+  /**
+   * The common case of catchUp, without listing the folder or reading: nothing was committed or
+   * torn since this handle's last write. Its segment file is still linked and ends exactly at the
+   * tail (appends only grow it; recovery only cuts bytes past the committed end), and no segment
+   * starts at the tail's seq (another process rolling over). One fstat and one stat instead of a
+   * readdir and a read: ~50 µs of every single-event append.
+   */
+  private unchangedTail(): ScanEnd | undefined {
+    const tail = this.tail;
+    const open = this.writeFd;
+    if (tail === undefined || open === undefined || open.segment !== tail.segment.name || tail.prevHash === undefined) return undefined;
+    const stat = fstatSync(open.fd);
+    if (stat.nlink === 0) {
+      // The file was removed or replaced under this handle: never read or write through it again.
+      this.closeWriteFd();
+      return undefined;
+    }
+    if (stat.size !== tail.offset) return undefined;
+    if (existsSync(join(this.layout.log, segmentName(tail.seq)))) return undefined;
+    return { cursor: { ...tail }, uncommittedBytes: 0, uncommittedLines: 0 };
   }
 
   /**
