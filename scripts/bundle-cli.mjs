@@ -87,7 +87,9 @@ const requireBanner = "import { createRequire as __batonRequire } from 'node:mod
 rmSync(OUT_DIR, { recursive: true, force: true });
 const split = await build({
   ...common,
-  entryPoints: { baton: 'src/cli/bin.ts' },
+  // Worker threads load their module by URL, beside the chunk that starts them: each is an entry
+  // of its own here, emitted as dist/bin/NAME.js (worker-script.ts finds ./seal-worker.js, parallel-verify.ts ./verify-worker.js).
+  entryPoints: { baton: 'src/cli/bin.ts', 'verify-worker': 'src/store/jsonl/verify-worker.ts', 'seal-worker': 'src/store/jsonl/seal-worker.ts' },
   outdir: OUT_DIR,
   splitting: true,
   metafile: true,

@@ -91,6 +91,7 @@ export class CommandContext {
       const workspace = await this.workspace();
       const { readConfigText, readStoreConfig, openStore, loadSchemas } = await this.storeAccess();
       const lockTimeout = this.env['BATON_LOCK_TIMEOUT_MS'];
+      const parallelVerifyMinBytes = readParallelVerifyMinBytes(this.env['BATON_PARALLEL_VERIFY_MIN_BYTES']);
       const config = await readStoreConfig(readConfigText(workspace), this.env['BATON_STORE_URL']);
       // Only the JSONL store loads zod on demand (its append retries); give the others every schema.
       if (config.kind !== 'jsonl' && this.compiledValidation) await loadSchemas();
@@ -103,6 +104,7 @@ export class CommandContext {
         onRecovered: (report) =>
           this.output.warn(`recovered from a torn write: ${report.bytes} bytes at ${report.segment}:${report.offset} moved to ${report.quarantined_to}`),
         ...(lockTimeout && /^\d+$/.test(lockTimeout) ? { lockTimeoutMs: Number(lockTimeout) } : {}),
+        ...(parallelVerifyMinBytes !== undefined ? { parallelVerifyMinBytes } : {}),
       });
     })();
     return this.storePromise;
@@ -114,6 +116,14 @@ export class CommandContext {
       await store?.close();
     }
   }
+}
+
+/** `log verify` checks a JSONL log on worker threads from this many bytes (unset: the store's default). */
+function readParallelVerifyMinBytes(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'Infinity') return Number.POSITIVE_INFINITY;
+  if (!/^\d{1,15}$/.test(value)) throw invalidInput('must be a number of bytes (0: always use worker threads; Infinity: never)', 'BATON_PARALLEL_VERIFY_MIN_BYTES');
+  return Number(value);
 }
 
 function readClock(value: string | undefined): string {

@@ -13,21 +13,47 @@ import { canonicalEnvelope, ENVELOPE_KEY_ORDER } from '../../events/canonical.js
  * event's canonical form (so any flipped byte is caught, even one that still parses).
  */
 export class ChainChecker {
-  private expectedSeq = 1;
-  private prevHash = GENESIS_HASH;
+  /** The seq the next line must have; undefined until a checker started at 'first-line' met one. */
+  private expectedSeq: number | undefined;
+  private prevHash: string | undefined;
+  /**
+   * Set by a checker started at 'first-line' once its first line's envelope parsed (even when the
+   * line then fails a later check): the link to the event before it, for the caller to check.
+   */
+  first: { seq: number; prev: string } | undefined;
   checked = 0;
 
-  constructor(private readonly catalog: EventCatalog) {}
-
-  get headSeq(): number {
-    return this.expectedSeq - 1;
+  /**
+   * `start`: where the chain continues. By default the log's beginning (seq 1 after the genesis
+   * hash). 'first-line' takes the first line's own seq and prev as given and checks every later
+   * line against it: a verify worker checks a range from the middle of the log, whose link to the
+   * range before it only the coordinator can check (jsonl/parallel-verify.ts).
+   */
+  constructor(
+    private readonly catalog: EventCatalog,
+    start: 'first-line' | { seq: number; prev: string } = { seq: 1, prev: GENESIS_HASH },
+  ) {
+    if (start !== 'first-line') {
+      this.expectedSeq = start.seq;
+      this.prevHash = start.prev;
+    }
   }
 
-  /** Returns the problem with this line, or the parsed event when it is sound. */
+  /** The seq of the last sound line (for a 'first-line' checker, 0 until its first line's envelope parsed). */
+  get headSeq(): number {
+    return this.expectedSeq === undefined ? 0 : this.expectedSeq - 1;
+  }
+
+  /**
+   * Returns the problem with this line, or the parsed event when it is sound. The checks run in a
+   * fixed order and the first failing one is reported (parallel-verify.ts mirrors it): JSON,
+   * envelope, seq, prev, hash, canonical form, data. A 'first-line' checker reports seq 0 for a
+   * first line that is not a valid envelope (its caller knows which seq that line should have).
+   */
   check(line: string, offset: number, segment?: string): { ok: true; event: StoredEvent } | { ok: false; bad: BadPosition } {
     const bad = (reason: string): { ok: false; bad: BadPosition } => ({
       ok: false,
-      bad: { seq: this.expectedSeq, offset, ...(segment !== undefined ? { segment } : {}), reason },
+      bad: { seq: this.expectedSeq ?? 0, offset, ...(segment !== undefined ? { segment } : {}), reason },
     });
     let parsed: unknown;
     try {
@@ -42,6 +68,12 @@ export class ChainChecker {
       const shape = StoredEventSchema.safeParse(parsed);
       if (!shape.success) return bad(`envelope invalid: ${formatProblems(describeZodIssues(shape.error))}`);
       event = shape.data;
+    }
+    if (this.expectedSeq === undefined) {
+      // Started at 'first-line': this line says where the chain continues; its link is the caller's to check.
+      this.first = { seq: event.seq, prev: event.prev };
+      this.expectedSeq = event.seq;
+      this.prevHash = event.prev;
     }
     if (event.seq !== this.expectedSeq) return bad(`seq ${event.seq} where ${this.expectedSeq} was expected`);
     if (event.prev !== this.prevHash) return bad('prev does not match the previous event hash (chain broken)');

@@ -12,6 +12,8 @@ export interface OpenStoreOptions {
   actor: string;
   onRecovered?: (report: LogRecoveredData) => void;
   lockTimeoutMs?: number;
+  /** JSONL only: verify() on worker threads from this many bytes of log (JsonlStoreOptions.parallelVerifyMinBytes). */
+  parallelVerifyMinBytes?: number;
 }
 
 /** The adapter the workspace is configured for. */
@@ -24,6 +26,7 @@ export async function openStore(options: OpenStoreOptions): Promise<EventStore> 
         actor: options.actor,
         ...(options.onRecovered ? { onRecovered: options.onRecovered } : {}),
         ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+        ...(options.parallelVerifyMinBytes !== undefined ? { parallelVerifyMinBytes: options.parallelVerifyMinBytes } : {}),
       });
     case 'postgres': {
       // Loaded only here, so a JSONL workspace never loads the PostgreSQL driver.

@@ -43,6 +43,7 @@ import { DeliveryLoop } from '../delivery.js';
 import { matchesFilter } from '../read-filter.js';
 import type { StoreIndex } from '../store-index.js';
 import { DIR_MODE, FILE_MODE, segmentName, workspaceLayout, type WorkspaceLayout } from './layout.js';
+import { DEFAULT_SEAL_WORKER_MIN_BYTES } from './seal-checker.js';
 import { LineReader } from './line-reader.js';
 import type * as WriterModules from './writer-modules.js';
 import { cursorFor, findTail, listSegments, scanFrom, scanRuns, startCursor, type Cursor, type ScanEnd, type ScannedEvent, type Segment } from './segment-scan.js';
@@ -60,9 +61,35 @@ export interface JsonlStoreOptions {
   useFsWatch?: boolean;
   /** Told when recovery quarantined a torn write (the CLI prints it on stderr). */
   onRecovered?: (report: LogRecoveredData) => void;
+  /**
+   * Reads of at least this many bytes check line seals on a worker thread, on another core, while
+   * this thread parses (seal-checker.ts; default 16 MiB). Infinity: always inline.
+   */
+  sealWorkerMinBytes?: number;
+  /**
+   * verify() checks the log on worker threads (parallel-verify.ts) when its segments hold at least
+   * this many bytes in total and the catalog is the built-in one (the default, or createCatalog()
+   * without extra definitions); else in this thread. The report is the same either way. Default
+   * 32 MiB (a worker takes ~0.2-0.3 s to start); 0 = always; Infinity = never.
+   */
+  parallelVerifyMinBytes?: number;
+  /** The smallest byte range of a segment a verify worker is given at once (default 8 MiB; tests use small ones). */
+  parallelVerifyRangeBytes?: number;
+}
+
+/** How the last verify() of a store handle ran: diagnostics (tests, benchmarks), not part of the store contract. */
+export interface VerifyRun {
+  mode: 'serial' | 'parallel';
+  /** Worker threads started, and the ranges they were given (parallel only). */
+  workers: number;
+  ranges: number;
+  /** Why a verify big enough for workers ran serially (a custom catalog, a worker that failed). */
+  fallback?: string;
 }
 
 const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
+const DEFAULT_PARALLEL_VERIFY_MIN_BYTES = 32 * 1024 * 1024;
+const DEFAULT_PARALLEL_VERIFY_RANGE_BYTES = 8 * 1024 * 1024;
 const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 const PULL_BATCH = 1000;
 const READ_CHUNK = 1000;
@@ -85,6 +112,7 @@ export class JsonlEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly useFsWatch: boolean;
   private readonly onRecovered: ((report: LogRecoveredData) => void) | undefined;
+  private readonly sealWorkerMinBytes: number;
   /** The log directory's identity as of construction (process-lock.ts lockIdentity); the lock is named after it. */
   private readonly lockIdentity: string;
   /** Loaded on the first write (writer-modules.ts): reads need none of it. */
@@ -102,6 +130,10 @@ export class JsonlEventStore implements EventStore {
   /** In-process serialisation in front of the cross-process lock. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly subscriptions = new Set<DeliveryLoop>();
+  private readonly parallelVerifyMinBytes: number;
+  private readonly parallelVerifyRangeBytes: number;
+  /** How the last verify() ran (see VerifyRun). */
+  lastVerify: VerifyRun | undefined;
 
   constructor(workspace: string, options: JsonlStoreOptions = {}) {
     this.layout = workspaceLayout(workspace);
@@ -114,6 +146,14 @@ export class JsonlEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.useFsWatch = options.useFsWatch ?? true;
     this.onRecovered = options.onRecovered;
+    this.sealWorkerMinBytes = options.sealWorkerMinBytes ?? DEFAULT_SEAL_WORKER_MIN_BYTES;
+    if (!(this.sealWorkerMinBytes >= 0)) throw invalidInput('must be a number of bytes ≥ 0 (Infinity: never)', 'sealWorkerMinBytes');
+    this.parallelVerifyMinBytes = options.parallelVerifyMinBytes ?? DEFAULT_PARALLEL_VERIFY_MIN_BYTES;
+    if (!(this.parallelVerifyMinBytes >= 0)) throw invalidInput('must be a number of bytes ≥ 0 (Infinity: never)', 'parallelVerifyMinBytes');
+    this.parallelVerifyRangeBytes = options.parallelVerifyRangeBytes ?? DEFAULT_PARALLEL_VERIFY_RANGE_BYTES;
+    if (!Number.isSafeInteger(this.parallelVerifyRangeBytes) || this.parallelVerifyRangeBytes < 1) {
+      throw invalidInput('must be a whole number of bytes ≥ 1', 'parallelVerifyRangeBytes');
+    }
     try {
       this.lockIdentity = realpathSync(this.layout.log);
     } catch {
@@ -470,7 +510,11 @@ export class JsonlEventStore implements EventStore {
     const start = cursorFor(segments, first);
     if (!start) return;
     const last = to ?? Number.MAX_SAFE_INTEGER;
-    const scan = scanRuns(segments, start, undefined, withLines);
+    const scan = scanRuns(segments, start, {
+      withLines,
+      sealWorkerMinBytes: this.sealWorkerMinBytes,
+      ...(to !== undefined ? { expectedEvents: Math.max(0, to - first + 1) } : {}),
+    });
     for (let step = scan.next(); !step.done; step = scan.next()) {
       const run = step.value;
       if (run[0]!.event.seq >= first && run[run.length - 1]!.event.seq <= last) {
@@ -548,8 +592,30 @@ export class JsonlEventStore implements EventStore {
   }
 
   async verify(): Promise<VerifyReport> {
-    const checker = await this.chainChecker();
     const segments = listSegments(this.layout.log);
+    let fallback: string | undefined;
+    if (this.parallelVerifyMinBytes !== Number.POSITIVE_INFINITY) {
+      let bytes = 0;
+      for (const s of segments) bytes += statSync(s.path).size;
+      if (bytes >= this.parallelVerifyMinBytes) {
+        const { parallelVerify } = await import('./parallel-verify.js');
+        const outcome = await parallelVerify(segments, this.catalog, { minRangeBytes: this.parallelVerifyRangeBytes });
+        if ('report' in outcome) {
+          this.lastVerify = { mode: 'parallel', workers: outcome.workers, ranges: outcome.ranges };
+          return outcome.report;
+        }
+        // Not checked on workers (a custom catalog, a worker that failed to start or died): the
+        // serial verify below decides, never a partial answer.
+        fallback = outcome.fallback;
+      }
+    }
+    this.lastVerify = { mode: 'serial', workers: 0, ranges: 0, ...(fallback !== undefined ? { fallback } : {}) };
+    return this.verifySerially(segments);
+  }
+
+  /** One pass in this thread; parallel-verify.ts must give exactly this report. */
+  private async verifySerially(segments: readonly Segment[]): Promise<VerifyReport> {
+    const checker = await this.chainChecker();
     let pendingBatch = 0;
     for (let i = 0; i < segments.length; i++) {
       const segment = segments[i]!;

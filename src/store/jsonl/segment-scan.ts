@@ -2,10 +2,11 @@ import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoredEvent } from '../../../events/envelope.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
-import { sha256Hex } from '../hash.js';
 import { LogCorruptError } from '../../errors.js';
 import { parseStoredLine } from '../stored-line.js';
 import { CHUNK_BYTES, LineReader, NEWLINE } from './line-reader.js';
+import { SealProblem, sealProblem, sealShapeHolds } from './seal.js';
+import { DEFAULT_SEAL_WORKER_MIN_BYTES, SealChecker, type CheckedLine } from './seal-checker.js';
 import { segmentFirstSeq } from './layout.js';
 
 /**
@@ -63,44 +64,6 @@ export interface ScanEnd {
   uncommittedLines: number;
 }
 
-/**
- * Every read checks each line's own hash: SHA-256 over the line's bytes without its `hash` suffix
- * (~1 µs; no re-serialisation), so an edited line is refused wherever it is read, not only by
- * `verify`. What this cannot see — a line rewritten with a recomputed hash in a non-canonical
- * form, or a rewritten chain — is `verify`'s job (canonical form, schemas, the whole chain).
- *
- * The line is `bytes[start, end)` (without its newline) and `text` its string. The hashed form is
- * the line with `,"hash":"…"` cut, i.e. its bytes up to the comma followed by `}`: the comma is
- * overwritten with `}` for the hash and put back, so no copy of the line is made.
- */
-const SEAL_SUFFIX_LENGTH = 75; // ,"hash":"<64 hex>"}
-
-function checkSeal(bytes: Buffer, start: number, end: number, text: string, hash: string): string | undefined {
-  // The suffix is ASCII: its last 75 characters are its last 75 bytes. `,"hash":"<hash>"}`,
-  // compared in place (no string is built for it).
-  const comma = end - SEAL_SUFFIX_LENGTH;
-  const n = text.length;
-  if (
-    comma <= start ||
-    bytes[comma] !== 0x2c ||
-    !text.startsWith('"hash":"', n - 74) ||
-    text.charCodeAt(n - 2) !== 0x22 ||
-    text.charCodeAt(n - 1) !== 0x7d ||
-    text.slice(n - 66, n - 2) !== hash
-  ) {
-    return 'line does not end with its hash (not in canonical form)';
-  }
-  bytes[comma] = 0x7d;
-  let actual: string;
-  try {
-    actual = sha256Hex(bytes.subarray(start, comma + 1));
-  } finally {
-    bytes[comma] = 0x2c;
-  }
-  if (actual !== hash) return 'hash does not match the event content (tampered)';
-  return undefined;
-}
-
 function corrupt(segment: Segment, offset: number, seq: number, reason: string): LogCorruptError {
   return new LogCorruptError(`log corrupt at seq ${seq} (segment ${segment.name}, byte ${offset}): ${reason}`, {
     seq,
@@ -155,7 +118,7 @@ export function* scanFrom(
   /** An already open descriptor for a segment, to read it without opening it again (the writer's). */
   openDescriptor?: (segment: Segment) => number | undefined,
 ): Generator<ScannedEvent, ScanEnd> {
-  const scan = scanRuns(segments, start, openDescriptor);
+  const scan = scanRuns(segments, start, openDescriptor ? { openDescriptor } : {});
   for (;;) {
     const step = scan.next();
     if (step.done) return step.value;
@@ -163,25 +126,48 @@ export function* scanFrom(
   }
 }
 
+/** A line whose seal the worker checks, with what an error about it names. */
+interface UnsettledLine extends CheckedLine {
+  segment: Segment;
+  seq: number;
+}
+
 /** The most committed events scanRuns hands over at once (it starts at 1, for point reads). */
 const MAX_RUN = 1024;
 
-/**
- * scanFrom in runs: the committed events in order, handed over in arrays (1, 2, 4, … up to
- * MAX_RUN events), so a long read pays the generator hand-over once per run rather than once per
- * event, while a point read still parses one line.
- */
-export function* scanRuns(
-  segments: readonly Segment[],
-  start: Cursor,
-  openDescriptor?: (segment: Segment) => number | undefined,
+export interface ScanOptions {
+  /** An already open descriptor for a segment, to read it without opening it again (the writer's). */
+  openDescriptor?: (segment: Segment) => number | undefined;
   /**
    * Keep each line's text in ScannedEvent.line (default). Reads that hand out events only pass
    * false: a run of up to MAX_RUN lines then does not keep its ~400-byte strings alive until it
    * is consumed, which the young-generation collector would otherwise copy.
    */
-  withLines = true,
-): Generator<ScannedEvent[], ScanEnd> {
+  withLines?: boolean;
+  /** Check seals on a worker thread when at least this many bytes lie ahead (seal-checker.ts); Infinity: never. */
+  sealWorkerMinBytes?: number;
+  /**
+   * The caller stops after about this many events (a bounded read): no worker is started when they
+   * would hardly fill the threshold, however large the log after them is.
+   */
+  expectedEvents?: number;
+}
+
+/** A generous line size, to tell a bounded read too small for a seal worker. */
+const LARGE_LINE_BYTES = 1024;
+
+/**
+ * scanFrom in runs: the committed events in order, handed over in arrays (1, 2, 4, … up to
+ * MAX_RUN events), so a long read pays the generator hand-over once per run rather than once per
+ * event, while a point read still parses one line.
+ *
+ * Every line's seal is checked (seal.ts): inline, or on a long read by a worker thread, in which
+ * case no run is handed over before the worker has vouched for its lines, and an error met on the
+ * main thread is reported only once the lines before it are known sound (the first broken line in
+ * log order is the one reported either way).
+ */
+export function* scanRuns(segments: readonly Segment[], start: Cursor, options: ScanOptions = {}): Generator<ScannedEvent[], ScanEnd> {
+  const withLines = options.withLines ?? true;
   let run: ScannedEvent[] = [];
   let runLimit = 1;
   let expectedSeq = start.seq;
@@ -199,10 +185,42 @@ export function* scanRuns(
   let streaming: number | undefined;
   let uncommittedBytes = 0;
   if (segIndex < 0) return { cursor: { ...start }, uncommittedBytes: 0, uncommittedLines: 0 };
+  const firstOffset = segments[segIndex]!.name === start.segment.name ? start.offset : 0;
+  const minBytes = options.sealWorkerMinBytes ?? DEFAULT_SEAL_WORKER_MIN_BYTES;
+  const bounded = options.expectedEvents !== undefined && options.expectedEvents * LARGE_LINE_BYTES < minBytes;
+  const seals = bounded ? undefined : SealChecker.start(segments.slice(segIndex).map((s) => s.path), firstOffset, minBytes);
+  /** Lines in `run` and `pending` whose seal the worker vouches for, not settled yet (log order). */
+  let unsettled: UnsettledLine[] = [];
+  /** Where the line being looked at starts (SealChecker.position): errors wait for the lines before it. */
+  let position = 0;
+  /** The first line of `unsettled` with a broken seal, as a corrupt error; the sound lines before it stay in `run`. */
+  const settleSeals = (upTo: number): LogCorruptError | undefined => {
+    if (seals === undefined || unsettled.length === 0) return undefined;
+    let count = unsettled.length;
+    while (count > 0 && unsettled[count - 1]!.position >= upTo) count--;
+    const lines = count === unsettled.length ? unsettled : unsettled.slice(0, count);
+    const verdict = seals.settle(lines);
+    unsettled = count === unsettled.length ? [] : unsettled.slice(count);
+    if (verdict.kind === 'sound') return undefined;
+    const broken = lines[verdict.index]!;
+    // The broken line may be in the run, held back in `pending`, or the line an error stopped at.
+    const kept = run.findIndex((item) => item.segment === broken.segment && item.offset === broken.offset);
+    if (kept >= 0) run = run.slice(0, kept);
+    return corrupt(broken.segment, broken.offset, broken.seq, verdict.problem);
+  };
+  const handOver = (): ScannedEvent[] => {
+    const broken = settleSeals(Number.POSITIVE_INFINITY);
+    if (broken) throw broken;
+    const out = run;
+    run = [];
+    return out;
+  };
   try {
     for (let i = segIndex; i < segments.length; i++) {
       const segment = segments[i]!;
+      const rangeIndex = i - segIndex;
       const offset = segment.name === endSegment.name ? endOffset : 0;
+      position = SealChecker.position(rangeIndex, 0);
       if (segment.name !== endSegment.name) {
         if (pending.length > 0) throw corrupt(endSegment, endOffset, pending[0]!.event.seq, 'a batch ends at a segment boundary without its last event');
         if (segment.firstSeq !== expectedSeq) throw corrupt(segment, 0, expectedSeq, `segment ${segment.name} starts at seq ${segment.firstSeq}, expected ${expectedSeq}`);
@@ -211,21 +229,30 @@ export function* scanRuns(
         endSeq = expectedSeq;
         endPrev = prevHash;
       }
-      const source = openDescriptor?.(segment) ?? segment.path;
+      const source = options.openDescriptor?.(segment) ?? segment.path;
       const reader = new LineReader(source, offset);
       for (const block of reader.blocks()) {
         const bytes = block.bytes;
         let lineStart = 0;
         for (let nl = bytes.indexOf(NEWLINE, 0); nl >= 0; nl = bytes.indexOf(NEWLINE, lineStart)) {
           const lineOffset = block.offset + lineStart;
+          const length = nl + 1 - lineStart;
+          position = SealChecker.position(rangeIndex, lineOffset);
           const text = bytes.toString('utf8', lineStart, nl);
           const parsed = parseStoredLine(text);
           if (typeof parsed === 'string') throw corrupt(segment, lineOffset, expectedSeq, parsed);
           if (parsed.seq !== expectedSeq) throw corrupt(segment, lineOffset, expectedSeq, `seq ${parsed.seq} where ${expectedSeq} was expected`);
           if (prevHash !== undefined && parsed.prev !== prevHash) throw corrupt(segment, lineOffset, expectedSeq, 'prev does not match the previous event hash (chain broken)');
-          const sealProblem = checkSeal(bytes, lineStart, nl, text, parsed.hash);
-          if (sealProblem !== undefined) throw corrupt(segment, lineOffset, expectedSeq, sealProblem);
-          const length = nl + 1 - lineStart;
+          if (seals !== undefined && seals.covers(rangeIndex, lineOffset, length)) {
+            // The worker hashes it; its shape against the parsed hash costs nothing here.
+            if (!sealShapeHolds(bytes, lineStart, nl, parsed.hash)) throw corrupt(segment, lineOffset, expectedSeq, SealProblem.NOT_CANONICAL);
+            unsettled.push({ path: segment.path, offset: lineOffset, length, hash: parsed.hash, position, segment, seq: expectedSeq });
+          } else {
+            const problem = sealProblem(bytes, lineStart, nl, parsed.hash);
+            if (problem !== undefined) throw corrupt(segment, lineOffset, expectedSeq, problem);
+          }
+          // The seal is checked before what follows: an error further down this line waits for it too.
+          position += 1;
           lineStart = nl + 1;
           const scanned: ScannedEvent = { event: parsed, line: withLines ? text : '', segment, offset: lineOffset, length };
           expectedSeq += 1;
@@ -235,8 +262,7 @@ export function* scanRuns(
             if (batchEnd !== streaming) throw corrupt(segment, lineOffset, parsed.seq, 'batch_end differs from the rest of its batch');
             run.push(scanned);
             if (run.length >= runLimit) {
-              yield run;
-              run = [];
+              yield handOver();
               if (runLimit < MAX_RUN) runLimit *= 2;
             }
             if (batchEnd !== parsed.seq) continue;
@@ -258,8 +284,7 @@ export function* scanRuns(
             run.push(scanned);
           }
           if (run.length >= runLimit) {
-            yield run;
-            run = [];
+            yield handOver();
             if (runLimit < MAX_RUN) runLimit *= 2;
           }
           endSegment = segment;
@@ -268,6 +293,7 @@ export function* scanRuns(
           endPrev = prevHash;
         }
       }
+      position = SealChecker.position(rangeIndex, reader.tailOffset);
       if (streaming !== undefined) {
         // Counted complete, yet the segment ended inside it (it shrank while being read): corrupt.
         throw corrupt(segment, reader.tailOffset, expectedSeq, `the log ends inside a batch (expected seq ${streaming})`);
@@ -275,10 +301,19 @@ export function* scanRuns(
       if (i === segments.length - 1) uncommittedBytes = reader.tailBytes;
       else if (reader.tailBytes > 0) throw corrupt(segment, reader.tailOffset, expectedSeq, 'unterminated line before the end of the log');
     }
+    // The held-back lines of an unfinished batch were checked too (a broken one is reported).
+    const broken = settleSeals(Number.POSITIVE_INFINITY);
+    if (broken) throw broken;
   } catch (error) {
-    // What was read before the bad line is handed over first, as scanFrom did event by event.
+    // A line before the one that failed here may have a broken seal the worker found: that one
+    // comes first in the log, so it is the error. What was read before the bad line is handed over
+    // first, as scanFrom did event by event.
+    const earlier = settleSeals(position);
+    seals?.close();
     if (run.length > 0) yield run;
-    throw error;
+    throw earlier ?? error;
+  } finally {
+    seals?.close();
   }
   if (run.length > 0) yield run;
   const pendingBytes = pending.reduce((sum, item) => sum + item.length, 0);
