@@ -43,6 +43,7 @@ import { DeliveryLoop } from '../delivery.js';
 import { matchesFilter } from '../read-filter.js';
 import type { StoreIndex } from '../store-index.js';
 import { DIR_MODE, FILE_MODE, segmentName, workspaceLayout, type WorkspaceLayout } from './layout.js';
+import { SealDigests } from './seal-digests.js';
 import { DEFAULT_SEAL_WORKER_MIN_BYTES } from './seal-checker.js';
 import { LineReader } from './line-reader.js';
 import type * as WriterModules from './writer-modules.js';
@@ -66,6 +67,11 @@ export interface JsonlStoreOptions {
    * this thread parses (seal-checker.ts; default 16 MiB). Infinity: always inline.
    */
   sealWorkerMinBytes?: number;
+  /**
+   * Such long reads remember the blocks of lines whose seals they checked, by digest, in the cache
+   * folder, and skip the per-line checks for blocks met again (seal-digests.ts). Default true.
+   */
+  sealDigests?: boolean;
   /**
    * verify() checks the log on worker threads (parallel-verify.ts) when its segments hold at least
    * this many bytes in total and the catalog is the built-in one (the default, or createCatalog()
@@ -92,7 +98,7 @@ const DEFAULT_PARALLEL_VERIFY_MIN_BYTES = 32 * 1024 * 1024;
 const DEFAULT_PARALLEL_VERIFY_RANGE_BYTES = 8 * 1024 * 1024;
 const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 const PULL_BATCH = 1000;
-const READ_CHUNK = 1000;
+const READ_CHUNK = 256;
 /** Re-save the index cache once this many events were folded since it was last written. */
 const CACHE_EVERY = 1000;
 
@@ -113,6 +119,7 @@ export class JsonlEventStore implements EventStore {
   private readonly useFsWatch: boolean;
   private readonly onRecovered: ((report: LogRecoveredData) => void) | undefined;
   private readonly sealWorkerMinBytes: number;
+  private readonly sealDigests: boolean;
   /** The log directory's identity as of construction (process-lock.ts lockIdentity); the lock is named after it. */
   private readonly lockIdentity: string;
   /** Loaded on the first write (writer-modules.ts): reads need none of it. */
@@ -147,6 +154,7 @@ export class JsonlEventStore implements EventStore {
     this.useFsWatch = options.useFsWatch ?? true;
     this.onRecovered = options.onRecovered;
     this.sealWorkerMinBytes = options.sealWorkerMinBytes ?? DEFAULT_SEAL_WORKER_MIN_BYTES;
+    this.sealDigests = options.sealDigests ?? true;
     if (!(this.sealWorkerMinBytes >= 0)) throw invalidInput('must be a number of bytes ≥ 0 (Infinity: never)', 'sealWorkerMinBytes');
     this.parallelVerifyMinBytes = options.parallelVerifyMinBytes ?? DEFAULT_PARALLEL_VERIFY_MIN_BYTES;
     if (!(this.parallelVerifyMinBytes >= 0)) throw invalidInput('must be a number of bytes ≥ 0 (Infinity: never)', 'parallelVerifyMinBytes');
@@ -512,6 +520,7 @@ export class JsonlEventStore implements EventStore {
     const last = to ?? Number.MAX_SAFE_INTEGER;
     const scan = scanRuns(segments, start, {
       withLines,
+      ...(this.sealDigests ? { sealDigests: () => SealDigests.load(this.layout.cache) } : {}),
       sealWorkerMinBytes: this.sealWorkerMinBytes,
       ...(to !== undefined ? { expectedEvents: Math.max(0, to - first + 1) } : {}),
     });

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoredEvent } from '../../../events/envelope.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
@@ -7,6 +7,7 @@ import { parseStoredLine } from '../stored-line.js';
 import { CHUNK_BYTES, LineReader, NEWLINE } from './line-reader.js';
 import { SealProblem, sealProblem, sealShapeHolds } from './seal.js';
 import { DEFAULT_SEAL_WORKER_MIN_BYTES, SealChecker, type CheckedLine } from './seal-checker.js';
+import type { SealDigests } from './seal-digests.js';
 import { segmentFirstSeq } from './layout.js';
 
 /**
@@ -132,8 +133,11 @@ interface UnsettledLine extends CheckedLine {
   seq: number;
 }
 
-/** The most committed events scanRuns hands over at once (it starts at 1, for point reads). */
-const MAX_RUN = 1024;
+/**
+ * The most committed events scanRuns hands over at once (it starts at 1, for point reads). Runs of
+ * 256 rather than 1,024 keep fewer parsed events alive across each young-generation collection.
+ */
+const MAX_RUN = 256;
 
 export interface ScanOptions {
   /** An already open descriptor for a segment, to read it without opening it again (the writer's). */
@@ -151,6 +155,25 @@ export interface ScanOptions {
    * would hardly fill the threshold, however large the log after them is.
    */
   expectedEvents?: number;
+  /**
+   * The cache of seal-checked blocks (seal-digests.ts), loaded only for a long read (at least
+   * sealWorkerMinBytes ahead): its blocks skip the per-line checks, and the blocks it checks line
+   * by line are added when the read completes. When it knows any block, no worker is started.
+   */
+  sealDigests?: () => SealDigests;
+}
+
+/** Bytes from `offset` in the first segment to the end of the last (0 for what cannot be stat'ed). */
+function bytesAhead(segments: readonly Segment[], offset: number): number {
+  let total = 0;
+  for (let i = 0; i < segments.length; i++) {
+    try {
+      total += Math.max(0, statSync(segments[i]!.path).size - (i === 0 ? offset : 0));
+    } catch {
+      // A segment removed meanwhile: the scan reports it.
+    }
+  }
+  return total;
 }
 
 /** A generous line size, to tell a bounded read too small for a seal worker. */
@@ -188,7 +211,11 @@ export function* scanRuns(segments: readonly Segment[], start: Cursor, options: 
   const firstOffset = segments[segIndex]!.name === start.segment.name ? start.offset : 0;
   const minBytes = options.sealWorkerMinBytes ?? DEFAULT_SEAL_WORKER_MIN_BYTES;
   const bounded = options.expectedEvents !== undefined && options.expectedEvents * LARGE_LINE_BYTES < minBytes;
-  const seals = bounded ? undefined : SealChecker.start(segments.slice(segIndex).map((s) => s.path), firstOffset, minBytes);
+  const long = !bounded && bytesAhead(segments.slice(segIndex), firstOffset) >= minBytes;
+  const digests = long ? options.sealDigests?.() : undefined;
+  /** Digests of the blocks checked line by line in this read, kept once every line is known sound. */
+  const checkedBlocks: string[] = [];
+  const seals = long && (digests === undefined || digests.size === 0) ? SealChecker.start(segments.slice(segIndex).map((s) => s.path), firstOffset, minBytes) : undefined;
   /** Lines in `run` and `pending` whose seal the worker vouches for, not settled yet (log order). */
   let unsettled: UnsettledLine[] = [];
   /** Where the line being looked at starts (SealChecker.position): errors wait for the lines before it. */
@@ -233,6 +260,9 @@ export function* scanRuns(segments: readonly Segment[], start: Cursor, options: 
       const reader = new LineReader(source, offset);
       for (const block of reader.blocks()) {
         const bytes = block.bytes;
+        const blockDigest = digests?.digest(bytes);
+        // Bytes seal-checked line by line before: their seals hold (seal-digests.ts).
+        const vouched = blockDigest !== undefined && digests!.has(blockDigest);
         let lineStart = 0;
         for (let nl = bytes.indexOf(NEWLINE, 0); nl >= 0; nl = bytes.indexOf(NEWLINE, lineStart)) {
           const lineOffset = block.offset + lineStart;
@@ -243,7 +273,9 @@ export function* scanRuns(segments: readonly Segment[], start: Cursor, options: 
           if (typeof parsed === 'string') throw corrupt(segment, lineOffset, expectedSeq, parsed);
           if (parsed.seq !== expectedSeq) throw corrupt(segment, lineOffset, expectedSeq, `seq ${parsed.seq} where ${expectedSeq} was expected`);
           if (prevHash !== undefined && parsed.prev !== prevHash) throw corrupt(segment, lineOffset, expectedSeq, 'prev does not match the previous event hash (chain broken)');
-          if (seals !== undefined && seals.covers(rangeIndex, lineOffset, length)) {
+          if (vouched) {
+            // Checked when its block was first read; the same bytes parse to the same hash.
+          } else if (seals !== undefined && seals.covers(rangeIndex, lineOffset, length)) {
             // The worker hashes it; its shape against the parsed hash costs nothing here.
             if (!sealShapeHolds(bytes, lineStart, nl, parsed.hash)) throw corrupt(segment, lineOffset, expectedSeq, SealProblem.NOT_CANONICAL);
             unsettled.push({ path: segment.path, offset: lineOffset, length, hash: parsed.hash, position, segment, seq: expectedSeq });
@@ -292,6 +324,7 @@ export function* scanRuns(segments: readonly Segment[], start: Cursor, options: 
           endSeq = expectedSeq;
           endPrev = prevHash;
         }
+        if (blockDigest !== undefined && !vouched) checkedBlocks.push(blockDigest);
       }
       position = SealChecker.position(rangeIndex, reader.tailOffset);
       if (streaming !== undefined) {
@@ -304,6 +337,10 @@ export function* scanRuns(segments: readonly Segment[], start: Cursor, options: 
     // The held-back lines of an unfinished batch were checked too (a broken one is reported).
     const broken = settleSeals(Number.POSITIVE_INFINITY);
     if (broken) throw broken;
+    if (digests !== undefined && checkedBlocks.length > 0) {
+      digests.add(checkedBlocks);
+      digests.save();
+    }
   } catch (error) {
     // A line before the one that failed here may have a broken seal the worker found: that one
     // comes first in the log, so it is the error. What was read before the bad line is handed over

@@ -1,0 +1,112 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sha256Hex } from '../hash.js';
+import { DIR_MODE, FILE_MODE } from './layout.js';
+
+/**
+ * Blocks of lines already seal-checked, known by the SHA-256 of their bytes: a cache that spares a
+ * long read the per-line checks for bytes it has checked before.
+ *
+ * A line's seal is a property of its bytes alone, so a block of whole lines whose every seal held
+ * once holds again wherever those exact bytes are met; one SHA-256 over the block (a 1 MiB read
+ * block, ~0.7 ms) proves the bytes are the same. Per line, Node's one-shot hash costs ~1 µs, nearly
+ * all of it call overhead: a replay of a 100,000-event log spent ~100 ms there, or had a worker
+ * thread compete with it for the machine. Blocks are the reader's own (line-reader.ts), which a
+ * read from the same place cuts the same way every time, so every full replay of an unchanged log
+ * after the first is vouched for block by block; only its growing tail is checked line by line.
+ *
+ * An edited line changes its block's digest, so it is checked line by line and refused as before.
+ * The cache is as trustworthy as the seals themselves (anyone who can rewrite the cache can
+ * recompute a seal); `log verify` never uses it. It is written like a snapshot (temp file and
+ * rename, no fsync), merged with what other processes wrote meanwhile, and capped; a file that is
+ * missing, unreadable or malformed is an empty cache.
+ */
+const FILE_NAME = 'seal-digests.json';
+const DIGEST = /^[0-9a-f]{64}$/;
+/** ~8 GiB of log in 1 MiB blocks; the oldest are dropped first. */
+const MAX_DIGESTS = 8192;
+
+let tempCounter = 0;
+
+export class SealDigests {
+  private readonly known: Set<string>;
+  private readonly added: string[] = [];
+  /** Blocks this instance vouched for (diagnostics; tests). */
+  blocksVouched = 0;
+
+  private constructor(
+    private readonly cacheDir: string,
+    known: readonly string[],
+  ) {
+    this.known = new Set(known);
+  }
+
+  static load(cacheDir: string): SealDigests {
+    return new SealDigests(cacheDir, readDigests(join(cacheDir, FILE_NAME)));
+  }
+
+  get size(): number {
+    return this.known.size;
+  }
+
+  /** The digest of a block of whole lines. */
+  digest(bytes: Uint8Array): string {
+    return sha256Hex(bytes);
+  }
+
+  has(digest: string): boolean {
+    const known = this.known.has(digest);
+    if (known) this.blocksVouched += 1;
+    return known;
+  }
+
+  /** Blocks whose every line's seal was just checked and held; kept by `save`. */
+  add(digests: readonly string[]): void {
+    for (const digest of digests) {
+      if (this.known.has(digest)) continue;
+      this.known.add(digest);
+      this.added.push(digest);
+    }
+  }
+
+  /**
+   * Write the cache when blocks were added: what is on disk now (another process may have added
+   * some), then ours, the newest MAX_DIGESTS kept. Failures are ignored: the next read is slower.
+   */
+  save(): void {
+    if (this.added.length === 0) return;
+    const path = join(this.cacheDir, FILE_NAME);
+    const merged = new Set(readDigests(path));
+    for (const digest of this.added) {
+      merged.delete(digest);
+      merged.add(digest);
+    }
+    this.added.length = 0;
+    const kept = [...merged].slice(-MAX_DIGESTS);
+    const temp = `${path}.${process.pid}.${++tempCounter}.tmp`;
+    try {
+      mkdirSync(this.cacheDir, { recursive: true, mode: DIR_MODE });
+      writeFileSync(temp, JSON.stringify({ v: 1, digests: kept }), { mode: FILE_MODE, flag: 'wx' });
+      renameSync(temp, path);
+    } catch {
+      try {
+        rmSync(temp, { force: true });
+      } catch {
+        // A stray temp file in the cache is harmless.
+      }
+    }
+  }
+}
+
+function readDigests(path: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return [];
+  }
+  if (typeof parsed !== 'object' || parsed === null || (parsed as { v?: unknown }).v !== 1) return [];
+  const digests = (parsed as { digests?: unknown }).digests;
+  if (!Array.isArray(digests) || !digests.every((d): d is string => typeof d === 'string' && DIGEST.test(d))) return [];
+  return digests;
+}
