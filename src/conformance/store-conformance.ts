@@ -518,6 +518,19 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
         expect(await readAll(store, { types: ['wu.claimed'], streams: ['note/a'] })).toEqual([]);
       });
 
+      scenario('readChunks, where the adapter has it, hands out exactly what read does, in non-empty chunks', async ({ store }) => {
+        const readChunks = store.readChunks?.bind(store);
+        if (readChunks === undefined) return;
+        await seed(store);
+        const cases: ReadOptions[] = [{}, { from: 3 }, { to: 2 }, { from: 2, to: 5 }, { from: 8 }, { streams: ['note/a'] }, { types: [NOTE], streams: ['note/b'], from: 3 }, { types: ['wu.claimed'] }];
+        for (const options of cases) {
+          const chunks: (readonly StoredEvent[])[] = [];
+          for await (const chunk of readChunks(options)) chunks.push(chunk);
+          expect(chunks.every((chunk) => chunk.length > 0)).toBe(true);
+          expect(chunks.flat()).toEqual(await readAll(store, options));
+        }
+      });
+
       scenario('reports head as seq 0 and the genesis hash when empty, else the last event', async ({ store }) => {
         expect(await store.head()).toEqual({ seq: 0, hash: GENESIS_HASH });
         const all = await seed(store);

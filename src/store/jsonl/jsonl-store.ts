@@ -490,8 +490,14 @@ export class JsonlEventStore implements EventStore {
   }
 
   async *readChunks(options: ReadOptions = {}): AsyncIterable<readonly StoredEvent[]> {
+    const filtered = (options.streams?.length ?? 0) > 0 || (options.types?.length ?? 0) > 0;
     let chunk: StoredEvent[] = [];
     for (const run of this.committedRuns(options.from ?? 1, options.to, false)) {
+      if (!filtered) {
+        // Runs are already chunks (up to MAX_RUN events): hand each over as it is.
+        yield run.map((item) => item.event);
+        continue;
+      }
       for (const item of run) {
         if (!matchesFilter(item.event, options)) continue;
         chunk.push(item.event);
