@@ -103,6 +103,58 @@ describe('the cache of seal-checked blocks', () => {
     expect(start).not.toHaveBeenCalled();
   });
 
+  it('a log that grew since its blocks were recorded is vouched for up to where it changed; a worker starts there', async () => {
+    const workspace = copyOf(large);
+    await cached('readChunks', workspace);
+    const before = readFileSync(segmentPaths(workspace)[0]!).length;
+    const store = new JsonlEventStore(workspace);
+    for (let i = 0; i < 3; i++) await store.append(Array.from({ length: 700 }, (_, j) => note(100_000 + i * 700 + j)));
+    await store.close();
+    const loads = spyOnLoads();
+    const start = vi.spyOn(SealChecker, 'start');
+    const outcome = await cached('readChunks', workspace);
+    expect(outcome).toEqual(await readAll(workspace, NO_CACHE, 'readChunks'));
+    expect(outcome.seqs).toHaveLength(10_500);
+    expect(loads()[0]!.blocksVouched).toBeGreaterThanOrEqual(2);
+    // Started once, at the first block the cache did not know: within the old bytes' last block.
+    expect(start).toHaveBeenCalledTimes(1);
+    const offset = start.mock.calls[0]![1];
+    expect(offset).toBeGreaterThan(0);
+    expect(offset).toBeLessThan(before);
+    expect(before - offset).toBeLessThanOrEqual(1 << 20);
+  });
+
+  it('a worker started where a grown log changed vouches for its lines by their positions: a line it finds broken ends the read as inline', async () => {
+    const workspace = makeTempDir();
+    const store = new JsonlEventStore(workspace, { segmentBytes: 1 << 20 });
+    let n = 0;
+    const grow = async (events: number) => {
+      for (let done = 0; done < events; done += 1000) await store.append(Array.from({ length: 1000 }, () => note(n++)));
+    };
+    await grow(9_000);
+    await cached('readChunks', workspace);
+    const sizesThen = segmentPaths(workspace).map((path) => readFileSync(path).length);
+    await grow(19_000);
+    await store.close();
+    // A line well past the worker's head start (4 MiB after where it starts), in a new segment.
+    const paths = segmentPaths(workspace);
+    expect(paths.length).toBeGreaterThanOrEqual(sizesThen.length + 5);
+    const firstChanged = paths.findIndex((path, i) => i >= sizesThen.length || readFileSync(path).length !== sizesThen[i]);
+    const target = paths.at(-2)!;
+    const bytes = readFileSync(target);
+    const at = bytes.indexOf('note number', bytes.length >> 1);
+    bytes[at] = 'N'.charCodeAt(0);
+    writeFileSync(target, bytes);
+    const start = vi.spyOn(SealChecker, 'start');
+    const outcome = await cached('read', workspace);
+    const checkers = start.mock.results.map((r) => r.value).filter((v): v is SealChecker => v instanceof SealChecker);
+    expect(checkers).toHaveLength(1);
+    expect(start.mock.calls[0]![0][0]).toBe(paths[firstChanged]);
+    expect(checkers[0]!.linesCheckedHere).toBe(0);
+    expect(outcome.error).toMatchObject({ code: 'LOG_CORRUPT', details: { segment: target.split('/').at(-1), reason: 'hash does not match the event content (tampered)' } });
+    expect(outcome).toEqual(await readAll(workspace, NO_CACHE, 'read'));
+  });
+
   it('an edited line is refused through the cache: the blocks before it are vouched for, its own is checked line by line', async () => {
     const workspace = copyOf(large);
     await cached('read', workspace);

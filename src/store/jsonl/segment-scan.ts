@@ -158,7 +158,7 @@ export interface ScanOptions {
   /**
    * The cache of seal-checked blocks (seal-digests.ts), loaded only for a long read (at least
    * sealWorkerMinBytes ahead): its blocks skip the per-line checks, and the blocks it checks line
-   * by line are added when the read completes. When it knows any block, no worker is started.
+   * by line are added when the read completes. A worker starts at the first block it does not know.
    */
   sealDigests?: () => SealDigests;
 }
@@ -215,7 +215,14 @@ export function* scanRuns(segments: readonly Segment[], start: Cursor, options: 
   const digests = long ? options.sealDigests?.() : undefined;
   /** Digests of the blocks checked line by line in this read, kept once every line is known sound. */
   const checkedBlocks: string[] = [];
-  const seals = long && (digests === undefined || digests.size === 0) ? SealChecker.start(segments.slice(segIndex).map((s) => s.path), firstOffset, minBytes) : undefined;
+  /**
+   * The seal worker, started at the first block of a long read the cache does not vouch for (a
+   * replay of an unchanged log starts none; one of a log that grew since starts it where the new
+   * bytes begin). Its ranges, and so the positions below, count segments from `workerBase`.
+   */
+  let seals: SealChecker | undefined;
+  let workerDue = long;
+  let workerBase = segIndex;
   /** Lines in `run` and `pending` whose seal the worker vouches for, not settled yet (log order). */
   let unsettled: UnsettledLine[] = [];
   /** Where the line being looked at starts (SealChecker.position): errors wait for the lines before it. */
@@ -245,7 +252,7 @@ export function* scanRuns(segments: readonly Segment[], start: Cursor, options: 
   try {
     for (let i = segIndex; i < segments.length; i++) {
       const segment = segments[i]!;
-      const rangeIndex = i - segIndex;
+      let rangeIndex = i - workerBase;
       const offset = segment.name === endSegment.name ? endOffset : 0;
       position = SealChecker.position(rangeIndex, 0);
       if (segment.name !== endSegment.name) {
@@ -263,6 +270,15 @@ export function* scanRuns(segments: readonly Segment[], start: Cursor, options: 
         const blockDigest = digests?.digest(bytes);
         // Bytes seal-checked line by line before: their seals hold (seal-digests.ts).
         const vouched = blockDigest !== undefined && digests!.has(blockDigest);
+        if (!vouched && workerDue) {
+          workerDue = false;
+          // No line is waiting for a worker yet, so positions may be counted from here on.
+          seals = SealChecker.start(segments.slice(i).map((s) => s.path), block.offset, minBytes);
+          if (seals !== undefined) {
+            workerBase = i;
+            rangeIndex = 0;
+          }
+        }
         let lineStart = 0;
         for (let nl = bytes.indexOf(NEWLINE, 0); nl >= 0; nl = bytes.indexOf(NEWLINE, lineStart)) {
           const lineOffset = block.offset + lineStart;
