@@ -1,3 +1,4 @@
+import { ownValue, setOwnValue } from '../own-keys.js';
 import type { DecodedEvent } from '../../events/envelope.js';
 import type { DefinitionFields } from '../../events/work-units/definition.js';
 import { DEFINITION_FIELD_NAMES, isTerminalYamlStatus, YamlStatus } from '../../events/work-units/terms.js';
@@ -251,13 +252,13 @@ export function applyWorkUnits(state: WorkUnitsState, event: DecodedEvent): Work
   switch (event.type) {
     case 'session.started': {
       const id = str(d['session_id']);
-      if (id !== null && state.sessions[id] === undefined) {
-        state.sessions[id] = { last_heartbeat_at: event.at, ended: false, ttl_seconds: typeof d['ttl_seconds'] === 'number' ? d['ttl_seconds'] : 14_400 };
+      if (id !== null && ownValue(state.sessions, id) === undefined) {
+        setOwnValue(state.sessions, id, { last_heartbeat_at: event.at, ended: false, ttl_seconds: typeof d['ttl_seconds'] === 'number' ? d['ttl_seconds'] : 14_400 });
       }
       return state;
     }
     case 'session.ended': {
-      const s = state.sessions[str(d['session_id']) ?? ''];
+      const s = ownValue(state.sessions, str(d['session_id']) ?? '');
       if (s !== undefined) s.ended = true;
       return state;
     }
@@ -266,7 +267,7 @@ export function applyWorkUnits(state: WorkUnitsState, event: DecodedEvent): Work
       if (id === null || state.initiatives[id] !== undefined) return state;
       const slug = str(d['slug']);
       state.initiatives[id] = { seq: event.seq, initiative: id, title: str(d['title']) ?? id, slug, lanes: Array.isArray(d['lanes']) ? (d['lanes'] as string[]) : [] };
-      if (slug !== null && state.slugs[slug] === undefined) state.slugs[slug] = id;
+      if (slug !== null && ownValue(state.slugs, slug) === undefined) setOwnValue(state.slugs, slug, id);
       return state;
     }
     case 'orchestration.attempt_started': {
@@ -352,8 +353,8 @@ function concernsWorkUnits(type: string): boolean {
 
 /** Any fact a live session records keeps it alive (coordination.md §2 heartbeat rule). */
 function bumpSessions(state: WorkUnitsState, event: DecodedEvent): void {
-  if (event.type === 'session.heartbeat') bumpSession(state.sessions[str(event.data['session_id']) ?? ''], event.at);
-  bumpSession(state.sessions[event.actor], event.at);
+  if (event.type === 'session.heartbeat') bumpSession(ownValue(state.sessions, str(event.data['session_id']) ?? ''), event.at);
+  bumpSession(ownValue(state.sessions, event.actor), event.at);
 }
 
 function bumpSession(session: SessionFacts | undefined, at: string): void {
@@ -495,12 +496,12 @@ function applyWuEvent(state: WorkUnitsState, event: DecodedEvent, mark: Mark): v
     }
     case 'observation.worktree': {
       const path = str(d['path']);
-      if (path !== null) wu.worktrees[path] = withMark(mark, { present: d['present'] === true, branch: str(d['branch']) });
+      if (path !== null) setOwnValue(wu.worktrees, path, withMark(mark, { present: d['present'] === true, branch: str(d['branch']) }));
       return;
     }
     case 'observation.branch': {
       const branch = str(d['branch']);
-      if (branch !== null) wu.branches[branch] = withMark(mark, { present: d['present'] === true });
+      if (branch !== null) setOwnValue(wu.branches, branch, withMark(mark, { present: d['present'] === true }));
       return;
     }
     case 'observation.stamp_file':
@@ -516,7 +517,7 @@ export function isMember(state: WorkUnitsState, wu: WuRecord, initiative: string
   const ref = wu.def.initiative;
   if (ref === undefined || ref === null) return false;
   if (ref === initiative) return true;
-  const slug = state.initiatives[initiative]?.slug;
+  const slug = ownValue(state.initiatives, initiative)?.slug;
   return slug !== null && slug !== undefined && ref === slug;
 }
 
@@ -524,6 +525,6 @@ export function isMember(state: WorkUnitsState, wu: WuRecord, initiative: string
 export function initiativeOf(state: WorkUnitsState, wu: WuRecord): string | null {
   const ref = wu.def.initiative;
   if (ref === undefined || ref === null) return null;
-  if (state.initiatives[ref] !== undefined) return ref;
-  return state.slugs[ref] ?? (ref.startsWith('INIT-') ? ref : null);
+  if (ownValue(state.initiatives, ref) !== undefined) return ref;
+  return ownValue(state.slugs, ref) ?? (ref.startsWith('INIT-') ? ref : null);
 }
