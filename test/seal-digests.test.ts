@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { NewEvent } from '../events/envelope.js';
-import { isBatonError } from '../src/errors.js';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
 import { SealChecker } from '../src/store/jsonl/seal-checker.js';
 import { SealDigests } from '../src/store/jsonl/seal-digests.js';
+import { readOutcome, type ReadHow, type ReadOutcome } from './helpers/read-outcome.js';
 import { makeTempDir, removeTempDirs, segmentPaths } from './helpers/workspace.js';
 
 /**
@@ -22,29 +22,11 @@ afterEach(() => vi.restoreAllMocks());
 const LONG = 4_000;
 const NO_CACHE = { sealWorkerMinBytes: Number.POSITIVE_INFINITY, sealDigests: false };
 
-interface ReadOutcome {
-  seqs: string[];
-  error: { code: string; message: string; details: unknown } | undefined;
+function readAll(workspace: string, options: { sealWorkerMinBytes: number; sealDigests: boolean }, how: ReadHow): Promise<ReadOutcome> {
+  return readOutcome(workspace, options, how);
 }
 
-async function readAll(workspace: string, options: { sealWorkerMinBytes: number; sealDigests: boolean }, how: 'read' | 'readChunks' | 'readLines'): Promise<ReadOutcome> {
-  const store = new JsonlEventStore(workspace, options);
-  const seqs: string[] = [];
-  let error: ReadOutcome['error'];
-  try {
-    if (how === 'read') for await (const e of store.read()) seqs.push(`${e.seq}:${e.hash}:${JSON.stringify(e.data)}`);
-    else if (how === 'readChunks') for await (const chunk of store.readChunks()) for (const e of chunk) seqs.push(`${e.seq}:${e.hash}:${JSON.stringify(e.data)}`);
-    else for (const { event, line } of store.readLines()) seqs.push(`${event.seq}:${line}`);
-  } catch (caught) {
-    if (!isBatonError(caught)) throw caught;
-    error = { code: caught.code, message: caught.message, details: caught.details };
-  } finally {
-    await store.close();
-  }
-  return { seqs, error };
-}
-
-const cached = (how: 'read' | 'readChunks' | 'readLines', workspace: string) => readAll(workspace, { sealWorkerMinBytes: LONG, sealDigests: true }, how);
+const cached = (how: ReadHow, workspace: string) => readAll(workspace, { sealWorkerMinBytes: LONG, sealDigests: true }, how);
 const cacheFile = (workspace: string) => join(workspace, '.baton', 'cache', 'seal-digests.json');
 
 /** The cache instances the reads made, to see what they vouched for. */

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { NewEvent } from '../events/envelope.js';
-import { isBatonError } from '../src/errors.js';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
 import { SealChecker } from '../src/store/jsonl/seal-checker.js';
 import { appendFileSync } from 'node:fs';
 import { forgeEvents, linesOf } from './helpers/forge.js';
+import { readOutcome, type ReadHow, type ReadOutcome } from './helpers/read-outcome.js';
 import { makeTempDir, removeTempDirs, segmentPaths } from './helpers/workspace.js';
 
 /**
@@ -22,26 +22,8 @@ afterEach(() => vi.restoreAllMocks());
 const WITH_WORKER = 0;
 const INLINE = Number.POSITIVE_INFINITY;
 
-interface ReadOutcome {
-  seqs: string[];
-  error: { code: string; message: string; details: unknown } | undefined;
-}
-
-async function readAll(workspace: string, sealWorkerMinBytes: number, how: 'read' | 'readChunks' | 'readLines'): Promise<ReadOutcome> {
-  const store = new JsonlEventStore(workspace, { sealWorkerMinBytes, sealDigests: false });
-  const seqs: string[] = [];
-  let error: ReadOutcome['error'];
-  try {
-    if (how === 'read') for await (const e of store.read()) seqs.push(`${e.seq}:${e.hash}`);
-    else if (how === 'readChunks') for await (const chunk of store.readChunks()) for (const e of chunk) seqs.push(`${e.seq}:${e.hash}`);
-    else for (const { event, line } of store.readLines()) seqs.push(`${event.seq}:${line.length}`);
-  } catch (caught) {
-    if (!isBatonError(caught)) throw caught;
-    error = { code: caught.code, message: caught.message, details: caught.details };
-  } finally {
-    await store.close();
-  }
-  return { seqs, error };
+function readAll(workspace: string, sealWorkerMinBytes: number, how: ReadHow): Promise<ReadOutcome> {
+  return readOutcome(workspace, { sealWorkerMinBytes, sealDigests: false }, how);
 }
 
 /** A checker was started, and the worker vouched for every line it covered (none was checked from the file here). */

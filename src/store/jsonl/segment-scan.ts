@@ -289,15 +289,16 @@ export function* scanRuns(segments: readonly Segment[], start: Cursor, options: 
           if (typeof parsed === 'string') throw corrupt(segment, lineOffset, expectedSeq, parsed);
           if (parsed.seq !== expectedSeq) throw corrupt(segment, lineOffset, expectedSeq, `seq ${parsed.seq} where ${expectedSeq} was expected`);
           if (prevHash !== undefined && parsed.prev !== prevHash) throw corrupt(segment, lineOffset, expectedSeq, 'prev does not match the previous event hash (chain broken)');
-          if (vouched) {
-            // Checked when its block was first read; the same bytes parse to the same hash.
-          } else if (seals !== undefined && seals.covers(rangeIndex, lineOffset, length)) {
-            // The worker hashes it; its shape against the parsed hash costs nothing here.
-            if (!sealShapeHolds(bytes, lineStart, nl, parsed.hash)) throw corrupt(segment, lineOffset, expectedSeq, SealProblem.NOT_CANONICAL);
-            unsettled.push({ path: segment.path, offset: lineOffset, length, hash: parsed.hash, position, segment, seq: expectedSeq });
-          } else {
-            const problem = sealProblem(bytes, lineStart, nl, parsed.hash);
-            if (problem !== undefined) throw corrupt(segment, lineOffset, expectedSeq, problem);
+          // A vouched block's lines were checked when it was first read: the same bytes parse to the same hash.
+          if (!vouched) {
+            if (seals !== undefined && seals.covers(rangeIndex, lineOffset, length)) {
+              // The worker hashes it; its shape against the parsed hash costs nothing here.
+              if (!sealShapeHolds(bytes, lineStart, nl, parsed.hash)) throw corrupt(segment, lineOffset, expectedSeq, SealProblem.NOT_CANONICAL);
+              unsettled.push({ path: segment.path, offset: lineOffset, length, hash: parsed.hash, position, segment, seq: expectedSeq });
+            } else {
+              const problem = sealProblem(bytes, lineStart, nl, parsed.hash);
+              if (problem !== undefined) throw corrupt(segment, lineOffset, expectedSeq, problem);
+            }
           }
           // The seal is checked before what follows: an error further down this line waits for it too.
           position += 1;
