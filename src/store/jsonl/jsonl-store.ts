@@ -47,7 +47,7 @@ import { SealDigests } from './seal-digests.js';
 import { DEFAULT_SEAL_WORKER_MIN_BYTES } from './seal-checker.js';
 import { LineReader } from './line-reader.js';
 import type * as WriterModules from './writer-modules.js';
-import { cursorFor, findTail, listSegments, scanFrom, scanRuns, startCursor, type Cursor, type ScanEnd, type ScannedEvent, type Segment } from './segment-scan.js';
+import { cursorFor, findTail, listSegments, scanFrom, scanRuns, scanTailLines, startCursor, type Cursor, type ScanEnd, type ScannedEvent, type Segment } from './segment-scan.js';
 
 export interface JsonlStoreOptions {
   catalog?: EventCatalog;
@@ -328,8 +328,8 @@ export class JsonlEventStore implements EventStore {
    * lies beyond the committed end, which under the lock can only be a crashed writer's torn bytes.
    */
   private catchUp(): ScanEnd {
-    const unchanged = this.unchangedTail();
-    if (unchanged) return unchanged;
+    const atTail = this.catchUpAtTail();
+    if (atTail) return atTail;
     const segments = listSegments(this.layout.log);
     if (!this.tail || !segments.some((s) => s.name === this.tail!.segment.name)) {
       const { end, last } = findTail(segments);
@@ -358,13 +358,15 @@ export class JsonlEventStore implements EventStore {
   }
 
   /**
-   * The common case of catchUp, without listing the folder or reading: nothing was committed or
-   * torn since this handle's last write. Its segment file is still linked and ends exactly at the
-   * tail (appends only grow it; recovery only cuts bytes past the committed end), and no segment
-   * starts at the tail's seq (another process rolling over). One fstat and one stat instead of a
-   * readdir and a read: ~50 µs of every single-event append.
+   * The common cases of catchUp, without listing the folder: nothing was committed or torn since this
+   * handle's last write, or others appended whole single-event lines to the segment it writes
+   * (segment-scan.ts scanTailLines). Its segment file is still linked (appends only grow it;
+   * recovery only cuts bytes past the committed end), and no segment starts at the new tail's seq
+   * (another process rolling over). An unchanged tail costs one fstat and one stat instead of a
+   * readdir and a read (~50 µs of every single-event append); a few lines, one read and their
+   * checks instead of the full scan (~70 µs under the lock). Anything else: undefined, full scan.
    */
-  private unchangedTail(): ScanEnd | undefined {
+  private catchUpAtTail(): ScanEnd | undefined {
     const tail = this.tail;
     const open = this.writeFd;
     if (tail === undefined || open === undefined || open.segment !== tail.segment.name || tail.prevHash === undefined) return undefined;
@@ -374,9 +376,21 @@ export class JsonlEventStore implements EventStore {
       this.closeWriteFd();
       return undefined;
     }
-    if (stat.size !== tail.offset) return undefined;
-    if (existsSync(join(this.layout.log, segmentName(tail.seq)))) return undefined;
-    return { cursor: { ...tail }, uncommittedBytes: 0, uncommittedLines: 0 };
+    if (stat.size === tail.offset) {
+      if (existsSync(join(this.layout.log, segmentName(tail.seq)))) return undefined;
+      return { cursor: { ...tail }, uncommittedBytes: 0, uncommittedLines: 0 };
+    }
+    const appended = scanTailLines(open.fd, tail, stat.size);
+    if (appended === undefined || existsSync(join(this.layout.log, segmentName(appended.cursor.seq)))) return undefined;
+    const builder = this.index ? new this.writer!.IndexBuilder(this.index) : undefined;
+    for (const event of appended.events) builder?.add(event);
+    builder?.flush();
+    if (builder) this.foldedSinceCache += appended.events.length;
+    const last = appended.events.at(-1)!;
+    this.headHash = last.hash;
+    this.headId = last.id;
+    this.tail = appended.cursor;
+    return { cursor: { ...appended.cursor }, uncommittedBytes: 0, uncommittedLines: 0 };
   }
 
   /**

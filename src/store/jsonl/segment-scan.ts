@@ -378,6 +378,44 @@ export function* scanRuns(segments: readonly Segment[], start: Cursor, options: 
   };
 }
 
+/** Reused by every tail catch-up: they read a few lines, and a fresh buffer each time costs GC work. */
+let tailBuffer = Buffer.allocUnsafe(64 * 1024);
+/** More than this after the tail is left to the full scan (it reads in bounded blocks). */
+const TAIL_LINES_MAX_BYTES = 1 << 20;
+
+/**
+ * The writer's catch-up in its common shape: other processes appended a few whole single-event
+ * lines to the segment it writes (`fd`, now `size` bytes) since `cursor`. Each line gets the checks
+ * scanRuns gives it — envelope, seq, prev, seal — in one read, without what the full scan's
+ * generality costs an append under the lock (listing the folder, stat'ing segments, a fresh read
+ * buffer, generator hand-overs: ~70 µs, against ~1 µs per line here). Returns undefined for anything
+ * else: a multi-event batch, bytes after the last newline, a line that fails a check, over 1 MiB.
+ * The caller then runs the full scan from the same cursor, which reports or recovers what it finds.
+ */
+export function scanTailLines(fd: number, cursor: Cursor, size: number): { events: StoredEvent[]; cursor: Cursor } | undefined {
+  const length = size - cursor.offset;
+  if (length <= 0 || length > TAIL_LINES_MAX_BYTES || cursor.prevHash === undefined) return undefined;
+  if (tailBuffer.length < length) tailBuffer = Buffer.allocUnsafe(Math.max(length, tailBuffer.length * 2));
+  const bytes = tailBuffer;
+  if (readSync(fd, bytes, 0, length, cursor.offset) !== length || bytes[length - 1] !== NEWLINE) return undefined;
+  const events: StoredEvent[] = [];
+  let seq = cursor.seq;
+  let prev = cursor.prevHash;
+  for (let lineStart = 0; lineStart < length; ) {
+    // Found before `length`: the byte before it is a newline.
+    const nl = bytes.indexOf(NEWLINE, lineStart);
+    const parsed = parseStoredLine(bytes.toString('utf8', lineStart, nl));
+    if (typeof parsed === 'string' || parsed.seq !== seq || parsed.prev !== prev) return undefined;
+    if (parsed.batch_end !== undefined && parsed.batch_end !== parsed.seq) return undefined;
+    if (sealProblem(bytes, lineStart, nl, parsed.hash) !== undefined) return undefined;
+    events.push(parsed);
+    seq += 1;
+    prev = parsed.hash;
+    lineStart = nl + 1;
+  }
+  return { events, cursor: { segment: cursor.segment, offset: size, seq, prevHash: prev } };
+}
+
 export function startCursor(segments: readonly Segment[]): Cursor | undefined {
   const first = segments[0];
   return first ? { segment: first, offset: 0, seq: first.firstSeq, prevHash: first.firstSeq === 1 ? GENESIS_HASH : undefined } : undefined;
