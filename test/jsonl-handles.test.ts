@@ -6,6 +6,7 @@ import type { NewEvent } from '../events/envelope.js';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
 import { segmentName } from '../src/store/jsonl/layout.js';
 import { scanTailLines, type Cursor } from '../src/store/jsonl/segment-scan.js';
+import { sealEvent, serializeEvent } from '../src/store/hash.js';
 import { makeTempDir, removeTempDirs, segmentBytes, segmentPaths, storedEvents, storedLines } from './helpers/workspace.js';
 
 /**
@@ -200,16 +201,24 @@ describe('scanTailLines: the lines appended after a writer\'s tail, in one read'
     }
   }
 
-  it('hands over every appended single-event line, checked, with the cursor after the last', async () => {
-    const { workspace, path, cursor } = await logWith(7);
-    const result = scan(path, cursor);
-    const stored = storedEvents(workspace);
-    expect(result?.events).toEqual(stored.slice(1));
-    expect(result?.cursor).toEqual({ segment: cursor.segment, offset: readFileSync(path).length, seq: 9, prevHash: stored.at(-1)!.hash });
+  it('hands over every appended line, checked, with the cursor after the last', async () => {
+    for (const [count, batch] of [
+      [7, 1],
+      [3, 4],
+    ] as const) {
+      const { workspace, path, cursor } = await logWith(count, batch);
+      const result = scan(path, cursor);
+      const stored = storedEvents(workspace);
+      expect(result?.events).toEqual(stored.slice(1));
+      expect(result?.cursor).toEqual({ segment: cursor.segment, offset: readFileSync(path).length, seq: 2 + count * batch, prevHash: stored.at(-1)!.hash });
+    }
   });
 
-  it('leaves every other shape to the full scan: a multi-event batch, bytes after the last newline, a broken seal, seq or prev', async () => {
+  it('leaves every other shape to the full scan: a batch without its last line or whose lines disagree on batch_end, bytes after the last newline, a broken seal, seq or prev', async () => {
     const batch = await logWith(1, 3);
+    const lines = readFileSync(batch.path, 'utf8').split('\n');
+    // The batch's last line cut off, as by a crash between its lines' writes (all but the last are whole).
+    writeFileSync(batch.path, lines.slice(0, -2).join('\n') + '\n');
     expect(scan(batch.path, batch.cursor)).toBeUndefined();
 
     const torn = await logWith(2);
@@ -219,6 +228,20 @@ describe('scanTailLines: the lines appended after a writer\'s tail, in one read'
     const sealed = await logWith(2);
     writeFileSync(sealed.path, readFileSync(sealed.path, 'utf8').replace('"text":"n1-0"', '"text":"N1-0"'));
     expect(scan(sealed.path, sealed.cursor)).toBeUndefined();
+
+    // A batch whose lines disagree on batch_end, each line sealed and chained (only the rule is broken).
+    const mixed = await logWith(1, 3);
+    const [first, ...rest] = storedEvents(mixed.workspace);
+    let prev = first!.hash;
+    const resealed = [serializeEvent(first!)];
+    for (const event of rest) {
+      const { hash: _old, ...unsealed } = event;
+      const sealed = sealEvent({ ...unsealed, prev, ...(event.seq === 3 ? { batch_end: 3 } : {}) });
+      resealed.push(sealed.line);
+      prev = sealed.event.hash;
+    }
+    writeFileSync(mixed.path, resealed.join('\n') + '\n');
+    expect(scan(mixed.path, mixed.cursor)).toBeUndefined();
 
     const ahead = await logWith(2);
     expect(scan(ahead.path, { ...ahead.cursor, seq: 3 })).toBeUndefined();

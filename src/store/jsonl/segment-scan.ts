@@ -384,13 +384,14 @@ let tailBuffer = Buffer.allocUnsafe(64 * 1024);
 const TAIL_LINES_MAX_BYTES = 1 << 20;
 
 /**
- * The writer's catch-up in its common shape: other processes appended a few whole single-event
- * lines to the segment it writes (`fd`, now `size` bytes) since `cursor`. Each line gets the checks
- * scanRuns gives it — envelope, seq, prev, seal — in one read, without what the full scan's
+ * The writer's catch-up in its common shape: other processes appended a few whole batches to the
+ * segment it writes (`fd`, now `size` bytes) since `cursor`. Each line gets the checks scanRuns
+ * gives it — envelope, seq, prev, seal, batch_end — in one read, without what the full scan's
  * generality costs an append under the lock (listing the folder, stat'ing segments, a fresh read
  * buffer, generator hand-overs: ~70 µs, against ~1 µs per line here). Returns undefined for anything
- * else: a multi-event batch, bytes after the last newline, a line that fails a check, over 1 MiB.
- * The caller then runs the full scan from the same cursor, which reports or recovers what it finds.
+ * else: bytes after the last newline, a batch whose last line is missing, a line that fails a
+ * check, over 1 MiB. The caller then runs the full scan from the same cursor, which reports or
+ * recovers what it finds.
  */
 export function scanTailLines(fd: number, cursor: Cursor, size: number): { events: StoredEvent[]; cursor: Cursor } | undefined {
   const length = size - cursor.offset;
@@ -401,18 +402,23 @@ export function scanTailLines(fd: number, cursor: Cursor, size: number): { event
   const events: StoredEvent[] = [];
   let seq = cursor.seq;
   let prev = cursor.prevHash;
+  /** The batch_end of the multi-event batch being read, when inside one. */
+  let batchEnd: number | undefined;
   for (let lineStart = 0; lineStart < length; ) {
     // Found before `length`: the byte before it is a newline.
     const nl = bytes.indexOf(NEWLINE, lineStart);
     const parsed = parseStoredLine(bytes.toString('utf8', lineStart, nl));
     if (typeof parsed === 'string' || parsed.seq !== seq || parsed.prev !== prev) return undefined;
-    if (parsed.batch_end !== undefined && parsed.batch_end !== parsed.seq) return undefined;
+    if (batchEnd === undefined ? parsed.batch_end !== undefined && parsed.batch_end < seq : parsed.batch_end !== batchEnd) return undefined;
     if (sealProblem(bytes, lineStart, nl, parsed.hash) !== undefined) return undefined;
     events.push(parsed);
+    batchEnd = parsed.batch_end !== undefined && parsed.batch_end > seq ? parsed.batch_end : undefined;
     seq += 1;
     prev = parsed.hash;
     lineStart = nl + 1;
   }
+  // A batch whose last line is not there yet is a write cut short: the full scan recovers it.
+  if (batchEnd !== undefined) return undefined;
   return { events, cursor: { segment: cursor.segment, offset: size, seq, prevHash: prev } };
 }
 
