@@ -359,8 +359,8 @@ export class JsonlEventStore implements EventStore {
 
   /**
    * The common cases of catchUp, without listing the folder: nothing was committed or torn since this
-   * handle's last write, or others appended whole single-event lines to the segment it writes
-   * (segment-scan.ts scanTailLines). Its segment file is still linked (appends only grow it;
+   * handle's last write, or others appended whole batches to the segment it writes (segment-scan.ts
+   * scanTailLines). Its segment file is still linked (appends only grow it;
    * recovery only cuts bytes past the committed end), and no segment starts at the new tail's seq
    * (another process rolling over). An unchanged tail costs one fstat and one stat instead of a
    * readdir and a read (~50 µs of every single-event append); a few lines, one read and their

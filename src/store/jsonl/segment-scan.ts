@@ -409,7 +409,8 @@ export function scanTailLines(fd: number, cursor: Cursor, size: number): { event
     const nl = bytes.indexOf(NEWLINE, lineStart);
     const parsed = parseStoredLine(bytes.toString('utf8', lineStart, nl));
     if (typeof parsed === 'string' || parsed.seq !== seq || parsed.prev !== prev) return undefined;
-    if (batchEnd === undefined ? parsed.batch_end !== undefined && parsed.batch_end < seq : parsed.batch_end !== batchEnd) return undefined;
+    // Inside a multi-event batch, every line names the batch's last seq.
+    if (batchEnd !== undefined && parsed.batch_end !== batchEnd) return undefined;
     if (sealProblem(bytes, lineStart, nl, parsed.hash) !== undefined) return undefined;
     events.push(parsed);
     batchEnd = parsed.batch_end !== undefined && parsed.batch_end > seq ? parsed.batch_end : undefined;
