@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { NewEvent } from '../events/envelope.js';
-import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
+import { JsonlEventStore, type JsonlStoreOptions } from '../src/store/jsonl/jsonl-store.js';
 import { segmentName } from '../src/store/jsonl/layout.js';
 import { scanTailLines, type Cursor } from '../src/store/jsonl/segment-scan.js';
 import { sealEvent, serializeEvent } from '../src/store/hash.js';
@@ -17,6 +17,19 @@ afterAll(removeTempDirs);
 
 const note = (text: string): NewEvent => ({ type: 'note.recorded', stream: 'note/handles', data: { text } });
 
+/** Handles a and b on one fresh workspace, closed after `body` whatever it does. */
+async function withHandles(body: (a: JsonlEventStore, b: JsonlEventStore, workspace: string) => Promise<void>, bOptions: JsonlStoreOptions = {}): Promise<void> {
+  const workspace = makeTempDir();
+  const a = new JsonlEventStore(workspace);
+  const b = new JsonlEventStore(workspace, bOptions);
+  try {
+    await body(a, b, workspace);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+}
+
 async function seqsOf(store: JsonlEventStore): Promise<number[]> {
   const seqs: number[] = [];
   for await (const event of store.read()) seqs.push(event.seq);
@@ -25,10 +38,7 @@ async function seqsOf(store: JsonlEventStore): Promise<number[]> {
 
 describe('handles sharing one log', () => {
   it('a handle appends after what another handle appended to its segment since its own last write', async () => {
-    const workspace = makeTempDir();
-    const a = new JsonlEventStore(workspace);
-    const b = new JsonlEventStore(workspace);
-    try {
+    await withHandles(async (a, b) => {
       await a.append([note('a1')]);
       await a.append([note('a2')]);
       const fromB = await b.append([note('b1'), note('b2')]);
@@ -36,18 +46,12 @@ describe('handles sharing one log', () => {
       expect(next.events[0]).toMatchObject({ seq: 5, prev: fromB.events[1]!.hash });
       expect(await seqsOf(a)).toEqual([1, 2, 3, 4, 5]);
       expect(await a.verify()).toEqual({ ok: true, head_seq: 5, checked: 5, first_bad: null });
-    } finally {
-      await a.close();
-      await b.close();
-    }
+    });
   });
 
   it('a handle whose segment did not change still follows a roll-over made by another handle (new segment at its tail seq)', async () => {
-    const workspace = makeTempDir();
-    const a = new JsonlEventStore(workspace);
     // A tiny segment size: b's first append finds a's segment full and starts the next one.
-    const b = new JsonlEventStore(workspace, { segmentBytes: 1 });
-    try {
+    await withHandles(async (a, b, workspace) => {
       await a.append([note('a1')]);
       await a.append([note('a2')]);
       const fromB = await b.append([note('b1')]);
@@ -57,10 +61,7 @@ describe('handles sharing one log', () => {
       expect(next.events[0]).toMatchObject({ seq: 4, prev: fromB.events[0]!.hash });
       expect(await seqsOf(a)).toEqual([1, 2, 3, 4]);
       expect(await a.verify()).toEqual({ ok: true, head_seq: 4, checked: 4, first_bad: null });
-    } finally {
-      await a.close();
-      await b.close();
-    }
+    }, { segmentBytes: 1 });
   });
 
   it('a handle appending alone keeps a contiguous chain across many appends and its own roll-overs', async () => {
@@ -102,10 +103,7 @@ describe('handles sharing one log', () => {
   });
 
   it('a line with a broken seal appended behind a handle is refused by its next append, and nothing is written', async () => {
-    const workspace = makeTempDir();
-    const a = new JsonlEventStore(workspace);
-    const b = new JsonlEventStore(workspace);
-    try {
+    await withHandles(async (a, b, workspace) => {
       await a.append([note('a1')]);
       await b.append([note('b1')]);
       await b.append([note('b2')]);
@@ -115,17 +113,11 @@ describe('handles sharing one log', () => {
       const before = segmentBytes(workspace);
       await expect(a.append([note('a2')])).rejects.toMatchObject({ code: 'LOG_CORRUPT', details: { seq: 2 } });
       expect(segmentBytes(workspace).equals(before)).toBe(true);
-    } finally {
-      await a.close();
-      await b.close();
-    }
+    });
   });
 
   it('a torn line behind a handle is quarantined by its next append, which goes after the committed lines', async () => {
-    const workspace = makeTempDir();
-    const a = new JsonlEventStore(workspace);
-    const b = new JsonlEventStore(workspace);
-    try {
+    await withHandles(async (a, b, workspace) => {
       await a.append([note('a1')]);
       await b.append([note('b1')]);
       const [path] = segmentPaths(workspace);
@@ -134,10 +126,7 @@ describe('handles sharing one log', () => {
       expect(next.events[0]).toMatchObject({ seq: 4 });
       expect(storedEvents(workspace).map((e) => e.type)).toEqual(['note.recorded', 'note.recorded', 'log.recovered', 'note.recorded']);
       expect(await a.verify()).toMatchObject({ ok: true });
-    } finally {
-      await a.close();
-      await b.close();
-    }
+    });
   });
 
   it('handles appending in any interleaving, batch size and segment size keep one contiguous chain and exact stream versions', async () => {
