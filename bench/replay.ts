@@ -1,6 +1,6 @@
 import type { LogFixture } from './log-fixture.js';
 import type { ChildResult } from './read-child.js';
-import { formatNumber, rate, type BenchResult } from './report.js';
+import { atSpecReadLimit, formatNumber, rate, type BenchResult } from './report.js';
 import { lastJsonLine, runChild } from './support.js';
 
 export const REPLAY = {
@@ -52,6 +52,7 @@ export async function benchReplay(fixture: LogFixture, options: { repeats: numbe
       `projections folded: ${projections}`,
       `peak RSS of the replay child ${formatNumber(peakRss)} MB (${small ? 'within' : 'OVER'} ${REPLAY.maxRssMB} MB); rate ${fast ? 'meets' : 'MISSES'} the floor`,
       `runs (ms): baton ${batonRuns.map((r) => formatNumber(r.ms)).join(', ')}; limit ${limitRuns.map((r) => formatNumber(r.ms)).join(', ')}`,
+      atSpecReadLimit(batonRate / limitRate),
     ],
   };
 }
