@@ -33,7 +33,7 @@ export interface BenchResult {
 /**
  * The read limit the spec's budgets were set against: "chunked read + JSON.parse: ~380,000
  * lines/s" (architecture.md, performance budgets). This machine's own limit moves with its load
- * (seen from ~240,000 to ~500,000 lines/s within an hour), and a floor in events/s moves with it.
+ * (seen from ~240,000 to ~530,000 lines/s within an hour), and a floor in events/s moves with it.
  */
 export const SPEC_READ_LIMIT = 380_000;
 
