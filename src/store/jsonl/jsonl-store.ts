@@ -376,20 +376,18 @@ export class JsonlEventStore implements EventStore {
       this.closeWriteFd();
       return undefined;
     }
-    if (stat.size === tail.offset) {
-      if (existsSync(join(this.layout.log, segmentName(tail.seq)))) return undefined;
-      return { cursor: { ...tail }, uncommittedBytes: 0, uncommittedLines: 0 };
-    }
-    const appended = scanTailLines(open.fd, tail, stat.size);
+    const appended = stat.size === tail.offset ? { events: [], cursor: tail } : scanTailLines(open.fd, tail, stat.size);
     if (appended === undefined || existsSync(join(this.layout.log, segmentName(appended.cursor.seq)))) return undefined;
-    const builder = this.index ? new this.writer!.IndexBuilder(this.index) : undefined;
-    for (const event of appended.events) builder?.add(event);
-    builder?.flush();
-    if (builder) this.foldedSinceCache += appended.events.length;
-    const last = appended.events.at(-1)!;
-    this.headHash = last.hash;
-    this.headId = last.id;
-    this.tail = appended.cursor;
+    const last = appended.events.at(-1);
+    if (last !== undefined) {
+      const builder = this.index ? new this.writer!.IndexBuilder(this.index) : undefined;
+      for (const event of appended.events) builder?.add(event);
+      builder?.flush();
+      if (builder) this.foldedSinceCache += appended.events.length;
+      this.headHash = last.hash;
+      this.headId = last.id;
+      this.tail = appended.cursor;
+    }
     return { cursor: { ...appended.cursor }, uncommittedBytes: 0, uncommittedLines: 0 };
   }
 
