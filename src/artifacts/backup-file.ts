@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { writeFileAtomic } from './atomic-write.js';
+import { FileAccess, writeFileAtomic } from './atomic-write.js';
 
 /**
  * I8 / D6: keep a byte-identical copy of a state file at `<file>.bak.<YYYYmmddHHMMSS>` (UTC, the
@@ -12,8 +12,8 @@ export function backupName(path: string, now: string): string {
   for (let n = 2; ; n++) if (!existsSync(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-export function backupFile(path: string, content: Buffer, now: string): string {
+export function backupFile(workspace: string, path: string, content: Buffer, now: string): string {
   const target = backupName(path, now);
-  writeFileAtomic(target, content);
+  writeFileAtomic(workspace, target, content, FileAccess.shared);
   return target;
 }

@@ -54,8 +54,12 @@ export class CommandContext {
 
   /** Where projection snapshots go: `.baton/cache/` of the workspace, whatever the store. */
   async cacheDir(): Promise<string> {
-    const { workspaceLayout } = await this.storeAccess();
-    return workspaceLayout(await this.workspace()).cache;
+    const { workspaceLayout, assertNoLinkBelow } = await this.storeAccess();
+    const workspace = await this.workspace();
+    const cache = workspaceLayout(workspace).cache;
+    // Snapshots are read and written there: a planted link would steer both.
+    assertNoLinkBelow(workspace, cache);
+    return cache;
   }
 
   catalog(): Promise<EventCatalog> {

@@ -6,6 +6,7 @@
 export { CompiledEventCatalog } from '../../events/compiled-catalog.js';
 export { loadSchemas } from '../../events/schema-loader.js';
 export { workspaceLayout } from '../store/jsonl/layout.js';
+export { assertNoLinkBelow } from '../artifacts/owned-paths.js';
 export { openStore } from '../store/open-store.js';
 export { readStoreConfig } from '../store/read-store-config.js';
 export { readConfigText, resolveWorkspace } from '../workspace.js';

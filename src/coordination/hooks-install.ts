@@ -1,5 +1,6 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { FileAccess, readIfFile, writeFileAtomic } from '../artifacts/atomic-write.js';
 import { invalidInput } from '../errors.js';
 
 /**
@@ -40,23 +41,17 @@ export interface HooksInstallResult {
   changed: boolean;
 }
 
-function writeAtomic(path: string, content: string, mode: number): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, content, { mode });
-  chmodSync(tmp, mode);
-  renameSync(tmp, path);
-}
 
 export function installClaudeCodeHook(workspace: string): HooksInstallResult {
   const settingsPath = join(workspace, SETTINGS_PATH);
   const scriptPath = join(workspace, HOOK_SCRIPT_PATH);
   // Read and check everything before writing anything: invalid settings change nothing.
   let settings: Record<string, unknown> = {};
-  if (existsSync(settingsPath)) {
+  const settingsBytes = readIfFile(workspace, settingsPath);
+  if (settingsBytes !== undefined) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(settingsPath, 'utf8'));
+      parsed = JSON.parse(settingsBytes.toString('utf8'));
     } catch (error) {
       throw invalidInput(`is not valid JSON (${(error as Error).message}); nothing was written`, SETTINGS_PATH);
     }
@@ -72,12 +67,12 @@ export function installClaudeCodeHook(workspace: string): HooksInstallResult {
   let changed = false;
   if (!present) {
     const next = { ...settings, hooks: { ...(hooks as Record<string, unknown>), PostToolUse: [...post, { matcher: '*', hooks: [{ type: 'command', command: HOOK_COMMAND }] }] } };
-    writeAtomic(settingsPath, JSON.stringify(next, null, 2) + '\n', 0o644);
+    writeFileAtomic(workspace, settingsPath, JSON.stringify(next, null, 2) + '\n', FileAccess.shared);
     changed = true;
   }
-  const currentScript = existsSync(scriptPath) ? readFileSync(scriptPath, 'utf8') : undefined;
+  const currentScript = readIfFile(workspace, scriptPath)?.toString('utf8');
   if (currentScript !== HOOK_SCRIPT) {
-    writeAtomic(scriptPath, HOOK_SCRIPT, 0o755);
+    writeFileAtomic(workspace, scriptPath, HOOK_SCRIPT, FileAccess.executable);
     changed = true;
   } else {
     chmodSync(scriptPath, 0o755);

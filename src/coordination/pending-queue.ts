@@ -1,5 +1,6 @@
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, constants, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { assertNoLinkBelow, ensureOwnedDir } from '../artifacts/owned-paths.js';
 import { randomBytes } from 'node:crypto';
 import { SESSION_ID_PATTERN } from '../../events/coordination/identities.js';
 
@@ -17,6 +18,17 @@ export interface PendingEntry {
   enqueued_at: string;
 }
 
+/**
+ * The queue folder (`<workspace>/.baton/hooks/pending`), checked as one of Baton's own: no planted
+ * link on the way (owned-paths.ts).
+ */
+function ownedQueueDir(dir: string, create: boolean): string {
+  const workspace = resolve(dir, '..', '..', '..');
+  if (create) ensureOwnedDir(workspace, dir, 0o700);
+  else assertNoLinkBelow(workspace, dir);
+  return dir;
+}
+
 function queuePath(dir: string, sessionId: string): string {
   // Session ids are checked against their strict pattern, so none escapes the folder.
   if (!SESSION_ID_PATTERN.test(sessionId)) throw new Error(`not a session id: ${sessionId}`);
@@ -25,9 +37,9 @@ function queuePath(dir: string, sessionId: string): string {
 
 export function enqueuePending(dir: string, sessionId: string, refs: readonly { signal_id: string; seq: number }[], now: string): void {
   if (refs.length === 0) return;
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  ownedQueueDir(dir, true);
   const lines = refs.map((r) => JSON.stringify({ event: 'signal:received', signal_id: r.signal_id, seq: r.seq, enqueued_at: now } satisfies PendingEntry) + '\n').join('');
-  const fd = openSync(queuePath(dir, sessionId), 'a', 0o600);
+  const fd = openSync(queuePath(dir, sessionId), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
   try {
     writeSync(fd, lines);
   } finally {
@@ -37,7 +49,7 @@ export function enqueuePending(dir: string, sessionId: string, refs: readonly { 
 
 /** Take the whole queue atomically: rename aside, read, remove. Malformed lines are skipped. */
 export function takePending(dir: string, sessionId: string): PendingEntry[] {
-  const path = queuePath(dir, sessionId);
+  const path = queuePath(ownedQueueDir(dir, false), sessionId);
   const aside = `${path}.taking-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     renameSync(path, aside);

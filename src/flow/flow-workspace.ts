@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { NewEvent } from '../../events/envelope.js';
 import { DEEP_DIVE_FILE, flowProjection, latestFlow, renderDeepDiveFile, renderFlowFile, STATE_FILE, type FlowState } from '../../projections/flow/index.js';
 import { withArtifactLock } from '../artifacts/artifact-lock.js';
-import { writeIfChanged } from '../artifacts/atomic-write.js';
+import { FileAccess, writeIfChanged } from '../artifacts/atomic-write.js';
 import type { CommandContext } from '../cli/context.js';
 import { BatonError, ErrorCode } from '../errors.js';
 import type { ExpectedVersion } from '../store/contract.js';
@@ -65,8 +65,8 @@ export async function syncStateFiles(ctx: CommandContext, kinds: readonly StateF
     return await withArtifactLock(workspace, async () => {
       const state = await foldFlows(ctx);
       const record = latestFlow(state);
-      if (kinds.includes(StateFileKind.flow) && record !== null) writeIfChanged(join(workspace, STATE_FILE[record.context.variant]), renderFlowFile(record));
-      if (kinds.includes(StateFileKind.deepDive) && state.deep_dive !== null) writeIfChanged(join(workspace, DEEP_DIVE_FILE), renderDeepDiveFile(state.deep_dive));
+      if (kinds.includes(StateFileKind.flow) && record !== null) writeIfChanged(workspace, join(workspace, STATE_FILE[record.context.variant]), renderFlowFile(record), FileAccess.shared);
+      if (kinds.includes(StateFileKind.deepDive) && state.deep_dive !== null) writeIfChanged(workspace, join(workspace, DEEP_DIVE_FILE), renderDeepDiveFile(state.deep_dive), FileAccess.shared);
       return state;
     });
   } catch (error) {

@@ -1,4 +1,5 @@
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { readFileNoFollow } from '../artifacts/owned-paths.js';
 import { join } from 'node:path';
 import { HASH_PATTERN } from '../../events/patterns.js';
 import { DIR_MODE, FILE_MODE } from './jsonl/layout.js';
@@ -49,9 +50,10 @@ export function loadSnapshot(cacheDir: string, name: string, version: number): S
   const path = snapshotPath(cacheDir, name);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    const bytes = readFileNoFollow(path);
+    if (bytes === undefined) return { kind: SnapshotLoadKind.MISSING };
+    text = bytes.toString('utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: SnapshotLoadKind.MISSING };
     return { kind: SnapshotLoadKind.CORRUPT, reason: `cannot read the file: ${(error as Error).message}` };
   }
   let value: unknown;

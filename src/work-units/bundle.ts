@@ -7,8 +7,8 @@ import { depsOf } from '../../projections/work-units/evidence.js';
 import { handoffFormatFor, renderHandoffMarkdown, renderHandoffXml, type HandoffInput } from '../../projections/work-units/handoff.js';
 import { planDocument, statusDocument, type InitiativeComputation } from '../../projections/work-units/initiative-view.js';
 import { applyWorkUnits, type AttemptRecord, type WorkUnitsState } from '../../projections/work-units/state.js';
-import { readIfFile } from '../artifacts/atomic-write.js';
-import { restorePrivateFile, writePrivateFileAtomic } from '../artifacts/private-write.js';
+import { FileAccess, readIfFile, writeFileAtomic, writeIfChanged } from '../artifacts/atomic-write.js';
+import { assertNoLinkBelow } from '../artifacts/owned-paths.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
 import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
 import { defaultBranch, defaultWorktree } from './lifecycle.js';
@@ -142,6 +142,8 @@ export async function runInitiative(env: WorkUnitsEnv, initiative: string, optio
       },
     })),
   ];
+  // The attempt's folder must be one of Baton's own before anything is recorded (owned-paths.ts).
+  assertNoLinkBelow(env.workspace, join(env.workspace, rel, 'handoffs'));
   const result = await env.store.append(
     events.map((e) => ({ ...e, actor: env.actor, at: env.now })),
     { expectedVersion: { [stream]: version === 0 ? 'no_stream' : version } },
@@ -149,11 +151,11 @@ export async function runInitiative(env: WorkUnitsEnv, initiative: string, optio
   for (const stored of result.events) applyWorkUnits(state, env.catalog.upcast(stored));
   const status = statusDocument(reconcile(state, initiative, env, { maxActiveWorkers: max, useRecordedCapacity: true }), env.now);
   const dir = join(env.workspace, rel);
-  for (const h of handoffs) writePrivateFileAtomic(join(env.workspace, h.path), h.content);
+  for (const h of handoffs) writePrivate(env.workspace, join(env.workspace, h.path), h.content);
   const record = state.attempts[initiative]!.find((a) => a.launch_attempt === attempt)!;
-  writePrivateFileAtomic(join(dir, 'plan.json'), documentText(planFromRecord(initiative, record)));
-  writePrivateFileAtomic(join(dir, 'launch.json'), documentText(launchFromRecord(initiative, record)));
-  writePrivateFileAtomic(join(dir, 'status.json'), documentText(status));
+  writePrivate(env.workspace, join(dir, 'plan.json'), documentText(planFromRecord(initiative, record)));
+  writePrivate(env.workspace, join(dir, 'launch.json'), documentText(launchFromRecord(initiative, record)));
+  writePrivate(env.workspace, join(dir, 'status.json'), documentText(status));
   return {
     initiative,
     launch_attempt: attempt,
@@ -211,11 +213,11 @@ export async function refreshLatestAttempt(env: WorkUnitsEnv, initiative: string
   if (attempts.length === 0) return;
   const latest = attempts.reduce((a, b) => (b.launch_attempt > a.launch_attempt ? b : a));
   const dir = join(env.workspace, attemptRel(initiative, latest.launch_attempt));
-  restorePrivateFile(join(dir, 'status.json'), documentText(status));
-  restorePrivateFile(join(dir, 'plan.json'), documentText(planFromRecord(initiative, latest)));
-  restorePrivateFile(join(dir, 'launch.json'), documentText(launchFromRecord(initiative, latest)));
+  restorePrivate(env.workspace, join(dir, 'status.json'), documentText(status));
+  restorePrivate(env.workspace, join(dir, 'plan.json'), documentText(planFromRecord(initiative, latest)));
+  restorePrivate(env.workspace, join(dir, 'launch.json'), documentText(launchFromRecord(initiative, latest)));
   const broken = latest.handoffs.filter((h) => {
-    const bytes = readIfFile(join(env.workspace, h.handoff_artifact_path));
+    const bytes = readIfFile(env.workspace, join(env.workspace, h.handoff_artifact_path));
     return bytes === undefined || createHash('sha256').update(bytes).digest('hex') !== h.content_sha256;
   });
   if (broken.length === 0) return;
@@ -235,6 +237,14 @@ export async function refreshLatestAttempt(env: WorkUnitsEnv, initiative: string
       ),
       h.handoff_format,
     );
-    if (sha256(content) === h.content_sha256) writePrivateFileAtomic(join(env.workspace, h.handoff_artifact_path), content);
+    if (sha256(content) === h.content_sha256) writePrivate(env.workspace, join(env.workspace, h.handoff_artifact_path), content);
   }
+}
+
+function writePrivate(workspace: string, path: string, content: string): void {
+  writeFileAtomic(workspace, path, content, FileAccess.private);
+}
+
+function restorePrivate(workspace: string, path: string, content: string): boolean {
+  return writeIfChanged(workspace, path, content, FileAccess.private);
 }

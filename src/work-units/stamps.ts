@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { readIfFile } from '../artifacts/atomic-write.js';
-import { restorePrivateFile } from '../artifacts/private-write.js';
+import { FileAccess, readIfFile, writeIfChanged } from '../artifacts/atomic-write.js';
 import { stepWu } from '../../machines/work-unit-steps.js';
 import { BatonError, ErrorCode } from '../errors.js';
 import type { WorkUnitsState } from '../../projections/work-units/state.js';
@@ -46,10 +45,10 @@ export async function doneWu(env: WorkUnitsEnv, wuId: string): Promise<DoneResul
   const rel = stampRelativePath(wuId);
   const path = join(env.workspace, rel);
   if (wu.stamped !== null) {
-    restorePrivateFile(path, stampContent(wuId, wu.stamped.title, wu.stamped.completed_date));
+    writeIfChanged(env.workspace, path, stampContent(wuId, wu.stamped.title, wu.stamped.completed_date), FileAccess.private);
     return { wu_id: wuId, stamp_path: rel, already_exists: true, appended: [] };
   }
-  const onDisk = readIfFile(path);
+  const onDisk = readIfFile(env.workspace, path);
   const fileValid = isValidStamp(wuId, onDisk) || (wu.stamp_file?.present === true && wu.stamp_file.valid);
   const lifecycle = fileValid ? { ...wu.lifecycle, stamp_file: true } : wu.lifecycle;
   if (stepWu(lifecycle, { type: 'STAMP' }) === null) {
@@ -59,7 +58,7 @@ export async function doneWu(env: WorkUnitsEnv, wuId: string): Promise<DoneResul
   const completed = env.now.slice(0, 10);
   const result = await appendAs(env, [{ type: 'wu.stamped', stream, data: { wu_id: wuId, title, completed_date: completed, stamp_path: rel } }], { [stream]: version });
   // A valid hand-written (or LumenFlow) stamp is kept as it is.
-  if (!isValidStamp(wuId, onDisk)) restorePrivateFile(path, stampContent(wuId, title, completed));
+  if (!isValidStamp(wuId, onDisk)) writeIfChanged(env.workspace, path, stampContent(wuId, title, completed), FileAccess.private);
   return { wu_id: wuId, stamp_path: rel, already_exists: fileValid, appended: appendedOf(result) };
 }
 
@@ -68,7 +67,7 @@ export function restoreStamps(env: WorkUnitsEnv, state: WorkUnitsState): number 
   let written = 0;
   for (const wu of Object.values(state.wus)) {
     if (wu.stamped === null) continue;
-    if (restorePrivateFile(join(env.workspace, stampRelativePath(wu.wu_id)), stampContent(wu.wu_id, wu.stamped.title, wu.stamped.completed_date))) written++;
+    if (writeIfChanged(env.workspace, join(env.workspace, stampRelativePath(wu.wu_id)), stampContent(wu.wu_id, wu.stamped.title, wu.stamped.completed_date), FileAccess.private)) written++;
   }
   return written;
 }

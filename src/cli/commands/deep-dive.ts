@@ -47,13 +47,13 @@ export async function deepDiveInit(ctx: CommandContext, flags: DeepDiveInitFlags
   let backupPath: string | null = null;
 
   await decideAndAppend(ctx, (state) => {
-    const existing = readIfFile(path);
+    const existing = readIfFile(workspace, path);
     const dd = state.deep_dive;
     if (!flags.refresh && (dd !== null || existing !== undefined)) {
       const where = dd !== null ? `phase: ${dd.phase}, generated: ${fileTime(dd.generated)}` : 'phase: unknown, generated: unknown';
       throw refuse(FlowErrorCode.DEEP_DIVE_EXISTS, `A deep dive already exists (${where}). Use --refresh to start over; the current file is backed up first.`);
     }
-    if (flags.refresh && existing !== undefined && backupPath === null) backupPath = relative(workspace, backupFile(path, existing, ctx.now));
+    if (flags.refresh && existing !== undefined && backupPath === null) backupPath = relative(workspace, backupFile(workspace, path, existing, ctx.now));
     const data: DeepDiveInitializedData = { deep_dive_id: id, scope, focus_path: focus, agent_count: agentCount, refresh: flags.refresh === true, backup_path: backupPath };
     return { events: [{ type: DeepDiveEventType.initialized, stream, data }], expectedVersion: { [stream]: 'no_stream' }, result: null };
   });

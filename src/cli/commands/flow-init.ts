@@ -52,10 +52,10 @@ export async function flowInit(ctx: CommandContext, words: readonly string[], fl
     }
     // I8: a state file Baton did not render (for the previous flow of this variant) is kept.
     const path = join(workspace, STATE_FILE[variant]);
-    const existing = readIfFile(path);
+    const existing = readIfFile(workspace, path);
     const previous = state.flows[variant];
     if (!backedUp && existing !== undefined && (previous === null || !existing.equals(Buffer.from(renderFlowFile(previous), 'utf8')))) {
-      backupFile(path, existing, ctx.now);
+      backupFile(workspace, path, existing, ctx.now);
       backedUp = true;
     }
     const dd = state.deep_dive;

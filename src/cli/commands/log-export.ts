@@ -1,15 +1,17 @@
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import type { CommandContext } from '../context.js';
 import { LogExportedEnvelope } from '../envelopes.js';
 import { invalidInput } from '../../errors.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
+import { AtomicOutput, checkOutputPath } from '../output-path.js';
 import { storedLines } from './stored-lines.js';
 
 export async function logExport(ctx: CommandContext, flags: { out: string }): Promise<void> {
   if (flags.out.trim() === '') throw invalidInput('must be a file path or -', '--out');
-  const store = await ctx.store();
   const toStdout = flags.out === '-';
-  const fd = toStdout ? undefined : openSync(flags.out, 'w', 0o600);
+  // Checked before the store is opened: an export onto `.baton/` must change nothing.
+  const target = toStdout ? undefined : checkOutputPath(await ctx.workspace(), flags.out, '--out');
+  const store = await ctx.store();
+  const output = target === undefined ? undefined : new AtomicOutput(target, '--out', flags.out);
   let events = 0;
   let headSeq = 0;
   let headHash = GENESIS_HASH;
@@ -18,7 +20,7 @@ export async function logExport(ctx: CommandContext, flags: { out: string }): Pr
     const flush = async (): Promise<void> => {
       const text = buffer.join('');
       buffer = [];
-      if (fd !== undefined) writeSync(fd, text);
+      if (output !== undefined) output.write(text);
       else if (!process.stdout.write(text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
     };
     for await (const { line, event } of storedLines(store, {})) {
@@ -29,9 +31,10 @@ export async function logExport(ctx: CommandContext, flags: { out: string }): Pr
       if (buffer.length >= 1000) await flush();
     }
     await flush();
-    if (fd !== undefined) fsyncSync(fd);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+    output?.commit();
+  } catch (error) {
+    output?.abort();
+    throw error;
   }
   ctx.output.emit(
     LogExportedEnvelope,

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileNoFollow } from '../../artifacts/owned-paths.js';
 import { join } from 'node:path';
 import { INVALID } from '../../../events/compiled.js';
 import { IndexCacheSchema as CompiledIndexCache } from '../../validators.generated.js';
@@ -26,12 +27,14 @@ export function saveIndexCache(cacheDir: string, index: StoreIndex, cursor: Curs
     idempotency: [...index.idempotency],
   };
   const path = join(cacheDir, CACHE_FILE);
-  const temp = `${path}.${process.pid}.tmp`;
+  const temp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
-    writeFileSync(temp, JSON.stringify(body), { mode: FILE_MODE });
+    // O_EXCL: a link planted at the temp name is never followed.
+    writeFileSync(temp, JSON.stringify(body), { mode: FILE_MODE, flag: 'wx' });
     renameSync(temp, path);
   } catch {
     // A cache that cannot be written is only a slower next start.
+    rmSync(temp, { force: true });
   }
 }
 
@@ -39,7 +42,9 @@ export function loadIndexCache(cacheDir: string, segments: readonly Segment[]): 
   let parsed: IndexCache;
   try {
     // A cache that does not match its schema is ignored, so the compiled check alone decides.
-    const result = CompiledIndexCache.parse(JSON.parse(readFileSync(join(cacheDir, CACHE_FILE), 'utf8')));
+    const bytes = readFileNoFollow(join(cacheDir, CACHE_FILE));
+    if (bytes === undefined) return undefined;
+    const result = CompiledIndexCache.parse(JSON.parse(bytes.toString('utf8')));
     if (result === INVALID) return undefined;
     parsed = result;
   } catch {

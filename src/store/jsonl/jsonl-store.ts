@@ -6,7 +6,6 @@ import {
   fstatSync,
   fsyncSync,
   ftruncateSync,
-  mkdirSync,
   openSync,
   readSync,
   realpathSync,
@@ -25,6 +24,7 @@ import { isSchemasNotLoaded, loadSchemas } from '../../../events/schema-loader.j
 import { GENESIS_HASH } from '../../../events/patterns.js';
 import type { LogRecoveredData } from '../../../events/log.js';
 import { ConflictError, invalidInput } from '../../errors.js';
+import { assertNoLinkBelow, ensureOwnedDir } from '../../artifacts/owned-paths.js';
 import type { ValidatedBatch } from '../append-plan.js';
 import type { ChainChecker } from '../chain-checker.js';
 import type {
@@ -186,9 +186,23 @@ export class JsonlEventStore implements EventStore {
     const layout = workspaceLayout(workspace);
     let created = false;
     for (const dir of [layout.root, layout.log, layout.cache, layout.quarantine]) {
-      created = mkdirSync(dir, { recursive: true, mode: DIR_MODE }) !== undefined || created;
+      created = ensureOwnedDir(workspace, dir, DIR_MODE) || created;
     }
     return created;
+  }
+
+  private foldersChecked = false;
+
+  /**
+   * The log's segments. The first call per handle checks that none of `.baton/`'s own folders is a
+   * symlink (owned-paths.ts), so no read or write of this handle is steered to another log.
+   */
+  private segments(): Segment[] {
+    if (!this.foldersChecked) {
+      for (const dir of [this.layout.log, this.layout.cache, this.layout.quarantine]) assertNoLinkBelow(this.layout.workspace, dir);
+      this.foldersChecked = true;
+    }
+    return listSegments(this.layout.log);
   }
 
   /** `.baton/` and its folders exist; checked once per handle (four mkdirs cost ~40 µs an append). */
@@ -330,7 +344,7 @@ export class JsonlEventStore implements EventStore {
   private catchUp(): ScanEnd {
     const atTail = this.catchUpAtTail();
     if (atTail) return atTail;
-    const segments = listSegments(this.layout.log);
+    const segments = this.segments();
     if (!this.tail || !segments.some((s) => s.name === this.tail!.segment.name)) {
       const { end, last } = findTail(segments);
       this.tail = end.cursor;
@@ -398,14 +412,14 @@ export class JsonlEventStore implements EventStore {
    */
   private recover(end: ScanEnd): void {
     const tail = this.tail!;
-    const segments = listSegments(this.layout.log);
+    const segments = this.segments();
     const last = segments.at(-1)!;
     const segment = tail.segment.name === '' ? last : tail.segment;
     const offset = segment.name === tail.segment.name ? tail.offset : 0;
     const size = statSync(segment.path).size;
     const bytes = size - offset;
     if (bytes <= 0) return;
-    mkdirSync(this.layout.quarantine, { recursive: true, mode: DIR_MODE });
+    ensureOwnedDir(this.layout.workspace, this.layout.quarantine, DIR_MODE);
     // A recovery cut short after quarantining (before truncating) is redone by the next append:
     // with a fixed clock (BATON_NOW) that would pick the same name, so never reuse one.
     const baseName = `${segment.name.replace(/\.jsonl$/, '')}-at-${offset}-${this.now().replace(/[:.]/g, '-')}`;
@@ -470,7 +484,7 @@ export class JsonlEventStore implements EventStore {
   private ensureIndex(): StoreIndex {
     if (this.index) return this.index;
     const { emptyIndex, IndexBuilder, loadIndexCache } = this.writer!;
-    const segments = listSegments(this.layout.log);
+    const segments = this.segments();
     const cached = loadIndexCache(this.layout.cache, segments);
     const index = cached?.index ?? emptyIndex();
     const cursor = cached?.cursor ?? startCursor(segments);
@@ -531,7 +545,7 @@ export class JsonlEventStore implements EventStore {
 
   /** The committed events from `from` to `to` (inclusive), in runs (segment-scan.ts scanRuns). */
   private *committedRuns(from: number, to: number | undefined, withLines = true): Generator<ScannedEvent[]> {
-    const segments = listSegments(this.layout.log);
+    const segments = this.segments();
     const first = Math.max(1, from);
     const start = cursorFor(segments, first);
     if (!start) return;
@@ -555,7 +569,7 @@ export class JsonlEventStore implements EventStore {
   }
 
   async head(): Promise<Head> {
-    const { end, last } = findTail(listSegments(this.layout.log));
+    const { end, last } = findTail(this.segments());
     return { seq: end.cursor.seq - 1, hash: last?.hash ?? end.cursor.prevHash ?? GENESIS_HASH };
   }
 
@@ -572,7 +586,7 @@ export class JsonlEventStore implements EventStore {
   subscribe(from: number, handler: EventHandler, options: SubscribeOptions = {}): Subscription {
     let cursor: Cursor | undefined;
     const pull = async (fromSeq: number): Promise<StoredEvent[]> => {
-      const segments = listSegments(this.layout.log);
+      const segments = this.segments();
       if (!cursor || cursor.seq !== fromSeq || !segments.some((s) => s.name === cursor!.segment.name)) {
         cursor = cursorFor(segments, fromSeq);
       }
@@ -594,7 +608,7 @@ export class JsonlEventStore implements EventStore {
       this.subscriptions.delete(loop);
     });
     this.subscriptions.add(loop);
-    mkdirSync(this.layout.log, { recursive: true, mode: DIR_MODE });
+    ensureOwnedDir(this.layout.workspace, this.layout.log, DIR_MODE);
     try {
       if (!this.useFsWatch) throw new Error('fs.watch disabled');
       // Appends by any process change a file in the log directory: a near-instant wake-up.
@@ -619,7 +633,7 @@ export class JsonlEventStore implements EventStore {
   }
 
   async verify(): Promise<VerifyReport> {
-    const segments = listSegments(this.layout.log);
+    const segments = this.segments();
     let fallback: string | undefined;
     if (this.parallelVerifyMinBytes !== Number.POSITIVE_INFINITY) {
       let bytes = 0;
@@ -676,7 +690,7 @@ export class JsonlEventStore implements EventStore {
   }
 
   async storageInfo(): Promise<StorageInfo> {
-    const segments = listSegments(this.layout.log);
+    const segments = this.segments();
     let bytes = 0;
     for (const s of segments) bytes += statSync(s.path).size;
     return { segments: segments.length, bytes };

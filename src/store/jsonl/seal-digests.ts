@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileNoFollow } from '../../artifacts/owned-paths.js';
 import { join } from 'node:path';
 import { sha256Hex } from '../hash.js';
 import { DIR_MODE, FILE_MODE } from './layout.js';
@@ -101,7 +102,10 @@ export class SealDigests {
 function readDigests(path: string): string[] {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    // A link planted in place of the cache is no cache (it could vouch for another file's blocks).
+    const bytes = readFileNoFollow(path);
+    if (bytes === undefined) return [];
+    parsed = JSON.parse(bytes.toString('utf8'));
   } catch {
     return [];
   }

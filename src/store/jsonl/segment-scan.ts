@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
+import { unsafePath } from '../../artifacts/owned-paths.js';
 import { join } from 'node:path';
 import type { StoredEvent } from '../../../events/envelope.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
@@ -24,17 +25,21 @@ export interface Segment {
 }
 
 export function listSegments(logDir: string): Segment[] {
-  let names: string[];
+  let entries: Dirent[];
   try {
-    names = readdirSync(logDir);
+    entries = readdirSync(logDir, { withFileTypes: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
   const segments: Segment[] = [];
-  for (const name of names) {
-    const firstSeq = segmentFirstSeq(name);
-    if (firstSeq !== undefined) segments.push({ name, firstSeq, path: join(logDir, name) });
+  for (const entry of entries) {
+    const firstSeq = segmentFirstSeq(entry.name);
+    if (firstSeq === undefined) continue;
+    const path = join(logDir, entry.name);
+    // A segment that is a link would read (and extend) some other file as this log.
+    if (entry.isSymbolicLink()) throw unsafePath(path, 'it is a symbolic link');
+    segments.push({ name: entry.name, firstSeq, path });
   }
   return segments.sort((a, b) => a.firstSeq - b.firstSeq);
 }

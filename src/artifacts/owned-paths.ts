@@ -1,0 +1,120 @@
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readSync, fstatSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { BatonError } from '../errors.js';
+
+/**
+ * Baton writes inside the workspace only into folders it owns (`.baton/…`, `.claude/`), and never
+ * through a symlink it did not create: a symlink planted at `.baton/artifacts` (or anywhere below
+ * the workspace on the way to a file Baton owns) would make it write, or read, somewhere else.
+ * Each folder on the path is looked at with `lstat` and created when missing; a symlink, or a file
+ * where a folder should be, is refused with SYMLINK_REFUSED (exit 3) naming the path. Final file
+ * components are handled by the writers: temp files are created with O_EXCL (which never follows a
+ * symlink) and renamed over the target (rename replaces a symlink, it does not follow it); reads
+ * use O_NOFOLLOW.
+ */
+export const UNSAFE_PATH_CODE = 'SYMLINK_REFUSED';
+
+export function unsafePath(path: string, what: string): BatonError {
+  return new BatonError(
+    UNSAFE_PATH_CODE,
+    `refusing ${path}: ${what}; Baton never follows a link it did not create inside the workspace (remove it, or point --dir at the real folder)`,
+    { path },
+  );
+}
+
+/** The components of `target` below `workspace`; refuses a target outside it. */
+function componentsBelow(workspace: string, target: string): string[] {
+  const rel = relative(workspace, target);
+  if (rel === '') return [];
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw unsafePath(target, 'it is outside the workspace');
+  return rel.split(sep).filter((part) => part !== '');
+}
+
+/**
+ * Make sure `dir` (inside `workspace`) exists as a real folder, every folder on the way too,
+ * creating the missing ones with `mode`. Throws SYMLINK_REFUSED when any of them is a symlink or
+ * not a folder. Returns whether it created any.
+ */
+export function ensureOwnedDir(workspace: string, dir: string, mode?: number): boolean {
+  let current = workspace;
+  let created = false;
+  for (const part of componentsBelow(workspace, dir)) {
+    current = join(current, part);
+    created = checkFolder(current, mode) || created;
+  }
+  return created;
+}
+
+function checkFolder(path: string, mode: number | undefined): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let stats;
+    try {
+      stats = lstatSync(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      try {
+        mkdirSync(path, mode === undefined ? undefined : { mode });
+        return true;
+      } catch (mkdirError) {
+        // Another process made it between the lstat and the mkdir: look again.
+        if ((mkdirError as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw mkdirError;
+      }
+    }
+    if (stats.isSymbolicLink()) throw unsafePath(path, 'it is a symbolic link');
+    if (!stats.isDirectory()) throw unsafePath(path, 'it is not a folder');
+    return false;
+  }
+  return false;
+}
+
+/**
+ * Refuse when any existing component of `path` below `workspace` is a symlink (nothing is
+ * created). Missing components are fine: there is nothing there to steer a read or a write.
+ */
+export function assertNoLinkBelow(workspace: string, path: string): void {
+  let current = workspace;
+  for (const part of componentsBelow(workspace, path)) {
+    current = join(current, part);
+    let stats;
+    try {
+      stats = lstatSync(current);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return;
+      throw error;
+    }
+    if (stats.isSymbolicLink()) throw unsafePath(current, 'it is a symbolic link');
+  }
+}
+
+/**
+ * Read a file Baton owns without following a symlink at its last component: the bytes, or
+ * undefined when there is no file (a folder in its place reads as no file). The folders on the way
+ * are the caller's to check (ensureOwnedDir / assertNoLinkBelow).
+ */
+export function readFileNoFollow(path: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if (code === 'ELOOP') throw unsafePath(path, 'it is a symbolic link');
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return undefined;
+    const buffer = Buffer.alloc(stats.size);
+    let offset = 0;
+    while (offset < buffer.length) {
+      const read = readSync(fd, buffer, offset, buffer.length - offset, offset);
+      if (read === 0) break;
+      offset += read;
+    }
+    return offset === buffer.length ? buffer : buffer.subarray(0, offset);
+  } finally {
+    closeSync(fd);
+  }
+}
