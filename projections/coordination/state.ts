@@ -2,7 +2,6 @@ import { INVALID, type CompiledSchema } from '../../events/compiled.js';
 import type { SignalSentData } from '../../events/coordination/signal.js';
 import { DeliveryState, type DeliveryState as DeliveryStateT, type EndStatus, SessionStatus } from '../../events/coordination/vocabulary.js';
 import type { DecodedEvent } from '../../events/envelope.js';
-import { requireSchemas } from '../../events/schema-loader.js';
 import * as compiled from '../../events/validators.generated.js';
 
 /**
@@ -218,20 +217,36 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
   return state;
 }
 
-function applySignal(state: CoordinationState, event: DecodedEvent, finding: (reason: string) => void): void {
-  const fast = compiled.SignalSentData.parse(event.data);
-  // The compiled check settles valid data; only zod can word what is wrong with the rest.
-  const parsed = fast !== INVALID ? { success: true as const, data: fast } : requireSchemas('an invalid signal.sent in the log').SignalSentData.safeParse(event.data);
-  let data: SignalSentData;
-  if (parsed.success) {
-    data = parsed.data;
-  } else {
-    // A mismatched deprecated alias keeps `recipients` and is reported (§5.4); anything else is skipped.
-    const onlyAlias = parsed.error.issues.every((issue) => issue.path[0] === 'target_agent');
-    if (!onlyAlias) return finding(`invalid signal.sent data: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    data = event.data as SignalSentData;
-    finding(`signal ${data.signal_id}: target_agent ${String(data.target_agent)} differs from recipients[0]; recipients kept`);
+/**
+ * A stored signal's data, or undefined when it is invalid (reported). A signal whose only fault is
+ * its deprecated alias (`target_agent` absent from, or not equal to, recipients[0]) keeps its
+ * `recipients` and is reported (§5.4). The fold decides with the compiled checks alone, so it never
+ * needs zod and never throws on history.
+ */
+function signalData(raw: Record<string, unknown>, finding: (reason: string) => void): SignalSentData | undefined {
+  const parsed = compiled.SignalSentData.parse(raw);
+  if (parsed !== INVALID) return parsed;
+  if ('target_agent' in raw) {
+    const { target_agent: alias, ...withoutAlias } = raw;
+    const kept = compiled.SignalSentData.parse(withoutAlias);
+    if (kept !== INVALID) {
+      finding(`signal ${kept.signal_id}: target_agent ${String(alias)} differs from recipients[0]; recipients kept`);
+      return { ...kept, target_agent: alias } as SignalSentData;
+    }
   }
+  finding(`invalid signal.sent data (${describeInvalidSignal(raw)})`);
+  return undefined;
+}
+
+/** Which of a signal's identifying fields are present, so a finding can be traced without zod. */
+function describeInvalidSignal(raw: Record<string, unknown>): string {
+  const id = typeof raw['signal_id'] === 'string' ? `signal_id ${raw['signal_id']}` : 'no signal_id';
+  return `${id}; it fails the signal.sent schema, see baton log verify`;
+}
+
+function applySignal(state: CoordinationState, event: DecodedEvent, finding: (reason: string) => void): void {
+  const data = signalData(event.data, finding);
+  if (data === undefined) return;
   if (state.signal_index.has(data.signal_id)) return finding(`signal ${data.signal_id} recorded twice`);
   if (event.stream !== `thread/${data.thread_id}`) finding(`signal ${data.signal_id} is on ${event.stream}, not thread/${data.thread_id}`);
   const index = state.signals.length;

@@ -1,5 +1,4 @@
 import type { EventCatalog } from '../../events/catalog.js';
-import { isSchemasNotLoaded, loadSchemas } from '../../events/schema-loader.js';
 import { coordinationStateProjection } from '../../projections/coordination/roster.js';
 import type { CoordinationState } from '../../projections/coordination/state.js';
 import type { EventStore } from '../store/contract.js';
@@ -32,21 +31,10 @@ export function actorOf(env: CoordinationEnv): string {
 }
 
 export async function loadState(env: CoordinationEnv): Promise<{ state: CoordinationState; seq: number }> {
-  const fold = () =>
-    runProjection(env.store, coordinationStateProjection, {
-      catalog: env.catalog,
-      now: env.now,
-      ...(env.cacheDir !== undefined ? { cacheDir: env.cacheDir } : {}),
-    });
-  let run: Awaited<ReturnType<typeof fold>>;
-  try {
-    run = await fold();
-  } catch (error) {
-    // The fold met data that failed its compiled check, and only zod can word the finding: fold
-    // again with zod loaded (the failed run wrote no snapshot).
-    if (!isSchemasNotLoaded(error)) throw error;
-    await loadSchemas();
-    run = await fold();
-  }
+  const run = await runProjection(env.store, coordinationStateProjection, {
+    catalog: env.catalog,
+    now: env.now,
+    ...(env.cacheDir !== undefined ? { cacheDir: env.cacheDir } : {}),
+  });
   return { state: run.state, seq: run.seq };
 }

@@ -1,0 +1,84 @@
+import { appendFileSync, cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StoredEvent } from '../events/envelope.js';
+import { hashEvent, serializeEvent } from '../src/store/hash.js';
+import { batonIn, jsonLines } from './helpers/cli.js';
+import { makeTempDir, removeTempDirs, segmentPaths, storedEvents } from './helpers/workspace.js';
+
+/**
+ * Architecture principle 4: folding never throws on history. Events that fail their schema
+ * (written by an older version, another tool, or straight into the store) reach the folds, and
+ * every read command still answers; `log verify` is the one that reports them (exit 3).
+ */
+afterAll(removeTempDirs);
+
+const NOW = { BATON_NOW: '2026-04-17T10:00:00Z' };
+
+/** One schema-invalid event of each domain, as another writer could leave them. */
+const INVALID: readonly [string, string, Record<string, unknown>][] = [
+  ['signal.sent', 'thread/th_bad', { signal_id: 'sig_bad', message: 42 }],
+  ['receipt.recorded', 'thread/th_bad', { signal_id: 'sig_bad' }],
+  ['session.started', 'session/session_bad', { session_id: 7 }],
+  ['task.created', 'task/task_bad', { task_id: 'task_bad', label: 7 }],
+  ['wu.defined', 'wu/WU-77', { wu_id: 'WU-77', lane: 5 }],
+  ['wu.claimed', 'wu/WU-1', { wu_id: 'WU-1', session_id: 12 }],
+  ['flow.started', 'flow/flow_bad', { flow_id: 3 }],
+];
+
+/** Append `events` to the log's last segment, continuing its hash chain (bypassing validation). */
+function writeStraightIntoLog(dir: string, events: readonly [string, string, Record<string, unknown>][]): number {
+  const head = storedEvents(dir).at(-1)!;
+  let seq = head.seq;
+  let prev = head.hash;
+  const firstBad = seq + 1;
+  for (const [type, stream, data] of events) {
+    seq += 1;
+    const base: Omit<StoredEvent, 'hash'> = { v: 1, seq, id: `01FORGED${String(seq).padStart(18, '0')}`, type, stream, at: '2026-04-17T10:05:00.000Z', actor: 'system', data, prev };
+    const hash = hashEvent(base);
+    appendFileSync(segmentPaths(dir).at(-1)!, serializeEvent({ ...base, hash }) + '\n');
+    prev = hash;
+  }
+  return firstBad;
+}
+
+async function ok(dir: string, args: readonly string[]): Promise<unknown> {
+  const r = await batonIn(dir, ['--json', ...args], { env: NOW });
+  expect(r.code, `baton ${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
+  return jsonLines(r.stdout).at(-1);
+}
+
+describe('schema-invalid events in the log', () => {
+  // One workspace with a session, an initiative, a WU, a task and a flow; each case works on a copy.
+  let base: string;
+  let session: string;
+  beforeAll(async () => {
+    base = makeTempDir('baton-invalid-');
+    session = ((await ok(base, ['session', 'start'])) as { session: { id: string } }).session.id;
+    await ok(base, ['initiative', 'create', 'INIT-1', '--title', 'One', '--lanes', 'L1']);
+    await ok(base, ['wu', 'create', 'WU-1', '--initiative', 'INIT-1', '--lane', 'L1', '--title', 'T1']);
+    await ok(base, ['--session', session, 'task', 'create', '--label', 'do it']);
+    await ok(base, ['flow', 'init', 'Ship', 'it']);
+  });
+
+  it.each(INVALID.map(([type]) => [type]))('one invalid %s: every read command exits 0, log verify reports it (exit 3)', async (type) => {
+    const dir = join(makeTempDir('baton-invalid-case-'), 'ws');
+    cpSync(base, dir, { recursive: true });
+    const bad = writeStraightIntoLog(dir, INVALID.filter(([t]) => t === type));
+    const before = readFileSync(segmentPaths(dir).at(-1)!);
+
+    expect(await ok(dir, ['status'])).toMatchObject({ type: 'orchestration_status' });
+    expect(await ok(dir, ['orchestrate', 'status', 'INIT-1'])).toMatchObject({ type: 'initiative_status' });
+    expect(await ok(dir, ['mem', 'roster'])).toMatchObject({ type: 'roster' });
+    expect(await ok(dir, ['--session', session, 'mem', 'inbox'])).toMatchObject({ type: 'inbox' });
+    expect(await ok(dir, ['tasks'])).toMatchObject({ type: 'orchestration_tasks' });
+    expect(await ok(dir, ['flow', 'status'])).toMatchObject({ type: 'flow_status' });
+    expect(await ok(dir, ['replay', '--view', 'roster', '--to', String(bad)])).toMatchObject({ type: 'roster' });
+
+    const verify = await batonIn(dir, ['--json', 'log', 'verify'], { env: NOW });
+    expect(verify.code).toBe(3);
+    expect(JSON.parse(verify.stdout)).toMatchObject({ ok: false, first_bad: { seq: bad } });
+    // Reading changed nothing in the log.
+    expect(readFileSync(segmentPaths(dir).at(-1)!).equals(before)).toBe(true);
+  });
+});
