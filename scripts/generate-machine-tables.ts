@@ -3,7 +3,8 @@
  * `transition()`, through machineStep) for every lifecycle of the finite space
  * (machines/work-unit-lifecycle.ts) and every machine event, as a flat table of lifecycle indexes
  * (-1: rejected). The fold reads the table and loads no xstate. `npm run build` runs this;
- * test/work-units/wu-machine.test.ts checks the checked-in file is current.
+ * test/work-units/wu-machine.test.ts checks the generated file is current. It is a build output
+ * (`npm run generate`, run by build and typecheck), git-ignored, never committed.
  *
  *   node --import tsx scripts/generate-machine-tables.ts          write the file
  *   node --import tsx scripts/generate-machine-tables.ts --check  exit 1 when it is out of date

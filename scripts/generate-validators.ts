@@ -10,7 +10,8 @@
  *    inlined when their source closes over nothing but such exports; anything else is a build error;
  *  - callers treat INVALID as "ask the zod schema" (loaded on demand) for the error message.
  *
- * `npm run build` runs this first; test/compiled-validators.test.ts checks that the checked-in
+ * The files are build outputs, git-ignored: `npm run generate` (run by build and typecheck) writes
+ * them. `npm run build` runs this first; test/compiled-validators.test.ts checks that the generated
  * files are current and that each validator agrees with its schema on random inputs.
  *
  *   node --import tsx scripts/generate-validators.ts          write the files
