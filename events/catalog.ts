@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { INVALID, type Upcaster } from './compiled.js';
 import type { DecodedEvent, StoredEvent } from './envelope.js';
 import { streamCategory } from './patterns.js';
 import { type FieldProblem, validateWith } from './validation.js';
@@ -14,7 +15,7 @@ export interface EventDefinition<S extends z.ZodType = z.ZodType> {
   /** Stream categories (the part before `/`) this type may be appended to. */
   readonly streams: readonly string[];
   readonly description: string;
-  readonly upcasters?: readonly ((data: Record<string, unknown>) => Record<string, unknown>)[];
+  readonly upcasters?: readonly Upcaster[];
   /** Recorded by Baton itself (e.g. the store's recovery report): `baton log append` refuses it. */
   readonly internal?: boolean;
 }
@@ -23,78 +24,143 @@ export function defineEvent<S extends z.ZodType>(def: EventDefinition<S>): Event
   return def;
 }
 
+/**
+ * What the catalog holds per event type: one check of its data (a compiled validator generated at
+ * build time from the zod schema, or the schema itself for types defined at run time), its
+ * streams and its upcasters. The check answers zod's output or INVALID; the zod schema is only
+ * asked to word what is wrong (`loadSchemas`).
+ */
+export interface CatalogEntry {
+  readonly type: string;
+  readonly streams: readonly string[];
+  readonly internal: boolean;
+  readonly check: (data: unknown) => unknown;
+  readonly upcasters: readonly Upcaster[];
+}
+
 export type DecodeResult =
   | { ok: true; event: DecodedEvent }
   | { ok: false; reason: 'unknown_type' | 'invalid_data'; problems: FieldProblem[] };
 
-/** The union of every domain's event types. Domains register their definitions at import time. */
-export class EventCatalog {
-  private readonly definitions = new Map<string, EventDefinition>();
+export type NewEventCheck = { ok: true; data: Record<string, unknown> } | { ok: false; problems: FieldProblem[] };
 
-  constructor(definitions: readonly EventDefinition[] = []) {
-    for (const def of definitions) this.register(def);
+/** Where a catalog finds the zod schemas that word its errors, when they are not loaded yet. */
+export type SchemaSource = () => Promise<readonly EventDefinition[]>;
+
+/** An entry whose check is the zod schema itself. */
+export function entryOf(def: EventDefinition, check?: (data: unknown) => unknown): CatalogEntry {
+  return {
+    type: def.type,
+    streams: def.streams,
+    internal: def.internal === true,
+    check: check ?? ((data) => {
+      const parsed = def.schema.safeParse(data);
+      return parsed.success ? parsed.data : INVALID;
+    }),
+    upcasters: def.upcasters ?? [],
+  };
+}
+
+/**
+ * The union of every domain's event types: the one place an event's data is checked, on append
+ * and on read. Every answer about a valid event comes from the entries alone; an invalid one is
+ * worded by its zod schema once the schemas are loaded (`loadSchemas`, awaited by the caller that
+ * reports: append, verify), and reported without the field otherwise. Nothing here throws to ask
+ * for zod.
+ */
+export class EventCatalog {
+  private readonly entries = new Map<string, CatalogEntry>();
+  private schemas: Map<string, z.ZodType> | undefined;
+
+  /**
+   * `builtIn`: the entries are exactly the built-in catalog's, so a worker thread can rebuild it
+   * (parallel verify). `definitions`: the zod schemas when the caller has them loaded already.
+   */
+  constructor(
+    entries: readonly CatalogEntry[],
+    private readonly source: SchemaSource,
+    readonly builtIn = false,
+    definitions?: readonly EventDefinition[],
+  ) {
+    for (const entry of entries) {
+      if (this.entries.has(entry.type)) throw new Error(`event type ${entry.type} registered twice`);
+      this.entries.set(entry.type, entry);
+    }
+    if (definitions !== undefined) this.schemas = schemaMap(definitions);
   }
 
-  register(...defs: EventDefinition[]): this {
-    for (const def of defs) {
-      if (this.definitions.has(def.type)) throw new Error(`event type ${def.type} registered twice`);
-      this.definitions.set(def.type, def);
-    }
-    return this;
+  /** A catalog of exactly these definitions, each checked by its zod schema. */
+  static of(definitions: readonly EventDefinition[]): EventCatalog {
+    return new EventCatalog(definitions.map((def) => entryOf(def)), () => Promise.resolve(definitions), false, definitions);
   }
 
   has(type: string): boolean {
-    return this.definitions.has(type);
+    return this.entries.has(type);
   }
 
-  get(type: string): EventDefinition | undefined {
-    return this.definitions.get(type);
+  get(type: string): CatalogEntry | undefined {
+    return this.entries.get(type);
   }
 
   types(): string[] {
-    return [...this.definitions.keys()].sort();
+    return [...this.entries.keys()].sort();
+  }
+
+  /** Whether errors are worded by zod already (else `loadSchemas` first). */
+  get schemasLoaded(): boolean {
+    return this.schemas !== undefined;
+  }
+
+  /** Load the zod schemas that word errors. Idempotent. */
+  async loadSchemas(): Promise<void> {
+    if (this.schemas === undefined) this.schemas = schemaMap(await this.source());
   }
 
   /** Validation of a new event before it is appended: known type, allowed stream, valid data. */
-  validateNew(type: string, stream: string, data: unknown): { ok: true; data: Record<string, unknown> } | { ok: false; problems: FieldProblem[] } {
-    const def = this.definitions.get(type);
-    if (!def) {
-      return { ok: false, problems: [{ field: 'type', rule: `unknown event type "${type}" (known: ${this.types().join(', ')})` }] };
-    }
+  validateNew(type: string, stream: string, data: unknown): NewEventCheck {
+    const entry = this.entries.get(type);
+    if (!entry) return { ok: false, problems: [{ field: 'type', rule: `unknown event type "${type}" (known: ${this.types().join(', ')})` }] };
     const category = streamCategory(stream);
-    if (!def.streams.includes(category)) {
-      return {
-        ok: false,
-        problems: [{ field: 'stream', rule: `${type} belongs on a stream under ${def.streams.map((s) => `${s}/`).join(' or ')}, not "${stream}"` }],
-      };
+    if (!entry.streams.includes(category)) {
+      return { ok: false, problems: [{ field: 'stream', rule: `${type} belongs on a stream under ${entry.streams.map((s) => `${s}/`).join(' or ')}, not "${stream}"` }] };
     }
-    const result = validateWith(def.schema, data, 'data');
-    if (!result.ok) return result;
-    return { ok: true, data: result.value as Record<string, unknown> };
+    const checked = entry.check(data);
+    if (checked !== INVALID) return { ok: true, data: checked as Record<string, unknown> };
+    return { ok: false, problems: this.problemsOf(type, data) };
   }
 
   /**
-   * Upcast a stored event's data to today's shape without validating it: the fast path for
-   * replaying Baton's own verified log (zod costs ~2.9 µs an event; the replay budget is
-   * ≥200,000 events/s). Unknown types, and types without upcasters, pass through as the same
-   * object; the caller must not mutate it.
+   * Upcast a stored event's data to today's shape without validating it, for events this process
+   * has just validated and appended. Types without upcasters pass through as the same object; the
+   * caller must not mutate it.
    */
   upcast(event: StoredEvent): DecodedEvent {
-    const upcasters = this.definitions.get(event.type)?.upcasters;
+    const upcasters = this.entries.get(event.type)?.upcasters;
     if (upcasters === undefined || upcasters.length === 0) return event;
     let data = event.data;
     for (const upcast of upcasters) data = upcast(data);
     return { ...event, data };
   }
 
-  /** Upcast a stored event's data to today's shape and validate it. Never throws. */
+  /** Upcast a stored event's data to today's shape and check it. Never throws. */
   decode(event: StoredEvent): DecodeResult {
-    const def = this.definitions.get(event.type);
-    if (!def) return { ok: false, reason: 'unknown_type', problems: [{ field: 'type', rule: `unknown event type "${event.type}"` }] };
-    let data = event.data;
-    for (const upcast of def.upcasters ?? []) data = upcast(data);
-    const result = validateWith(def.schema, data, 'data');
-    if (!result.ok) return { ok: false, reason: 'invalid_data', problems: result.problems };
-    return { ok: true, event: { ...event, data: result.value as Record<string, unknown> } };
+    const entry = this.entries.get(event.type);
+    if (!entry) return { ok: false, reason: 'unknown_type', problems: [{ field: 'type', rule: `unknown event type "${event.type}"` }] };
+    const upcast = this.upcast(event);
+    const checked = entry.check(upcast.data);
+    if (checked !== INVALID) return { ok: true, event: { ...upcast, data: checked as Record<string, unknown> } };
+    return { ok: false, reason: 'invalid_data', problems: this.problemsOf(event.type, upcast.data) };
   }
+
+  /** What is wrong with `data`: zod's words when the schemas are loaded, else the type alone. */
+  private problemsOf(type: string, data: unknown): FieldProblem[] {
+    const schema = this.schemas?.get(type);
+    if (schema === undefined) return [{ field: 'data', rule: `does not match the ${type} schema` }];
+    const result = validateWith(schema, data, 'data');
+    return result.ok ? [{ field: 'data', rule: `does not match the ${type} schema` }] : result.problems;
+  }
+}
+
+function schemaMap(definitions: readonly EventDefinition[]): Map<string, z.ZodType> {
+  return new Map(definitions.map((def) => [def.type, def.schema]));
 }

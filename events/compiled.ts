@@ -75,9 +75,11 @@ export function throwAsync(): never {
 /** An upcaster: lifts a legacy stored data shape to today's (see EventDefinition). */
 export type Upcaster = (data: Record<string, unknown>) => Record<string, unknown>;
 
-/** What CompiledEventCatalog knows of an event type without zod. */
+/** What the catalog knows of an event type without zod. */
 export interface CompiledEventType {
   /** Stream categories (the part before `/`) the type may be appended to. */
   readonly streams: readonly string[];
   readonly data: CompiledSchema<unknown>;
+  /** Recorded by Baton itself (the store's recovery report): `baton log append` refuses it. */
+  readonly internal?: boolean;
 }

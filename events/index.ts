@@ -1,13 +1,11 @@
-import { EventCatalog, type EventDefinition } from './catalog.js';
-import { NewEventSchema } from './envelope.js';
-import { SignalSentData } from './coordination/signal.js';
-import { registerSchemas } from './schema-loader.js';
+import { EventCatalog, entryOf, type EventDefinition } from './catalog.js';
 import { LOG_EVENTS } from './log.js';
 import { NOTE_EVENTS } from './note.js';
 import { FLOW_EVENTS } from './flow/index.js';
 import { COORDINATION_EVENTS } from './coordination/index.js';
 import { TASK_EVENTS } from './tasks/index.js';
 import { WORK_UNIT_EVENTS } from './work-units/index.js';
+import { COMPILED_EVENT_TYPES } from './validators.generated.js';
 
 export * from './canonical.js';
 export * from './catalog.js';
@@ -20,9 +18,13 @@ export * from './validation.js';
 /** Every domain's event definitions. Each domain issue adds its list here. */
 export const ALL_EVENT_DEFINITIONS: readonly EventDefinition[] = [...NOTE_EVENTS, ...LOG_EVENTS, ...COORDINATION_EVENTS, ...FLOW_EVENTS, ...TASK_EVENTS, ...WORK_UNIT_EVENTS];
 
+/**
+ * The catalog with the zod schemas loaded (errors worded from the start), plus `extra` types
+ * defined at run time (tests, conformance runs). Built-in types are checked by their compiled
+ * validators, extra ones by their schemas.
+ */
 export function createCatalog(extra: readonly EventDefinition[] = []): EventCatalog {
-  return new EventCatalog([...ALL_EVENT_DEFINITIONS, ...extra]);
+  const definitions = [...ALL_EVENT_DEFINITIONS, ...extra];
+  const entries = [...ALL_EVENT_DEFINITIONS.map((def) => entryOf(def, COMPILED_EVENT_TYPES[def.type]?.data.parse)), ...extra.map((def) => entryOf(def))];
+  return new EventCatalog(entries, () => Promise.resolve(definitions), extra.length === 0, definitions);
 }
-
-// The compiled validators' fallback (schema-loader.ts): whoever loads the catalog's schemas has zod's answers.
-registerSchemas({ createCatalog: () => createCatalog(), NewEventSchema, SignalSentData });

@@ -17,7 +17,7 @@
  *   node --import tsx scripts/generate-validators.ts          write the files
  *   node --import tsx scripts/generate-validators.ts --check  exit 1 when a file is out of date
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, posix, relative, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -46,8 +46,13 @@ interface OutputSpec {
   /** What the file serves, for its header. */
   purpose: string;
   targets: Target[];
-  /** Event types whose catalog entry (streams + data schema) the file carries for CompiledEventCatalog. */
-  eventTypes?: string[];
+  /**
+   * Carry the catalog entry (streams, internal flag, compiled data schema) of EVERY catalog type:
+   * the types whose schema is none of `targets` are compiled too, found by identity among the
+   * exports of the modules under events/. The catalog then validates any stored or new event
+   * without zod; zod is loaded only to word what is wrong with an invalid one.
+   */
+  allEventTypes?: boolean;
   /** Emit the upcasters of every catalog type (they must be exports of runtime modules). */
   upcasters?: boolean;
 }
@@ -72,6 +77,7 @@ export const OUTPUTS: readonly OutputSpec[] = [
     purpose: 'event payloads and the new-event envelope: the coordination and tasks folds, CompiledEventCatalog, append-plan',
     targets: [
       { module: 'events/envelope.ts', name: 'NewEventSchema' },
+      { module: 'events/envelope.ts', name: 'StoredEventSchema' },
       { module: 'events/log.ts', name: 'LogRecoveredData' },
       { module: 'events/note.ts', name: 'NoteRecordedData' },
       { module: 'events/coordination/session.ts', name: 'SessionStartedData' },
@@ -90,19 +96,7 @@ export const OUTPUTS: readonly OutputSpec[] = [
       { module: 'events/tasks/subagent-events.ts', name: 'SubagentStartedData' },
       { module: 'events/tasks/subagent-events.ts', name: 'SubagentFinishedData' },
     ],
-    eventTypes: [
-      'log.recovered',
-      'note.recorded',
-      'session.started',
-      'session.heartbeat',
-      'session.ended',
-      'signal.sent',
-      'receipt.recorded',
-      'wu.prep_overridden',
-      'initiative.created',
-      'wu.defined',
-      'wu.claimed',
-    ],
+    allEventTypes: true,
     upcasters: true,
   },
   {
@@ -340,6 +334,38 @@ function isReference(node: ts.Identifier): boolean {
   return true;
 }
 
+/**
+ * Targets for the catalog types whose schema is none of `given`: each found by identity among the
+ * exports of the modules under events/ (the first module, in path order, that exports it).
+ */
+export async function eventTargetsBeyond(given: readonly Target[]): Promise<Target[]> {
+  const { ALL_EVENT_DEFINITIONS } = (await load('events/index.ts')) as { ALL_EVENT_DEFINITIONS: readonly { type: string; schema: unknown }[] };
+  const known = new Set<unknown>();
+  for (const target of given) known.add((await load(target.module))[target.name]);
+  const modules = readdirSync(resolve(ROOT, 'events'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.generated.ts') && !file.endsWith('index.ts'))
+    .map((file) => posix.join('events', file.split('\\').join('/')))
+    .sort();
+  const exportsOf = new Map<unknown, Target>();
+  for (const module of modules) {
+    for (const [name, value] of Object.entries(await load(module))) {
+      if (typeof value === 'object' && value !== null && '_zod' in value && !exportsOf.has(value)) exportsOf.set(value, { module, name });
+    }
+  }
+  const names = new Set(given.map((t) => t.name));
+  const extra: Target[] = [];
+  for (const def of ALL_EVENT_DEFINITIONS) {
+    if (known.has(def.schema)) continue;
+    const target = exportsOf.get(def.schema);
+    if (!target) throw new Error(`event type ${def.type}: its data schema is not exported by any module under events/`);
+    if (names.has(target.name)) throw new Error(`event type ${def.type}: ${target.name} is the name of another target; rename one export`);
+    names.add(target.name);
+    known.add(def.schema);
+    extra.push(target);
+  }
+  return extra;
+}
+
 // ---- one output file ----------------------------------------------------------------------------
 
 function importPath(fromFile: string, module: string): string {
@@ -353,7 +379,8 @@ async function generateOne(spec: OutputSpec, runtime: Awaited<ReturnType<typeof 
   const typeImports = new Map<string, string>();
   const schemaByIdentity = new Map<unknown, string>();
   const blocks: string[] = [];
-  for (const target of spec.targets) {
+  const targets = spec.allEventTypes ? [...spec.targets, ...(await eventTargetsBeyond(spec.targets))] : spec.targets;
+  for (const target of targets) {
     const ns = await load(target.module);
     const schema = ns[target.name];
     const label = `${target.module}#${target.name}`;
@@ -397,18 +424,17 @@ async function generateOne(spec: OutputSpec, runtime: Awaited<ReturnType<typeof 
   });
 
   const tail: string[] = [];
-  if (spec.eventTypes || spec.upcasters) {
+  if (spec.allEventTypes || spec.upcasters) {
     const { ALL_EVENT_DEFINITIONS } = (await load('events/index.ts')) as { ALL_EVENT_DEFINITIONS: readonly { type: string; schema: unknown; streams: readonly string[]; upcasters?: readonly unknown[] }[] };
-    if (spec.eventTypes) {
-      const entries = spec.eventTypes.map((type) => {
-        const def = ALL_EVENT_DEFINITIONS.find((d) => d.type === type);
-        if (!def) throw new Error(`event type ${type} is not in the catalog`);
+    if (spec.allEventTypes) {
+      const entries = ALL_EVENT_DEFINITIONS.map((def) => {
         const name = schemaByIdentity.get(def.schema);
-        if (!name) throw new Error(`event type ${type}: its catalog schema is none of this file's targets`);
-        return `  ${JSON.stringify(type)}: { streams: ${JSON.stringify(def.streams)}, data: ${name} },`;
+        if (!name) throw new Error(`event type ${def.type}: its catalog schema is none of this file's targets`);
+        const internal = (def as { internal?: boolean }).internal === true ? ', internal: true' : '';
+        return `  ${JSON.stringify(def.type)}: { streams: ${JSON.stringify(def.streams)}, data: ${name}${internal} },`;
       });
       tail.push(
-        '/** Catalog entries CompiledEventCatalog validates without zod: stream categories and the compiled data schema. */',
+        '/** Every catalog type: stream categories, whether only Baton records it, and the compiled data schema. */',
         `export const COMPILED_EVENT_TYPES: Readonly<Record<string, CompiledEventType>> = {\n${entries.join('\n')}\n};`,
       );
     }
@@ -429,7 +455,7 @@ async function generateOne(spec: OutputSpec, runtime: Awaited<ReturnType<typeof 
   }
 
   const supportNames = [...emit.support].sort();
-  const supportTypes = ['type CompiledSchema', ...(spec.targets.some((t) => t.lazy) ? ['type LazyCompiledSchema'] : []), ...(spec.eventTypes ? ['type CompiledEventType'] : []), ...(spec.upcasters ? ['type Upcaster'] : [])];
+  const supportTypes = ['type CompiledSchema', ...(spec.targets.some((t) => t.lazy) ? ['type LazyCompiledSchema'] : []), ...(spec.allEventTypes ? ['type CompiledEventType'] : []), ...(spec.upcasters ? ['type Upcaster'] : [])];
   const header = [
     `// GENERATED by scripts/generate-validators.ts — do not edit. \`npm run build\` regenerates it.`,
     `// Compiled validators for ${spec.purpose}. See events/compiled.ts.`,

@@ -3,7 +3,7 @@ import { inspect, isDeepStrictEqual, promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { CompiledEventCatalog } from '../events/compiled-catalog.js';
+import { builtInCatalog } from '../events/builtin-catalog.js';
 import { INVALID, type CompiledSchema } from '../events/compiled.js';
 import { A2A_SIGNAL_V1_FIELDS } from '../events/coordination/signal-records.js';
 import { A2ASignalV1 } from '../events/coordination/signal.js';
@@ -11,7 +11,7 @@ import type { StoredEvent } from '../events/envelope.js';
 import { ALL_EVENT_DEFINITIONS, createCatalog } from '../events/index.js';
 import { COMPILED_EVENT_TYPES, UPCASTERS } from '../events/validators.generated.js';
 import { CLAIMED_MODES } from '../events/work-units/vocabulary.js';
-import { OUTPUTS } from '../scripts/generate-validators.js';
+import { eventTargetsBeyond, OUTPUTS } from '../scripts/generate-validators.js';
 
 /**
  * The compiled validators (scripts/generate-validators.ts) against the zod schemas they were
@@ -286,6 +286,41 @@ const SEED_STATUS = {
 
 /** Valid inputs per compiled target; mutations of them explore the invalid side. */
 const SEEDS: Record<string, unknown[]> = {
+  StoredEventSchema: [
+    { v: 1, seq: 1, id: '01JZ0000000000000000000000', type: 'note.recorded', stream: 'note/ops', at: T, actor: 'system', data: { text: 'hi' }, prev: '0'.repeat(64), hash: 'a'.repeat(64) },
+    { v: 1, seq: 7, id: 'e7', type: 'wu.claimed', stream: 'wu/WU-1', at: T, actor: 'session_x', data: { a: [1] }, idempotency_key: 'k-1', batch_end: 8, prev: 'b'.repeat(64), hash: 'c'.repeat(64) },
+  ],
+  // Event payloads compiled for the catalog (every type): recorded by the demo and the CLI, and by hand.
+  FlowStartedData: [{"deep_dive":{"available":false,"generated":null,"requested":false,"scope":null,"using":false},"flow_id":"flow_9f8bbd8d447f59ba8e894b78","max_iterations":3,"mode":"team","task":"Add user authentication with JWT tokens","team_available":true,"variant":"team"}],
+  GateRecordedData: [{"agent":"Riko","flow_id":"flow_9f8bbd8d447f59ba8e894b78","iteration":1,"message":"Found 5 files","phase":"exploration","status":"passed"},{"agent":"Loid","flow_id":"flow_9f8bbd8d447f59ba8e894b78","iteration":2,"phase":"implementation","status":"passed"}],
+  PhaseChangedData: [{"flow_id":"flow_9f8bbd8d447f59ba8e894b78","from":"exploration","iteration":1,"to":"planning"},{"flow_id":"flow_9f8bbd8d447f59ba8e894b78","from":"implementation","iteration":2,"to":"review_verification"}],
+  IterationStartedData: [{"failed_phase":"review_verification","flow_id":"flow_9f8bbd8d447f59ba8e894b78","iteration":2}],
+  GroupStartedData: [{"flow_id":"flow_9f8bbd8d447f59ba8e894b78","group":"review_verification","iteration":1},{"flow_id":"flow_9f8bbd8d447f59ba8e894b78","group":"review_verification","iteration":2}],
+  TeammateRecordedData: [{"agent":"Alphonse","flow_id":"flow_9f8bbd8d447f59ba8e894b78","group":"review_verification","result":"FAILED: 3 tests failing","status":"failed","teammate":"verification"},{"agent":"Alphonse","flow_id":"flow_9f8bbd8d447f59ba8e894b78","group":"review_verification","result":"VERIFIED","status":"passed","teammate":"verification"}],
+  GroupMergedData: [{"all_passed":false,"failed_phases":["verification"],"flow_id":"flow_9f8bbd8d447f59ba8e894b78","group":"review_verification","iteration":1,"summary":"1 sub-phase(s) failed: verification"},{"all_passed":true,"failed_phases":[],"flow_id":"flow_9f8bbd8d447f59ba8e894b78","group":"review_verification","iteration":2,"summary":"All sub-phases passed"}],
+  FlowCompletedData: [{"agent":"Orchestrator","ended_in_phase":"review_verification","flow_id":"flow_9f8bbd8d447f59ba8e894b78","message":"All phases completed successfully"}],
+  FlowAbortedData: [{"ended_in_phase":"exploration","flow_id":"flow_89a73af176a3ed5d42c58d8c","reason":"changed plans"}],
+  ModeChangedData: [{"flow_id":"flow_161ae82206bd098cde9c9a52","from":"team","to":"sequential"}],
+  FlowRegisteredData: [{"flow_id":"flow_9f8bbd8d447f59ba8e894b78","variant":"team"}],
+  DeepDiveInitializedData: [{"agent_count":5,"backup_path":null,"deep_dive_id":"deepdive_f945e34f0e0f6761bb8f2c70","focus_path":null,"refresh":false,"scope":"full"}],
+  DeepDiveCompiledData: [{"agents_spawned":2,"deep_dive_id":"deepdive_f945e34f0e0f6761bb8f2c70","mark_complete":true,"sections":{"overview":"A small app"}}],
+  WuUpdatedData: [{"changed":{"title":"T1 renamed"},"wu_id":"WU-1"}],
+  ObservationWuYamlData: [{"content_hash":"d3242738824e43bcd1bb124a9970e0979a40a9d86555632106ad1eb6f0473f03","fields":{"initiative":"INIT-1","lane":"L1","status":"ready","title":"Five"},"path":"docs/wu/WU-5.yaml","removed_fields":[],"wu_id":"WU-5"}],
+  WuCheckpointedData: [{"next_steps":"idempotency keys","note":"ledger schema","progress":"40%","session_id":"session_e8fdfed5495994c3f57262a1","wu_id":"WU-1"},{"next_steps":null,"note":"back: drafting the guide","progress":null,"session_id":"session_978fee7306c6c5f209f0dea5","wu_id":"WU-2"}],
+  WuWorkerReturnedData: [{"note":"all criteria met","session_id":"session_e8fdfed5495994c3f57262a1","source":"manual","wu_id":"WU-1"},{"note":null,"session_id":"session_978fee7306c6c5f209f0dea5","source":"manual","wu_id":"WU-2"}],
+  WuBlockedData: [{"reason":"waiting on API","wu_id":"WU-1"}],
+  WuUnblockedData: [{"wu_id":"WU-1"}],
+  WuReleasedData: [{"previous_claimant":"session_74eee975b83b920181234096","reason":"handing over","wu_id":"WU-1"}],
+  WuStampedData: [{"completed_date":"2026-04-17","stamp_path":".baton/stamps/WU-1.done","title":"Payment core","wu_id":"WU-1"},{"completed_date":"2026-04-17","stamp_path":".baton/stamps/WU-4.done","title":"CLI reference","wu_id":"WU-4"}],
+  DelegationPickedUpData: [{"wu_id":"WU-3","delegation_id":"dlg-7","picked_up_by":"codex:worker"}],
+  DelegationCompletedData: [{"wu_id":"WU-3","delegation_id":"dlg-7"},{"wu_id":"WU-3","delegation_id":"dlg-7","outcome":"merged"}],
+  AttemptStartedData: [{"client":"codex","deferred":[],"handoff_format":"markdown","initiative":"INIT-7","launch_attempt":0,"logical_waves":[0,1,2],"max_active_workers":null,"max_active_workers_source":"default","stall_threshold":"4h","waves":[{"logical_wave":0,"logical_waves":[0],"planned_wave":0,"wus":[{"id":"WU-1","lane":"Framework: Core","logical_wave":0},{"id":"WU-2","lane":"Docs","logical_wave":0}]},{"logical_wave":1,"logical_waves":[1],"planned_wave":1,"wus":[{"id":"WU-3","lane":"CLI","logical_wave":1}]},{"logical_wave":2,"logical_waves":[2],"planned_wave":2,"wus":[{"id":"WU-4","lane":"Docs","logical_wave":2}]}]},{"client":"generic","deferred":[],"handoff_format":"markdown","initiative":"INIT-7","launch_attempt":2,"logical_waves":[2],"max_active_workers":null,"max_active_workers_source":"default","stall_threshold":"4h","waves":[{"logical_wave":2,"logical_waves":[2],"planned_wave":0,"wus":[{"id":"WU-4","lane":"Docs","logical_wave":2}]}]}],
+  HandoffEmittedData: [{"branch":"lane/framework-core/wu-1","claimed_mode":"worktree","content_sha256":"bea5e0aafe17b3b0a2c6024efee19b05a783bd36a385f38f5f2e2f4377f8413c","handoff_artifact_path":".baton/artifacts/orchestration/INIT-7/attempt-0/handoffs/WU-1.md","handoff_format":"markdown","initiative":"INIT-7","lane":"Framework: Core","launch_attempt":0,"logical_wave":0,"relaunch":false,"worktree_path":"worktrees/framework-core-wu-1","wu_id":"WU-1"},{"branch":"lane/docs/wu-4","claimed_mode":"worktree","content_sha256":"53d33bd89a4f659de71f5ecacde5be988e621f922d44895571d00e98d3a6c2e2","handoff_artifact_path":".baton/artifacts/orchestration/INIT-7/attempt-2/handoffs/WU-4.md","handoff_format":"markdown","initiative":"INIT-7","lane":"Docs","launch_attempt":2,"logical_wave":2,"relaunch":false,"worktree_path":"worktrees/docs-wu-4","wu_id":"WU-4"}],
+  ObservationWorktreeData: [{"branch":null,"path":"worktrees/framework-core-wu-1","present":true,"wu_id":"WU-1"},{"branch":null,"path":"worktrees/docs-wu-2","present":true,"wu_id":"WU-2"}],
+  ObservationBranchData: [{"wu_id":"WU-3","branch":"lane/l1/wu-3","present":true},{"wu_id":"WU-3","branch":"feature/x","present":false}],
+  ObservationDirtyPathsData: [{"paths":["src/core/ledger.ts"]},{"paths":[]}],
+  ObservationStampFileData: [{"wu_id":"WU-3","path":".baton/stamps/WU-3.done","present":true,"valid":true,"content_hash":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},{"wu_id":"WU-4","path":".lumenflow/stamps/WU-4.done","present":false,"valid":false,"content_hash":null}],
+
   NewEventSchema: [
     { type: 'note.recorded', stream: 'note/ops', data: { text: 'hi' } },
     { type: 'receipt.recorded', stream: 'thread/t-1', data: { a: [1, { b: null }] }, actor: 'session_x', at: T },
@@ -573,7 +608,8 @@ async function targets(): Promise<Target[]> {
   const out: Target[] = [];
   for (const spec of OUTPUTS) {
     const generated = (await import(new URL(spec.file.replace(/\.ts$/, '.js'), root).href)) as Record<string, CompiledSchema<unknown>>;
-    for (const t of spec.targets) {
+    const all = spec.allEventTypes ? [...spec.targets, ...(await eventTargetsBeyond(spec.targets))] : spec.targets;
+    for (const t of all) {
       const module = (await import(new URL(t.module.replace(/\.ts$/, '.js'), root).href)) as Record<string, z.ZodType>;
       out.push({ name: t.name, source: `${t.module}#${t.name}`, schema: module[t.name]!, compiled: generated[t.name]! });
     }
@@ -648,17 +684,24 @@ describe('compiled validators', () => {
   });
 });
 
-describe('CompiledEventCatalog', () => {
+describe('the built-in catalog (no zod loaded) and createCatalog()', () => {
   const full = createCatalog();
-  const compiled = new CompiledEventCatalog();
 
-  it('knows each compiled type with the catalog streams and upcasters', () => {
-    for (const [type, entry] of Object.entries(COMPILED_EVENT_TYPES)) expect(entry.streams).toEqual(full.get(type)!.streams);
-    for (const def of ALL_EVENT_DEFINITIONS) expect(UPCASTERS[def.type] ?? []).toEqual(def.upcasters ?? []);
+  it('knows every catalog type with its streams, internal flag and upcasters', () => {
+    const compiled = builtInCatalog();
+    expect(Object.keys(COMPILED_EVENT_TYPES).sort()).toEqual(ALL_EVENT_DEFINITIONS.map((d) => d.type).sort());
+    for (const def of ALL_EVENT_DEFINITIONS) {
+      expect(COMPILED_EVENT_TYPES[def.type]!.streams).toEqual(def.streams);
+      expect(compiled.get(def.type)).toMatchObject({ streams: def.streams, internal: def.internal === true });
+      expect(UPCASTERS[def.type] ?? []).toEqual(def.upcasters ?? []);
+    }
+    expect(compiled.types()).toEqual(full.types());
+    expect(compiled.builtIn && full.builtIn).toBe(true);
+    expect(createCatalog([{ ...ALL_EVENT_DEFINITIONS[0]!, type: 'extra.type' }]).builtIn).toBe(false);
   });
 
-  it('validates, decodes and upcasts like createCatalog()', () => {
-    const types = [...Object.keys(COMPILED_EVENT_TYPES), 'task.created', 'no.such_type'];
+  it('validates, decodes and upcasts like createCatalog(): the same answers before zod is loaded (errors unworded) and after (worded)', async () => {
+    const types = [...Object.keys(COMPILED_EVENT_TYPES), 'no.such_type'];
     const dataFor: Record<string, unknown[]> = {
       'log.recovered': SEEDS['LogRecoveredData']!,
       'note.recorded': SEEDS['NoteRecordedData']!,
@@ -671,21 +714,32 @@ describe('CompiledEventCatalog', () => {
       'initiative.created': SEEDS['InitiativeCreatedData']!,
       'wu.defined': SEEDS['WuDefinedData']!,
       'wu.claimed': SEEDS['WuClaimedData']!,
+      'task.created': SEEDS['TaskCreatedData']!,
+      'flow.started': SEEDS['FlowStartedData']!,
+      'wu.stamped': SEEDS['WuStampedData']!,
     };
     const seeds = Object.values(dataFor).flat();
+    const unloaded = builtInCatalog();
+    const loaded = builtInCatalog();
+    await loaded.loadSchemas();
+    expect(unloaded.schemasLoaded).toBe(false);
     fc.assert(
       fc.property(
         fc.constantFrom(...types),
-        fc.constantFrom('thread/t-1', 'session/session_a1', 'wu/WU-1', 'initiative/INIT-1', 'note/ops', 'log/recovery', 'task/x'),
+        fc.constantFrom('thread/t-1', 'session/session_a1', 'wu/WU-1', 'initiative/INIT-1', 'note/ops', 'log/recovery', 'task/x', 'flow/flow_1'),
         fc.nat(seeds.length - 1),
         fc.array(mutationArb, { maxLength: 2 }),
         (type, stream, i, mutations) => {
           const data = mutate(seeds[i], mutations) as Record<string, unknown>;
-          // The compiled catalog answers the happy path itself and asks zod (loaded here) the rest.
-          expect(compiled.validateNew(type, stream, data)).toStrictEqual(full.validateNew(type, stream, data));
+          const expected = full.validateNew(type, stream, data);
+          expect(loaded.validateNew(type, stream, data)).toStrictEqual(expected);
+          const before = unloaded.validateNew(type, stream, data);
+          expect(before.ok).toBe(expected.ok);
+          if (expected.ok) expect(before).toStrictEqual(expected);
           const event = { v: 1, seq: 1, id: 'e1', type, stream, at: T, actor: 'system', data, prev: '0'.repeat(64), hash: '0'.repeat(64) } as StoredEvent;
-          expect(compiled.upcast(event)).toStrictEqual(full.upcast(event));
-          expect(compiled.decode(event)).toStrictEqual(full.decode(event));
+          expect(loaded.upcast(event)).toStrictEqual(full.upcast(event));
+          expect(loaded.decode(event)).toStrictEqual(full.decode(event));
+          expect(unloaded.decode(event).ok).toBe(full.decode(event).ok);
         },
       ),
       { numRuns: 600 },

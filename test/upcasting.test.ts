@@ -45,8 +45,8 @@ const noteRecordedWithUpcaster = defineEvent({
   upcasters: [upcastLegacyNote],
 });
 
-const legacyCatalog = new EventCatalog([legacyNoteRecorded]);
-const todayCatalog = new EventCatalog([noteRecordedWithUpcaster]);
+const legacyCatalog = EventCatalog.of([legacyNoteRecorded]);
+const todayCatalog = EventCatalog.of([noteRecordedWithUpcaster]);
 
 /** A stored line in the legacy shape, built by hand exactly as an old writer would have stored it. */
 function legacyEvent(seq: number, prev: string, words: string): StoredEvent {

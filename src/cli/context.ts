@@ -64,7 +64,7 @@ export class CommandContext {
 
   catalog(): Promise<EventCatalog> {
     this.catalogPromise ??= this.compiledValidation
-      ? this.storeAccess().then((m) => new m.CompiledEventCatalog())
+      ? this.storeAccess().then((m) => m.builtInCatalog())
       : import('../../events/index.js').then((m) => m.createCatalog());
     return this.catalogPromise;
   }
@@ -93,12 +93,10 @@ export class CommandContext {
   store(): Promise<EventStore> {
     this.storePromise ??= (async () => {
       const workspace = await this.workspace();
-      const { readConfigText, readStoreConfig, openStore, loadSchemas } = await this.storeAccess();
+      const { readConfigText, readStoreConfig, openStore } = await this.storeAccess();
       const lockTimeout = this.env['BATON_LOCK_TIMEOUT_MS'];
       const parallelVerifyMinBytes = readParallelVerifyMinBytes(this.env['BATON_PARALLEL_VERIFY_MIN_BYTES']);
       const config = await readStoreConfig(readConfigText(workspace), this.env['BATON_STORE_URL']);
-      // Only the JSONL store loads zod on demand (its append retries); give the others every schema.
-      if (config.kind !== 'jsonl' && this.compiledValidation) await loadSchemas();
       return openStore({
         workspace,
         config,

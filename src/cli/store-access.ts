@@ -3,8 +3,7 @@
  * dynamic import is a bundle entry point of its own (a chunk, or a stub re-exporting one), so
  * one import instead of five saves a short command that many files to load.
  */
-export { CompiledEventCatalog } from '../../events/compiled-catalog.js';
-export { loadSchemas } from '../../events/schema-loader.js';
+export { builtInCatalog } from '../../events/builtin-catalog.js';
 export { workspaceLayout } from '../store/jsonl/layout.js';
 export { assertNoLinkBelow } from '../artifacts/owned-paths.js';
 export { openStore } from '../store/open-store.js';

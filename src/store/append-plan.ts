@@ -4,7 +4,6 @@ import type { EventCatalog } from '../../events/catalog.js';
 import { INVALID } from '../../events/compiled.js';
 import type { NewEvent, StoredEvent } from '../../events/envelope.js';
 import { ENVELOPE_VERSION, IDEMPOTENCY_KEY_PATTERN } from '../../events/patterns.js';
-import { requireSchemas } from '../../events/schema-loader.js';
 import { NewEventSchema as CompiledNewEvent } from '../../events/validators.generated.js';
 import { describeZodIssues, type FieldProblem } from '../../events/validation.js';
 import { ConflictError, IdempotencyConflictError, invalidInput } from '../errors.js';
@@ -69,27 +68,59 @@ function incrementCrockford(id: string): string | undefined {
   return undefined;
 }
 
-/** Validation that needs no store state; runs before the lock is taken. Throws INVALID_INPUT. */
-export function validateBatch(catalog: EventCatalog, events: readonly NewEvent[], options: AppendOptions = {}): ValidatedBatch {
+/**
+ * Validation that needs no store state; runs before the lock is taken. Throws INVALID_INPUT whose
+ * problems name each field and rule: when a batch fails before the catalog's zod schemas are
+ * loaded, they are loaded (the only place an append waits for zod) and the batch is checked again
+ * to word the error.
+ */
+export async function validateBatch(catalog: EventCatalog, events: readonly NewEvent[], options: AppendOptions = {}): Promise<ValidatedBatch> {
   if (!Array.isArray(events) || events.length === 0) throw invalidInput('must hold at least one event', 'events');
+  const first = checkBatch(catalog, events, options, undefined);
+  if (first.ok) return first.batch;
+  if (!catalog.schemasLoaded) {
+    const [{ NewEventSchema }] = await Promise.all([import('../../events/envelope.js'), catalog.loadSchemas()]);
+    const worded = checkBatch(catalog, events, options, NewEventSchema);
+    if (worded.ok) return worded.batch;
+    throw invalidInput(worded.problems);
+  }
+  throw invalidInput(first.problems);
+}
+
+/**
+ * `validateBatch` without waiting: for batches the store builds itself (a recovery report), whose
+ * problems, should there ever be any, are reported as the catalog can word them now.
+ */
+export function validateBatchNow(catalog: EventCatalog, events: readonly NewEvent[], options: AppendOptions = {}): ValidatedBatch {
+  if (!Array.isArray(events) || events.length === 0) throw invalidInput('must hold at least one event', 'events');
+  const result = checkBatch(catalog, events, options, undefined);
+  if (result.ok) return result.batch;
+  throw invalidInput(result.problems);
+}
+
+type BatchCheck = { ok: true; batch: ValidatedBatch } | { ok: false; problems: FieldProblem[] };
+
+/** The envelope schema that words a malformed new event, when it is loaded. */
+type EnvelopeSchema = { safeParse: (raw: unknown) => { success: true } | { success: false; error: Parameters<typeof describeZodIssues>[0] } };
+
+function checkBatch(catalog: EventCatalog, events: readonly NewEvent[], options: AppendOptions, envelope: EnvelopeSchema | undefined): BatchCheck {
   const problems: FieldProblem[] = [];
   const validated: ValidatedBatch['events'] = [];
   events.forEach((raw, i) => {
     const prefix = events.length > 1 ? `events[${i}]` : '';
-    // The compiled check (no zod loaded) settles a well-formed event; zod words what is wrong
-    // with the rest (SchemasNotLoadedError until it is loaded: the caller loads it and retries).
-    const fast = CompiledNewEvent.parse(raw);
-    const shape = fast !== INVALID ? { success: true as const, data: fast } : requireSchemas('an invalid new event').NewEventSchema.safeParse(raw);
-    if (!shape.success) {
-      problems.push(...describeZodIssues(shape.error, prefix));
+    const shape = CompiledNewEvent.parse(raw);
+    if (shape === INVALID) {
+      const parsed = envelope?.safeParse(raw);
+      if (parsed !== undefined && !parsed.success) problems.push(...describeZodIssues(parsed.error, prefix));
+      else problems.push({ field: prefix || 'event', rule: 'must be an object with type, stream and data (and optionally actor, at)' });
       return;
     }
-    const checked = catalog.validateNew(shape.data.type, shape.data.stream, shape.data.data);
+    const checked = catalog.validateNew(shape.type, shape.stream, shape.data);
     if (!checked.ok) {
       problems.push(...checked.problems.map((p) => ({ field: prefix ? `${prefix}.${p.field}` : p.field, rule: p.rule })));
       return;
     }
-    validated.push({ type: shape.data.type, stream: shape.data.stream, data: checked.data, actor: shape.data.actor, at: shape.data.at });
+    validated.push({ type: shape.type, stream: shape.stream, data: checked.data, actor: shape.actor, at: shape.at });
   });
   const key = options.idempotencyKey;
   if (key !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(key)) {
@@ -109,9 +140,9 @@ export function validateBatch(catalog: EventCatalog, events: readonly NewEvent[]
       for (const e of validated) expected.set(e.stream, ev);
     }
   }
-  if (problems.length > 0) throw invalidInput(problems);
+  if (problems.length > 0) return { ok: false, problems };
   // The digest (a canonicalisation and a SHA-256 of the whole batch) only serves idempotency.
-  return { events: validated, digest: key !== undefined ? contentDigest(validated) : '', idempotencyKey: key, expected };
+  return { ok: true, batch: { events: validated, digest: key !== undefined ? contentDigest(validated) : '', idempotencyKey: key, expected } };
 }
 
 function isExpectedVersion(value: unknown): value is ExpectedVersion {

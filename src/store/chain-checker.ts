@@ -1,6 +1,7 @@
 import type { EventCatalog } from '../../events/catalog.js';
 import { StoredEventSchema, type StoredEvent } from '../../events/envelope.js';
-import { surelyValidEnvelope } from '../../events/envelope-fast-check.js';
+import { INVALID } from '../../events/compiled.js';
+import { StoredEventSchema as CompiledStoredEvent } from '../../events/validators.generated.js';
 import { GENESIS_HASH } from '../../events/patterns.js';
 import { formatProblems, describeZodIssues } from '../../events/validation.js';
 import type { BadPosition } from './contract.js';
@@ -61,9 +62,11 @@ export class ChainChecker {
     } catch {
       return bad('line is not valid JSON');
     }
+    // The compiled check settles a well-formed envelope; zod words what is wrong with the rest.
+    const compiled = CompiledStoredEvent.parse(parsed);
     let event: StoredEvent;
-    if (surelyValidEnvelope(parsed)) {
-      event = parsed;
+    if (compiled !== INVALID) {
+      event = compiled;
     } else {
       const shape = StoredEventSchema.safeParse(parsed);
       if (!shape.success) return bad(`envelope invalid: ${formatProblems(describeZodIssues(shape.error))}`);

@@ -36,7 +36,7 @@ export class MemoryEventStore implements EventStore {
 
   append(events: readonly NewEvent[], options: AppendOptions = {}): Promise<AppendResult> {
     const run = async (): Promise<AppendResult> => {
-      const batch = validateBatch(this.catalog, events, options);
+      const batch = await validateBatch(this.catalog, events, options);
       const plan = planAppend(batch, this.index, { now: this.now, defaultActor: this.actor, lastId: this.events.at(-1)?.id });
       if (plan.kind === 'deduplicated') {
         return { events: this.events.slice(plan.first - 1, plan.last).map(clone), deduplicated: true };

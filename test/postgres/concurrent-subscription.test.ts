@@ -155,10 +155,10 @@ describe('postgres: concurrent writers and a live subscriber', () => {
     // Three valid, chained events for seq 3, 4, 5, as the adapter would have built them.
     const catalog = createCatalog();
     const head = await store.head();
-    const plan = planAppend(validateBatch(catalog, [note('note/raw', 'three')]), { seq: head.seq, hash: head.hash, streams: new Map(), idempotency: new Map() }, { now: () => new Date().toISOString(), defaultActor: 'system' });
+    const plan = planAppend(await validateBatch(catalog, [note('note/raw', 'three')]), { seq: head.seq, hash: head.hash, streams: new Map(), idempotency: new Map() }, { now: () => new Date().toISOString(), defaultActor: 'system' });
     if (plan.kind !== 'write') throw new Error('expected a write plan');
     const third = plan.events[0]!;
-    const rest = planAppend(validateBatch(catalog, [note('note/raw', 'four'), note('note/raw', 'five')]), { seq: 3, hash: third.hash, streams: new Map([['note/raw', 1]]), idempotency: new Map() }, { now: () => new Date().toISOString(), defaultActor: 'system', lastId: third.id });
+    const rest = planAppend(await validateBatch(catalog, [note('note/raw', 'four'), note('note/raw', 'five')]), { seq: 3, hash: third.hash, streams: new Map([['note/raw', 1]]), idempotency: new Map() }, { now: () => new Date().toISOString(), defaultActor: 'system', lastId: third.id });
     if (rest.kind !== 'write') throw new Error('expected a write plan');
 
     const target = resolvePostgresTarget({ url: cluster.urlFor(workspace) });

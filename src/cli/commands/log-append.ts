@@ -36,7 +36,7 @@ interface AppendCall {
 
 export async function logAppend(ctx: CommandContext, flags: LogAppendFlags): Promise<void> {
   const catalog = await ctx.catalog();
-  const calls = flags.events !== undefined ? callsFromFile(flags, catalog) : [singleCall(flags)];
+  const calls = flags.events !== undefined ? await callsFromFile(flags, catalog) : [singleCall(flags)];
   // Facts Baton records about itself (a recovery report) cannot be forged from the command line.
   calls.forEach((call, line) =>
     call.events.forEach((event) => {
@@ -73,7 +73,7 @@ function singleCall(flags: LogAppendFlags): AppendCall {
  * Each line is then its own append call (its own fsync and result), or with `--batch` all lines are
  * one atomic batch (one write, one fsync).
  */
-function callsFromFile(flags: LogAppendFlags, catalog: EventCatalog): AppendCall[] {
+async function callsFromFile(flags: LogAppendFlags, catalog: EventCatalog): Promise<AppendCall[]> {
   for (const [flag, value] of [['--type', flags.type], ['--stream', flags.stream], ['--data', flags.data], ['--expected-version', flags.expectedVersion]] as const) {
     if (value !== undefined) throw invalidInput('cannot be combined with --events (put it in each line)', flag);
   }
@@ -92,9 +92,9 @@ function callsFromFile(flags: LogAppendFlags, catalog: EventCatalog): AppendCall
     return result.data;
   });
   // Each line against its type's schema too, so a bad line fails before any line is appended.
-  parsed.forEach((line, i) => {
+  for (const [i, line] of parsed.entries()) {
     try {
-      validateBatch(catalog, [{ type: line.type, stream: line.stream, data: line.data }], {
+      await validateBatch(catalog, [{ type: line.type, stream: line.stream, data: line.data }], {
         ...(line.idempotency_key !== undefined ? { idempotencyKey: line.idempotency_key } : {}),
       });
     } catch (error) {
@@ -102,7 +102,7 @@ function callsFromFile(flags: LogAppendFlags, catalog: EventCatalog): AppendCall
       if (!problems) throw error;
       throw invalidInput(problems.map((p) => ({ field: `--events line ${i + 1}.${p.field}`, rule: p.rule })));
     }
-  });
+  }
   const toCall = (line: z.infer<typeof EventLineSchema>): AppendCall => ({
     events: [{ type: line.type, stream: line.stream, data: line.data }],
     options: {

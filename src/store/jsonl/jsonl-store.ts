@@ -19,8 +19,7 @@ import {
 import { join } from 'node:path';
 import type { EventCatalog } from '../../../events/catalog.js';
 import type { NewEvent, StoredEvent } from '../../../events/envelope.js';
-import { CompiledEventCatalog } from '../../../events/compiled-catalog.js';
-import { isSchemasNotLoaded, loadSchemas } from '../../../events/schema-loader.js';
+import { builtInCatalog } from '../../../events/builtin-catalog.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
 import type { LogRecoveredData } from '../../../events/log.js';
 import { ConflictError, invalidInput } from '../../errors.js';
@@ -144,8 +143,8 @@ export class JsonlEventStore implements EventStore {
 
   constructor(workspace: string, options: JsonlStoreOptions = {}) {
     this.layout = workspaceLayout(workspace);
-    // Without a catalog: createCatalog()'s answers, from compiled validators until zod is needed.
-    this.catalog = options.catalog ?? new CompiledEventCatalog();
+    // Without a catalog: the built-in one, which loads zod only to word an error.
+    this.catalog = options.catalog ?? builtInCatalog();
     this.now = options.now ?? (() => new Date().toISOString());
     this.actor = options.actor ?? 'system';
     this.segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
@@ -220,20 +219,14 @@ export class JsonlEventStore implements EventStore {
     const writer = this.writer;
     // The first write of a handle loads the write side; appends made meanwhile keep their order.
     if (writer === undefined) return this.loadWriter().then(() => this.append(events, options));
-    // Validation needs no lock and rejects bad input before anything is touched. It is reported as
-    // a rejected promise, like every other failure, never thrown synchronously.
-    let batch: ValidatedBatch;
-    try {
-      batch = writer.validateBatch(this.catalog, events, options);
-    } catch (error) {
-      // A compiled check failed before zod was loaded: load it, so zod decides and words the error.
-      if (isSchemasNotLoaded(error)) return loadSchemas().then(() => this.append(events, options));
-      return Promise.reject(error);
-    }
-    const run = (): Promise<AppendResult> => this.appendLocked(batch);
-    const result = this.queue.then(run, run);
-    this.queue = result.catch(() => undefined);
-    return result;
+    // Validation needs no lock and rejects bad input before anything is touched. A valid batch
+    // resolves at once, so batches enter the queue in the order append was called.
+    return writer.validateBatch(this.catalog, events, options).then((batch) => {
+      const run = (): Promise<AppendResult> => this.appendLocked(batch);
+      const result = this.queue.then(run, run);
+      this.queue = result.catch(() => undefined);
+      return result;
+    });
   }
 
   private async appendLocked(batch: ValidatedBatch): Promise<AppendResult> {
@@ -464,9 +457,9 @@ export class JsonlEventStore implements EventStore {
       quarantined_to: `quarantine/${quarantineName}`,
       lines_dropped: end.uncommittedLines,
     };
-    const { emptyIndex, planAppend, recordWritten, validateBatch } = this.writer!;
+    const { emptyIndex, planAppend, recordWritten, validateBatchNow } = this.writer!;
     const plan = planAppend(
-      validateBatch(this.catalog, [{ type: 'log.recovered', stream: 'log/recovery', data: report }]),
+      validateBatchNow(this.catalog, [{ type: 'log.recovered', stream: 'log/recovery', data: report }]),
       this.index ?? { ...emptyIndex(), seq: this.tail!.seq - 1, hash: this.headHash },
       { now: this.now, defaultActor: 'system', lastId: this.headId },
     );
@@ -628,7 +621,7 @@ export class JsonlEventStore implements EventStore {
 
   /** The full checker (zod for what the fast checks cannot settle), loaded when first needed. */
   private async chainChecker(): Promise<ChainChecker> {
-    const [{ ChainChecker: Checker }] = await Promise.all([import('../chain-checker.js'), loadSchemas()]);
+    const [{ ChainChecker: Checker }] = await Promise.all([import('../chain-checker.js'), this.catalog.loadSchemas()]);
     return new Checker(this.catalog);
   }
 

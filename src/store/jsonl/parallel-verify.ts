@@ -2,7 +2,6 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { EventCatalog } from '../../../events/catalog.js';
-import { CompiledEventCatalog } from '../../../events/compiled-catalog.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
 import type { VerifyReport } from '../contract.js';
 import { NEWLINE } from './line-reader.js';
@@ -72,14 +71,7 @@ export async function parallelVerify(segments: readonly Segment[], catalog: Even
  * differently) is verified serially.
  */
 async function builtInCatalogKind(catalog: EventCatalog): Promise<VerifyWorkerData['catalog'] | undefined> {
-  const prototype: unknown = Object.getPrototypeOf(catalog);
-  if (prototype === CompiledEventCatalog.prototype) return 'compiled';
-  if (prototype !== EventCatalog.prototype) return undefined;
-  // A plain catalog qualifies when it holds exactly createCatalog()'s definitions (the objects
-  // themselves: a definition's schema is code). Such a catalog's caller has loaded this module already.
-  const { ALL_EVENT_DEFINITIONS } = await import('../../../events/index.js');
-  if (catalog.types().length !== ALL_EVENT_DEFINITIONS.length) return undefined;
-  return ALL_EVENT_DEFINITIONS.every((def) => catalog.get(def.type) === def) ? 'full' : undefined;
+  return catalog.builtIn ? 'built-in' : undefined;
 }
 
 function sum(values: readonly number[]): number {

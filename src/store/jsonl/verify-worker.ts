@@ -1,7 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { EventCatalog } from '../../../events/catalog.js';
-import { CompiledEventCatalog } from '../../../events/compiled-catalog.js';
-import { loadSchemas } from '../../../events/schema-loader.js';
+import { builtInCatalog } from '../../../events/builtin-catalog.js';
 import { ChainChecker } from '../chain-checker.js';
 import { checkRange, type RangeReport, type VerifyRange } from './verify-range.js';
 
@@ -12,11 +10,11 @@ import { checkRange, type RangeReport, type VerifyRange } from './verify-range.j
  */
 
 /**
- * Which built-in catalog to check data with: the same kind as the store's, so each line's answer
- * is exactly the serial verify's ('compiled': CompiledEventCatalog, 'full': createCatalog()).
+ * The catalog to check data with: the built-in one, the only kind a worker can rebuild (a
+ * catalog with extra types is verified serially), so each line's answer is the serial verify's.
  */
 export interface VerifyWorkerData {
-  catalog: 'compiled' | 'full';
+  catalog: 'built-in';
 }
 
 export type ToWorker = VerifyRange;
@@ -25,11 +23,10 @@ export type FromWorker = { kind: 'ready' } | { kind: 'report'; index: number; re
 
 const port = parentPort;
 if (port === null) throw new Error('verify-worker runs as a worker thread (parallel-verify.ts starts it)');
-const { catalog: kind } = workerData as VerifyWorkerData;
-// The serial verify loads every zod schema before checking (the compiled catalog falls back to zod
-// for what its compiled checks cannot settle): so does the worker.
-const schemas = await loadSchemas();
-const catalog: EventCatalog = kind === 'compiled' ? new CompiledEventCatalog() : schemas.createCatalog();
+void (workerData as VerifyWorkerData);
+// The serial verify loads the zod schemas before checking, to word what is wrong: so does the worker.
+const catalog = builtInCatalog();
+await catalog.loadSchemas();
 
 port.on('message', (range: ToWorker) => {
   const reply: FromWorker = { kind: 'report', index: range.index, report: checkRange(range, new ChainChecker(catalog, 'first-line')) };

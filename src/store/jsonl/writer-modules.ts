@@ -3,7 +3,7 @@
  * read: loaded on a handle's first write, so a read-only command loads none of it — nor
  * node:crypto and node:net with it (see the short-command budget).
  */
-export { planAppend, recordWritten, validateBatch } from '../append-plan.js';
+export { planAppend, recordWritten, validateBatch, validateBatchNow } from '../append-plan.js';
 export { serializeEvent } from '../hash.js';
 export { emptyIndex, IndexBuilder } from '../store-index.js';
 export { loadIndexCache, saveIndexCache } from './index-cache.js';

@@ -161,13 +161,7 @@ export class PostgresEventStore implements EventStore {
   // ---- append ---------------------------------------------------------------------------------
 
   append(events: readonly NewEvent[], options: AppendOptions = {}): Promise<AppendResult> {
-    let batch: ValidatedBatch;
-    try {
-      batch = validateBatch(this.catalog, events, options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.appendValidated(batch).then((result) => {
+    return validateBatch(this.catalog, events, options).then((batch) => this.appendValidated(batch)).then((result) => {
       if (!result.deduplicated) this.hub.wakeAll();
       return result;
     });
