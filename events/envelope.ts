@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FieldProblem } from './validation.js';
 import { ENVELOPE_VERSION, EVENT_TYPE_PATTERN, HASH_PATTERN, IDEMPOTENCY_KEY_PATTERN, STREAM_PATTERN } from './patterns.js';
 
 export { ENVELOPE_VERSION } from './patterns.js';
@@ -24,9 +25,20 @@ export const StoredEventSchema = z.strictObject({
 });
 export type StoredEvent = z.infer<typeof StoredEventSchema>;
 
-/** An event after upcasting and validation of its data against the catalog. */
+/** Why the catalog refused a stored event: its type is unknown, or its data fails the type's schema. */
+export interface Rejection {
+  reason: 'unknown_type' | 'invalid_data';
+  problems: FieldProblem[];
+}
+
+/**
+ * An event after upcasting and decoding of its data by the catalog (once, by the projection
+ * runner). An event the catalog refused still reaches the folds, with its upcast data as stored and
+ * `rejected` saying why: a fold reports it as an integrity finding and never throws on it.
+ */
 export interface DecodedEvent<D = Record<string, unknown>> extends Omit<StoredEvent, 'data'> {
   data: D;
+  rejected?: Rejection;
 }
 
 /** What a caller hands to `append`: the store assigns seq, id, prev and hash. */

@@ -21,10 +21,28 @@ const INVALID: readonly [string, string, Record<string, unknown>][] = [
   ['receipt.recorded', 'thread/th_bad', { signal_id: 'sig_bad' }],
   ['session.started', 'session/session_bad', { session_id: 7 }],
   ['task.created', 'task/task_bad', { task_id: 'task_bad', label: 7 }],
-  ['wu.defined', 'wu/WU-77', { wu_id: 'WU-77', lane: 5 }],
+  ['wu.defined', 'wu/WU-1', { wu_id: 'WU-1', lane: 5 }],
   ['wu.claimed', 'wu/WU-1', { wu_id: 'WU-1', session_id: 12 }],
   ['flow.started', 'flow/flow_bad', { flow_id: 3 }],
 ];
+
+/** Where each domain's read commands list the finding (the envelope and its findings). */
+type Finding = { seq: number; reason?: string; message?: string };
+const listed: Record<string, (views: Record<string, unknown>) => Finding[]> = {
+  coordination: (v) => [...(v['roster'] as { integrity_findings: Finding[] }).integrity_findings, ...(v['inbox'] as { integrity_findings: Finding[] }).integrity_findings],
+  tasks: (v) => Array.from({ length: (v['status'] as { baton: { integrity_finding_count: number } }).baton.integrity_finding_count }, () => ({ seq: -1 })),
+  work_units: (v) => (v['orchestrate'] as { integrity_findings: Finding[] }).integrity_findings,
+  flow: (v) => (v['flow'] as { integrity_findings: Finding[] }).integrity_findings,
+};
+const DOMAIN: Record<string, string> = {
+  'signal.sent': 'coordination',
+  'receipt.recorded': 'coordination',
+  'session.started': 'coordination',
+  'task.created': 'tasks',
+  'wu.defined': 'work_units',
+  'wu.claimed': 'work_units',
+  'flow.started': 'flow',
+};
 
 /** Append `events` to the log's last segment, continuing its hash chain (bypassing validation). */
 function writeStraightIntoLog(dir: string, events: readonly [string, string, Record<string, unknown>][]): number {
@@ -67,13 +85,32 @@ describe('schema-invalid events in the log', () => {
     const bad = writeStraightIntoLog(dir, INVALID.filter(([t]) => t === type));
     const before = readFileSync(segmentPaths(dir).at(-1)!);
 
-    expect(await ok(dir, ['status'])).toMatchObject({ type: 'orchestration_status' });
-    expect(await ok(dir, ['orchestrate', 'status', 'INIT-1'])).toMatchObject({ type: 'initiative_status' });
-    expect(await ok(dir, ['mem', 'roster'])).toMatchObject({ type: 'roster' });
-    expect(await ok(dir, ['--session', session, 'mem', 'inbox'])).toMatchObject({ type: 'inbox' });
-    expect(await ok(dir, ['tasks'])).toMatchObject({ type: 'orchestration_tasks' });
-    expect(await ok(dir, ['flow', 'status'])).toMatchObject({ type: 'flow_status' });
-    expect(await ok(dir, ['replay', '--view', 'roster', '--to', String(bad)])).toMatchObject({ type: 'roster' });
+    const views: Record<string, unknown> = {
+      status: await ok(dir, ['status']),
+      orchestrate: await ok(dir, ['orchestrate', 'status', 'INIT-1']),
+      roster: await ok(dir, ['mem', 'roster']),
+      inbox: await ok(dir, ['--session', session, 'mem', 'inbox']),
+      tasks: await ok(dir, ['tasks']),
+      flow: await ok(dir, ['flow', 'status']),
+      replay: await ok(dir, ['replay', '--view', 'roster', '--to', String(bad)]),
+    };
+    expect(views).toMatchObject({
+      status: { type: 'orchestration_status' },
+      orchestrate: { type: 'initiative_status' },
+      roster: { type: 'roster' },
+      inbox: { type: 'inbox' },
+      tasks: { type: 'orchestration_tasks' },
+      flow: { type: 'flow_status' },
+      replay: { type: 'roster' },
+    });
+    // The finding is listed by the domain's views, naming the event and the field at fault.
+    const findings = listed[DOMAIN[type]!]!(views);
+    expect(findings.length, JSON.stringify(views)).toBeGreaterThan(0);
+    if (DOMAIN[type] !== 'tasks') {
+      const mine = findings.filter((f) => f.seq === bad);
+      expect(mine.length, JSON.stringify(findings)).toBeGreaterThan(0);
+      expect(mine.map((f) => f.reason ?? f.message).join(' ')).toMatch(new RegExp(`invalid ${type.replace('.', '\\.')} data: data`));
+    }
 
     const verify = await batonIn(dir, ['--json', 'log', 'verify'], { env: NOW });
     expect(verify.code).toBe(3);

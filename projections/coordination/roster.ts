@@ -2,7 +2,7 @@ import { SessionStatus } from '../../events/coordination/vocabulary.js';
 import type { DecodedEvent } from '../../events/envelope.js';
 import type { Projection } from '../projection.js';
 import { effectiveStatus, readerIdentityOf, sessionsInOrder } from './sessions.js';
-import { applyCoordination, deserializeCoordination, initCoordination, serializeCoordination, type CoordinationState } from './state.js';
+import { applyCoordination, deserializeCoordination, initCoordination, serializeCoordination, type CoordinationState, type IntegrityFinding } from './state.js';
 
 /** `mem roster` (§4): live sessions, plus abandoned ones with `includeStale`. */
 export interface RosterEntry {
@@ -24,6 +24,8 @@ export interface RosterView {
   type: 'roster';
   generated_at: string;
   sessions: RosterEntry[];
+  /** Facts the coordination fold could not apply (e.g. an event that fails its schema), by seq. */
+  integrity_findings: IntegrityFinding[];
 }
 
 export function rosterView(state: CoordinationState, now: string, options: { includeStale?: boolean } = {}): RosterView {
@@ -47,7 +49,7 @@ export function rosterView(state: CoordinationState, now: string, options: { inc
       last_heartbeat_at: s.last_heartbeat_at,
     });
   }
-  return { v: 1, type: 'roster', generated_at: now, sessions };
+  return { v: 1, type: 'roster', generated_at: now, sessions, integrity_findings: state.findings.map((f) => ({ ...f })) };
 }
 
 /** Arguments a view takes in `replay` (the same as its command's flags). */

@@ -3,7 +3,7 @@ import type { A2ASignalV1 } from '../../events/coordination/signal.js';
 import { toA2ASignalV1 } from '../../events/coordination/signal-records.js';
 import { coordinationProjection } from './roster.js';
 import { displayNameFor, resolveToken } from './sessions.js';
-import type { CoordinationState, SignalRecord } from './state.js';
+import type { CoordinationState, IntegrityFinding, SignalRecord } from './state.js';
 
 /** Signal queries over the fold: visibility (§7.1), receipt state (§7.2), the inbox (§7.3). */
 
@@ -76,6 +76,8 @@ export interface InboxView {
   session_id: string | null;
   marked: number;
   signals: InboxItem[];
+  /** Facts the coordination fold could not apply: a signal here may be missing because of one. */
+  integrity_findings: IntegrityFinding[];
 }
 
 export function inboxView(state: CoordinationState, now: string, query: InboxQuery, extra: { session_id?: string | null; marked?: number } = {}): InboxView {
@@ -87,6 +89,7 @@ export function inboxView(state: CoordinationState, now: string, query: InboxQue
     session_id: extra.session_id ?? null,
     marked: extra.marked ?? 0,
     signals: inboxRecords(state, query).map((r) => inboxItem(state, now, r, query.reader)),
+    integrity_findings: state.findings.map((f) => ({ ...f })),
   };
 }
 

@@ -1,8 +1,13 @@
-import { INVALID, type CompiledSchema } from '../../events/compiled.js';
+import { INVALID } from '../../events/compiled.js';
 import type { SignalSentData } from '../../events/coordination/signal.js';
 import { DeliveryState, type DeliveryState as DeliveryStateT, type EndStatus, SessionStatus } from '../../events/coordination/vocabulary.js';
 import type { DecodedEvent } from '../../events/envelope.js';
 import * as compiled from '../../events/validators.generated.js';
+import type { ReceiptRecordedData } from '../../events/coordination/receipt.js';
+import type { SessionEndedData, SessionHeartbeatData, SessionStartedData } from '../../events/coordination/session.js';
+import type { InitiativeCreatedData, WuDefinedData } from '../../events/work-units/definition.js';
+import type { WuClaimedData } from '../../events/work-units/lifecycle.js';
+import { accepted, rejectionText } from '../accepted.js';
 
 /**
  * The coordination fold: sessions (with display names settled at each seq), signals, receipts per
@@ -101,15 +106,6 @@ export function foldReceiptState(current: DeliveryStateT | undefined, next: Deli
   return next;
 }
 
-/**
- * A compiled validator (events/validators.generated.ts: zod's own compiled code, no zod loaded) in
- * safeParse's shape. The fold's findings name the type, not zod's issues, so its answer suffices.
- */
-function safeParse<T>(schema: CompiledSchema<T>, data: unknown): { success: true; data: T } | { success: false } {
-  const parsed = schema.parse(data);
-  return parsed === INVALID ? { success: false } : { success: true, data: parsed };
-}
-
 export function applyCoordination(state: CoordinationState, event: DecodedEvent): CoordinationState {
   state.head_seq = event.seq;
   const finding = (reason: string): void => {
@@ -117,8 +113,8 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
   };
   switch (event.type) {
     case 'session.started': {
-      const parsed = safeParse(compiled.SessionStartedData, event.data);
-      if (!parsed.success) return (finding('invalid session.started data'), state);
+      const parsed = accepted<SessionStartedData>(event);
+      if (!parsed.success) return (finding(rejectionText(event)), state);
       const d = parsed.data;
       if (state.sessions.has(d.session_id)) return (finding(`session ${d.session_id} started twice`), state);
       const name = settleName(state.names_held, d.display_name);
@@ -147,7 +143,7 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
       return state;
     }
     case 'session.heartbeat': {
-      const parsed = safeParse(compiled.SessionHeartbeatData, event.data);
+      const parsed = accepted<SessionHeartbeatData>(event);
       const session = parsed.success ? state.sessions.get(parsed.data.session_id) : undefined;
       if (!session) return (finding('heartbeat of an unknown session'), state);
       if (session.stored_status !== SessionStatus.active) return (finding(`heartbeat of ended session ${session.session_id}`), state);
@@ -156,7 +152,7 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
       break;
     }
     case 'session.ended': {
-      const parsed = safeParse(compiled.SessionEndedData, event.data);
+      const parsed = accepted<SessionEndedData>(event);
       const session = parsed.success ? state.sessions.get(parsed.data.session_id) : undefined;
       if (!parsed.success || !session) return (finding('end of an unknown session'), state);
       if (session.stored_status !== SessionStatus.active) {
@@ -173,8 +169,8 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
       applySignal(state, event, finding);
       break;
     case 'receipt.recorded': {
-      const parsed = safeParse(compiled.ReceiptRecordedData, event.data);
-      if (!parsed.success) return (finding('invalid receipt.recorded data'), state);
+      const parsed = accepted<ReceiptRecordedData>(event);
+      if (!parsed.success) return (finding(rejectionText(event)), state);
       const d = parsed.data;
       const index = state.signal_index.get(d.signal_id);
       if (index === undefined) return (finding(`receipt for unknown signal ${d.signal_id}`), state);
@@ -185,12 +181,12 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
       break;
     }
     case 'initiative.created': {
-      const parsed = safeParse(compiled.InitiativeCreatedData, event.data);
+      const parsed = accepted<InitiativeCreatedData>(event);
       if (parsed.success && !state.initiatives.has(parsed.data.initiative)) state.initiatives.set(parsed.data.initiative, { lanes: parsed.data.lanes });
       break;
     }
     case 'wu.defined': {
-      const parsed = safeParse(compiled.WuDefinedData, event.data);
+      const parsed = accepted<WuDefinedData>(event);
       if (!parsed.success) break;
       const wu = state.wus.get(parsed.data.wu_id) ?? { initiative: null, lane: null, claimant: null };
       if (parsed.data.initiative !== undefined) wu.initiative = parsed.data.initiative;
@@ -199,7 +195,7 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
       break;
     }
     case 'wu.claimed': {
-      const parsed = safeParse(compiled.WuClaimedData, event.data);
+      const parsed = accepted<WuClaimedData>(event);
       if (!parsed.success) break;
       const wu = state.wus.get(parsed.data.wu_id) ?? { initiative: null, lane: null, claimant: null };
       wu.claimant = parsed.data.session_id;
@@ -223,7 +219,11 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
  * `recipients` and is reported (§5.4). The fold decides with the compiled checks alone, so it never
  * needs zod and never throws on history.
  */
-function signalData(raw: Record<string, unknown>, finding: (reason: string) => void): SignalSentData | undefined {
+function signalData(event: DecodedEvent, finding: (reason: string) => void): SignalSentData | undefined {
+  const raw = event.data;
+  // The catalog accepts today's shape or a legacy one (which carries no schema_version); accepted
+  // data with a schema_version is today's shape, decoded already.
+  if (event.rejected === undefined && raw['schema_version'] !== undefined) return raw as SignalSentData;
   const parsed = compiled.SignalSentData.parse(raw);
   if (parsed !== INVALID) return parsed;
   if ('target_agent' in raw) {
@@ -234,18 +234,12 @@ function signalData(raw: Record<string, unknown>, finding: (reason: string) => v
       return { ...kept, target_agent: alias } as SignalSentData;
     }
   }
-  finding(`invalid signal.sent data (${describeInvalidSignal(raw)})`);
+  finding(event.rejected !== undefined ? rejectionText(event) : 'invalid signal.sent data: not an A2A.V1 signal after upcasting');
   return undefined;
 }
 
-/** Which of a signal's identifying fields are present, so a finding can be traced without zod. */
-function describeInvalidSignal(raw: Record<string, unknown>): string {
-  const id = typeof raw['signal_id'] === 'string' ? `signal_id ${raw['signal_id']}` : 'no signal_id';
-  return `${id}; it fails the signal.sent schema, see baton log verify`;
-}
-
 function applySignal(state: CoordinationState, event: DecodedEvent, finding: (reason: string) => void): void {
-  const data = signalData(event.data, finding);
+  const data = signalData(event, finding);
   if (data === undefined) return;
   if (state.signal_index.has(data.signal_id)) return finding(`signal ${data.signal_id} recorded twice`);
   if (event.stream !== `thread/${data.thread_id}`) finding(`signal ${data.signal_id} is on ${event.stream}, not thread/${data.thread_id}`);

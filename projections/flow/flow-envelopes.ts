@@ -43,6 +43,8 @@ export const FlowStatusEnvelope = z.strictObject({
   state_file: z.string().nullable(),
   warnings: z.array(z.string()),
   flow: FlowView.nullable(),
+  /** Flow events the fold could not apply (refused by the catalog or the flow machine), by seq. */
+  integrity_findings: z.array(z.strictObject({ seq: z.number().int(), type: z.string(), stream: z.string(), reason: z.string() })),
 });
 export type FlowStatusEnvelope = z.infer<typeof FlowStatusEnvelope>;
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { DeepDiveCompiledData, DeepDiveEventType, DeepDiveInitializedData } from '../../events/flow/deep-dive-events.js';
+import { DeepDiveEventType, type DeepDiveCompiledData, type DeepDiveInitializedData } from '../../events/flow/deep-dive-events.js';
 import type { DecodedEvent } from '../../events/envelope.js';
-import { FlowEventType, FlowFact, FlowStartedData } from '../../events/flow/flow-events.js';
+import { FlowEventType, FlowFact, type FlowStartedData } from '../../events/flow/flow-events.js';
+import { accepted, rejectionText } from '../accepted.js';
 import { Mode, Variant } from '../../events/flow/vocabulary.js';
 import { FlowContext, startedContext } from '../../machines/flow-context.js';
 import type { FlowMachineEvent } from '../../machines/flow-events.js';
@@ -117,26 +118,26 @@ export function applyFlowFact(record: FlowRecord, fact: FlowFact, at: string): {
 
 export function applyFlowEvent(state: FlowState, event: DecodedEvent): FlowState {
   if (event.type === FlowEventType.started) {
-    const parsed = FlowStartedData.safeParse(event.data);
-    if (!parsed.success) return finding(state, event, 'invalid flow.started data');
+    const parsed = accepted<FlowStartedData>(event);
+    if (!parsed.success) return finding(state, event, rejectionText(event));
     const context = startedContext(parsed.data, event.at);
     const record: FlowRecord = { stream: event.stream, version: 1, start_mode: parsed.data.mode, context, entries: initialEntries(event.at), expected: [] };
     return { ...withFlow(state, record), latest: parsed.data.variant };
   }
   if (event.type === DeepDiveEventType.initialized) {
-    const parsed = DeepDiveInitializedData.safeParse(event.data);
-    if (!parsed.success) return finding(state, event, 'invalid deep_dive.initialized data');
+    const parsed = accepted<DeepDiveInitializedData>(event);
+    if (!parsed.success) return finding(state, event, rejectionText(event));
     return { ...state, deep_dive: initializedRecord(parsed.data, event.stream, event.at) };
   }
   if (event.type === DeepDiveEventType.compiled) {
-    const parsed = DeepDiveCompiledData.safeParse(event.data);
-    if (!parsed.success) return finding(state, event, 'invalid deep_dive.compiled data');
+    const parsed = accepted<DeepDiveCompiledData>(event);
+    if (!parsed.success) return finding(state, event, rejectionText(event));
     if (state.deep_dive === null || state.deep_dive.stream !== event.stream) return finding(state, event, 'a compile of a deep dive that is not the latest one');
     return { ...state, deep_dive: compiledRecord(state.deep_dive, parsed.data, event.at) };
   }
   if (!event.type.startsWith('flow.')) return state;
-  const parsed = FlowFact.safeParse({ type: event.type, data: event.data });
-  if (!parsed.success) return finding(state, event, 'invalid flow event data');
+  if (event.rejected !== undefined) return finding(state, event, rejectionText(event));
+  const parsed = { data: { type: event.type, data: event.data } as FlowFact };
   const record = flowOf(state, event.stream);
   if (record === null) return finding(state, event, 'an event for a flow that is not the most recent of its variant');
   const applied = applyFlowFact(record, parsed.data, event.at);

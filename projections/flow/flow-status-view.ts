@@ -46,6 +46,7 @@ export function flowStatusEnvelope(state: FlowState, now: string, warnings: stri
     state_file: record === null ? null : STATE_FILE[record.context.variant],
     warnings,
     flow: record === null ? null : flowView(record.context),
+    integrity_findings: state.findings.map((f) => ({ ...f })),
   };
 }
 

@@ -1,10 +1,11 @@
-import { INVALID, type CompiledSchema } from '../../events/compiled.js';
 import type { DecodedEvent } from '../../events/envelope.js';
 import { SessionStatus } from '../../events/coordination/vocabulary.js';
 import type { Ownership } from '../../events/tasks/ownership.js';
 import { ownershipIdentity, sameOwnership } from '../../events/tasks/ownership-terms.js';
 import { CREATABLE_STATES, isTerminal, TaskState, type ErrorClass } from '../../events/tasks/terms.js';
-import { SubagentFinishedData, SubagentStartedData, TaskCreatedData, TaskOwnershipAddedData, TaskTransitionedData } from '../../events/validators.generated.js';
+import type { SubagentFinishedData, SubagentStartedData } from '../../events/tasks/subagent-events.js';
+import type { TaskCreatedData, TaskOwnershipAddedData, TaskTransitionedData } from '../../events/tasks/task-events.js';
+import { accepted, rejectionText } from '../accepted.js';
 import { isLegalTransition, illegalTransitionMessage } from '../../machines/task-table.js';
 import { applyCoordination, deserializeCoordination, initCoordination, serializeCoordination, type CoordinationState } from '../coordination/state.js';
 
@@ -84,15 +85,6 @@ export function streamVersionIn(state: TasksState, stream: string): number {
   return state.stream_versions.get(stream) ?? 0;
 }
 
-/**
- * A compiled validator (events/validators.generated.ts: zod's own compiled code, no zod loaded) in
- * safeParse's shape. The fold's findings name the type, not zod's issues, so its answer suffices.
- */
-function safeParse<T>(schema: CompiledSchema<T>, data: unknown): { success: true; data: T } | { success: false } {
-  const parsed = schema.parse(data);
-  return parsed === INVALID ? { success: false } : { success: true, data: parsed };
-}
-
 export function applyTasks(state: TasksState, event: DecodedEvent): TasksState {
   applyCoordination(state.coordination, event);
   if (event.stream.startsWith('task/') || event.stream.startsWith('subagent/')) {
@@ -108,8 +100,8 @@ export function applyTasks(state: TasksState, event: DecodedEvent): TasksState {
     case 'task.transitioned':
       return applyTransitioned(state, event, finding);
     case 'task.ownership_added': {
-      const parsed = safeParse(TaskOwnershipAddedData, event.data);
-      if (!parsed.success) return finding('invalid task.ownership_added data');
+      const parsed = accepted<TaskOwnershipAddedData>(event);
+      if (!parsed.success) return finding(rejectionText(event));
       const task = state.tasks.get(parsed.data.task_id);
       if (!task || event.stream !== `task/${task.id}`) return finding(`ownership for unknown task ${parsed.data.task_id}`);
       const entry = parsed.data.ownership;
@@ -123,8 +115,8 @@ export function applyTasks(state: TasksState, event: DecodedEvent): TasksState {
       return state;
     }
     case 'subagent.started': {
-      const parsed = safeParse(SubagentStartedData, event.data);
-      if (!parsed.success) return finding('invalid subagent.started data');
+      const parsed = accepted<SubagentStartedData>(event);
+      if (!parsed.success) return finding(rejectionText(event));
       const d = parsed.data;
       if (event.stream !== `subagent/${d.subagent_id}`) return finding(`subagent ${d.subagent_id} started on ${event.stream}`);
       if (state.subagents.has(d.subagent_id)) return finding(`subagent ${d.subagent_id} started twice`);
@@ -142,8 +134,8 @@ export function applyTasks(state: TasksState, event: DecodedEvent): TasksState {
       return state;
     }
     case 'subagent.finished': {
-      const parsed = safeParse(SubagentFinishedData, event.data);
-      if (!parsed.success) return finding('invalid subagent.finished data');
+      const parsed = accepted<SubagentFinishedData>(event);
+      if (!parsed.success) return finding(rejectionText(event));
       const subagent = state.subagents.get(parsed.data.subagent_id);
       if (!subagent) return finding(`finish of unknown subagent ${parsed.data.subagent_id}`);
       if (subagent.finished_at !== null) return finding(`subagent ${subagent.id} finished twice`);
@@ -156,8 +148,8 @@ export function applyTasks(state: TasksState, event: DecodedEvent): TasksState {
 }
 
 function applyCreated(state: TasksState, event: DecodedEvent, finding: (reason: string) => TasksState): TasksState {
-  const parsed = safeParse(TaskCreatedData, event.data);
-  if (!parsed.success) return finding('invalid task.created data');
+  const parsed = accepted<TaskCreatedData>(event);
+  if (!parsed.success) return finding(rejectionText(event));
   const d = parsed.data;
   if (event.stream !== `task/${d.task_id}`) return finding(`task ${d.task_id} created on ${event.stream}`);
   if (state.tasks.has(d.task_id)) return finding(`task ${d.task_id} created twice`);
@@ -195,8 +187,8 @@ function applyCreated(state: TasksState, event: DecodedEvent, finding: (reason: 
 }
 
 function applyTransitioned(state: TasksState, event: DecodedEvent, finding: (reason: string) => TasksState): TasksState {
-  const parsed = safeParse(TaskTransitionedData, event.data);
-  if (!parsed.success) return finding('invalid task.transitioned data');
+  const parsed = accepted<TaskTransitionedData>(event);
+  if (!parsed.success) return finding(rejectionText(event));
   const d = parsed.data;
   const task = state.tasks.get(d.task_id);
   if (!task || event.stream !== `task/${task.id}`) return finding(`transition of unknown task ${d.task_id}`);

@@ -1,5 +1,6 @@
 import { ownValue, setOwnValue } from '../own-keys.js';
 import type { DecodedEvent } from '../../events/envelope.js';
+import { rejectionText } from '../accepted.js';
 import type { DefinitionFields } from '../../events/work-units/definition.js';
 import { DEFINITION_FIELD_NAMES, isTerminalYamlStatus, YamlStatus } from '../../events/work-units/terms.js';
 import { INITIAL_WU_LIFECYCLE, stepWu, type WuLifecycle } from '../../machines/work-unit-steps.js';
@@ -240,6 +241,7 @@ function applyFields(wu: WuRecord, fields: Record<string, unknown>, removed: rea
 
 export function applyWorkUnits(state: WorkUnitsState, event: DecodedEvent): WorkUnitsState {
   state.head_seq = event.seq;
+  if (event.rejected !== undefined) return applyRejected(state, event);
   const d = event.data;
   // Events of other domains (most of a long log) carry nothing for this fold but liveness: skip
   // building a mark and its summary for them.
@@ -359,6 +361,18 @@ function bumpSessions(state: WorkUnitsState, event: DecodedEvent): void {
 
 function bumpSession(session: SessionFacts | undefined, at: string): void {
   if (session !== undefined && !session.ended) session.last_heartbeat_at = laterOf(session.last_heartbeat_at, at);
+}
+
+/**
+ * An event the catalog refused changes nothing but liveness (any fact a session records keeps it
+ * alive); when it names a known WU, that WU carries the finding, so status and explain list it.
+ */
+function applyRejected(state: WorkUnitsState, event: DecodedEvent): WorkUnitsState {
+  bumpSessions(state, event);
+  if (!concernsWorkUnits(event.type)) return state;
+  const wu = ownValue(state.wus, str(event.data['wu_id']) ?? '');
+  if (wu !== undefined) wu.findings.push({ seq: event.seq, stream: event.stream, type: event.type, code: 'INVALID_EVENT', message: rejectionText(event) });
+  return state;
 }
 
 /** A finding on the WU: the machine refused the event, which changes nothing else. */

@@ -42,6 +42,9 @@ export const OrchestrationSessionEnvelope = envelope('orchestration_session', {
   baton: z.strictObject({ subagents: z.array(z.unknown()) }),
 });
 
+/** A fact the coordination fold could not apply: an event that fails its schema, a receipt for an unknown signal, … */
+const CoordinationFinding = z.strictObject({ seq: z.number().int().min(1), type: z.string(), reason: z.string() });
+
 export const RosterEnvelope = envelope('roster', {
   sessions: z.array(
     z.strictObject({
@@ -58,6 +61,7 @@ export const RosterEnvelope = envelope('roster', {
       last_heartbeat_at: generatedAt,
     }),
   ),
+  integrity_findings: z.array(CoordinationFinding),
 });
 
 export const SignalSentEnvelope = envelope('signal_sent', {
@@ -81,6 +85,7 @@ export const InboxEnvelope = envelope('inbox', {
   session_id: nullableString,
   marked: z.number().int().min(0),
   signals: z.array(InboxSignal),
+  integrity_findings: z.array(CoordinationFinding),
 });
 
 export const ConvergenceEnvelope = envelope('convergence', {

@@ -2,7 +2,7 @@ import type { EventCatalog } from '../../events/catalog.js';
 import { GENESIS_HASH } from '../../events/patterns.js';
 import { deserializeState, serializeState, type AnyProjection, type Projection, type StateOf, type ViewOf } from '../../projections/projection.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
-import type { StoredEvent } from '../../events/envelope.js';
+import type { DecodedEvent, StoredEvent } from '../../events/envelope.js';
 import type { EventStore, ReadOptions } from './contract.js';
 import { loadSnapshot, SnapshotLoadKind, writeSnapshot } from './snapshots.js';
 
@@ -128,7 +128,9 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
         // The store checks the chain inside a read, not across where the read starts.
         if (stored.seq !== seq + 1) throw chainBroken(seq + 1, `the store returned seq ${stored.seq}`);
         if (stored.prev !== hash) throw chainBroken(seq + 1, 'prev does not match the hash of the event before it');
-        const event = options.catalog.upcast(stored);
+        // Decoded once for every fold of the pass (the rare refused event waits for zod's words).
+        const decoded = options.catalog.decode(stored);
+        const event = decoded.ok ? decoded.event : await refusedEvent(options.catalog, stored);
         if (stored.seq > allBehindAfter) {
           for (const lane of folding) lane.state = lane.projection.apply(lane.state, event);
           foldedByAll += 1;
@@ -177,6 +179,18 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
       snapshot_written: written,
     };
   }) as ProjectionRuns<P>;
+}
+
+/**
+ * An event the catalog refuses reaches the folds marked `rejected`, with its data as stored
+ * (upcast) and zod's words for the fields at fault (the schemas load only when history holds such
+ * an event), to become an integrity finding: folds never throw on history.
+ */
+async function refusedEvent(catalog: EventCatalog, stored: StoredEvent): Promise<DecodedEvent> {
+  if (!catalog.schemasLoaded) await catalog.loadSchemas();
+  const decoded = catalog.decode(stored);
+  if (decoded.ok) return decoded.event;
+  return { ...catalog.upcast(stored), rejected: { reason: decoded.reason, problems: decoded.problems } };
 }
 
 /**
