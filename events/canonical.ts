@@ -97,7 +97,7 @@ export function canonicalEnvelope(event: Record<string, unknown>, withHash: bool
   // Fast path (appends canonicalise every event): one object literal with the fields in envelope
   // order (one hidden class; JSON.stringify leaves out the undefined ones, as the definition does)
   // printed by the native JSON.stringify when every value is already in canonical shape. Building
-  // it key by key in a loop cost ~1 µs more per event (keyed stores through a megamorphic path).
+  // it key by key in a loop costs more per event (keyed stores go through a megamorphic path).
   const ordered = {
     v: event['v'],
     seq: event['seq'],

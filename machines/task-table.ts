@@ -2,7 +2,7 @@ import { isTerminal, TaskState, TASK_STATES } from '../events/tasks/terms.js';
 
 /**
  * The task machine compiled to a lookup table, for folding history fast (xstate's `transition()`
- * costs ~35 µs an event). test/tasks/task-machine.test.ts proves it equals the machine's edges.
+ * is far too slow per event for a replay). test/tasks/task-machine.test.ts proves it equals the machine's edges.
  */
 export const LEGAL_TRANSITIONS: Readonly<Record<TaskState, readonly TaskState[]>> = {
   queued: [TaskState.running, TaskState.cancelled, TaskState.superseded],

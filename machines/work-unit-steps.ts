@@ -4,7 +4,7 @@ import type { WuMachineEvent } from './work-unit.js';
 
 /**
  * The `wu` machine compiled to a lookup table, for folding history fast and without xstate (its
- * `transition()` costs ~35 µs an event, and loading it ~30 ms a command). The table is the machine's
+ * `transition()` is far too slow per event for a replay, and loading xstate costs a short command). The table is the machine's
  * own answer for every (lifecycle, event) pair, computed at build time by
  * scripts/generate-machine-tables.ts; test/work-units/wu-machine.test.ts checks the generated table
  * is current and equals the machine on the whole space.

@@ -2,7 +2,7 @@
  * A parser for the plain subset of YAML that `.baton/config.yaml` is usually written in — block
  * mappings of `key: scalar`, block sequences of scalars (`- item`) under a key, and comments — so a
  * short command reads its settings without loading
- * the `yaml` package (~20 ms). It answers only when it is sure to give exactly what `yaml`'s
+ * the `yaml` package (a large share of a short command's budget). It answers only when it is sure to give exactly what `yaml`'s
  * `parse` gives (YAML 1.2 core schema); for anything else (sequences, quotes, flow style, numbers
  * other than plain integers, tabs, anchors, odd indentation…) it returns UNSURE and the caller
  * parses with `yaml`. test/simple-yaml.test.ts holds it to that on random documents.

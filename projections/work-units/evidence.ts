@@ -51,7 +51,7 @@ export interface EvidenceContext {
 
 /**
  * A fact and its evidence: the marks given, one per seq (the last given wins), in seq order. There
- * are at most a handful, so they are deduplicated in place (no Map): evidenceOf makes ~20 facts
+ * are at most a handful, so they are deduplicated in place (no Map): evidenceOf makes a few dozen facts
  * for every WU of the workspace on each `orchestrate status`.
  */
 const fact = <T>(value: T, ...marks: (Mark | null | undefined)[]): Fact<T> => {

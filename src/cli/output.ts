@@ -11,7 +11,7 @@ import { stderrSink, stdoutSink, type TextSink } from './stdio.js';
 export const OutputMode = { json: 'json', human: 'human' } as const;
 export type OutputMode = (typeof OutputMode)[keyof typeof OutputMode];
 
-/** `stdoutIsTTY` is asked only when the flags do not decide (it loads the tty module: ~3 ms). */
+/** `stdoutIsTTY` is asked only when the flags do not decide (it loads the tty module). */
 export function chooseMode(flags: { json?: boolean; human?: boolean }, stdoutIsTTY: boolean | (() => boolean)): OutputMode {
   if (flags.human) return OutputMode.human;
   if (flags.json) return OutputMode.json;

@@ -85,8 +85,8 @@ export function commandNamed(argv: readonly string[]): string | undefined {
 }
 
 /**
- * The registrars a run needs. Declaring every command costs a short command ~10 ms (commander
- * builds ~80 commands with their options and help), and which group runs is known from argv: only
+ * The registrars a run needs. Declaring every command costs a short command real time (commander
+ * builds every command with its options and help), and which group runs is known from argv: only
  * that group is declared. Parsing is unchanged — the program options are the same, and a command
  * name is looked up among the top-level commands, where it finds the same group either way. When the
  * command is not certain (help, --version, an unknown word or option), every group is declared.

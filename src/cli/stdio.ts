@@ -3,7 +3,7 @@ import { writeSync } from 'node:fs';
 
 /**
  * Standard output and error for the CLI without Node's `process.stdout` / `process.stderr`
- * streams, which cost a short command ~6 ms to create when stdout is a pipe (a net.Socket over the
+ * streams, which are costly for a short command to create when stdout is a pipe (a net.Socket over the
  * pipe, with the net and stream modules). Baton prints whole envelopes at once, so it writes them
  * to the descriptor with `fs.writeSync` — what Node's own stdout does for files, and for pipes and
  * terminals on Linux (synchronous there). Should a write not go through at once (EAGAIN: a

@@ -19,7 +19,7 @@ export function runGit(cwd: string, args: readonly string[]): GitResult | null {
  * entry (a folder, or the file of a worktree or submodule) in `dir` and each parent, or for a bare
  * repository (`HEAD` next to `objects/` and `refs/`); GIT_DIR and friends point it elsewhere.
  * When none of these is there, `git rev-parse` can only answer "not a git repository": it is not
- * run, and a command in a plain folder saves spawning a process (~20–60 ms).
+ * run, and a command in a plain folder saves spawning a process.
  */
 export function mayBeInGitRepository(dir: string, env: NodeJS.ProcessEnv = process.env): boolean {
   if (env['GIT_DIR'] !== undefined || env['GIT_WORK_TREE'] !== undefined || env['GIT_COMMON_DIR'] !== undefined) return true;

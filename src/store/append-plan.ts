@@ -27,8 +27,8 @@ export interface ValidatedBatch {
 
 /**
  * ulid's default randomness makes one `crypto.getRandomValues` call per character, 16 per id: between
- * fsyncs (cold caches) that cost ~35 µs an id, a tenth of a single-event append. The same
- * cryptographic bytes drawn from a pooled buffer cut that to ~10 µs. byte / 256 is uniform in [0, 1), and
+ * fsyncs (cold caches) that cost a noticeable share of a single-event append. The same
+ * cryptographic bytes drawn from a pooled buffer cost a fraction of that. byte / 256 is uniform in [0, 1), and
  * ulid maps it to a base-32 digit by floor(x * 32), i.e. the byte's top 5 bits.
  */
 const randomPool = Buffer.allocUnsafe(4096);
@@ -183,7 +183,7 @@ export function planAppend(batch: ValidatedBatch, index: StoreIndex, ctx: PlanCo
   const stored: StoredEvent[] = [];
   const lines: string[] = [];
   batch.events.forEach((e, i) => {
-    // Built key by key in envelope order, without object spreads (they cost ~2 µs an event here).
+    // Built key by key in envelope order, without object spreads (they take a slow path here).
     const base: Omit<StoredEvent, 'hash'> = {
       v: ENVELOPE_VERSION,
       seq: index.seq + i + 1,

@@ -1,10 +1,11 @@
 import type { StoredEvent } from '../../events/envelope.js';
 
 /**
- * The fast structural check of a stored line, used on every read. The full check (envelope zod
- * schema, recomputed hash, canonical bytes, catalog data) is `verify`'s job: at ~2.9 µs per zod
- * parse, running it on every replayed event would halve replay speed. Reads still refuse anything
- * that is not a well-formed envelope and check seq and `prev` continuity as they go.
+ * The fast structural check of a stored line, used on every read. The full check (envelope
+ * schema, recomputed hash, canonical bytes) is `verify`'s job: running it on every replayed event
+ * would cost replay much of its speed. Reads still refuse anything that is not a well-formed
+ * envelope and check seq and `prev` continuity as they go; each event's data is checked once by
+ * the catalog as the projection runner decodes it.
  */
 export function parseStoredLine(text: string): StoredEvent | string {
   let value: unknown;

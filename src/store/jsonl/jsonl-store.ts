@@ -75,7 +75,7 @@ export interface JsonlStoreOptions {
    * verify() checks the log on worker threads (parallel-verify.ts) when its segments hold at least
    * this many bytes in total and the catalog is the built-in one (the default, or createCatalog()
    * without extra definitions); else in this thread. The report is the same either way. Default
-   * 32 MiB (a worker takes ~0.2-0.3 s to start); 0 = always; Infinity = never.
+   * 32 MiB (a worker takes a while to start); 0 = always; Infinity = never.
    */
   parallelVerifyMinBytes?: number;
   /** The smallest byte range of a segment a verify worker is given at once (default 8 MiB; tests use small ones). */
@@ -204,7 +204,7 @@ export class JsonlEventStore implements EventStore {
     return listSegments(this.layout.log);
   }
 
-  /** `.baton/` and its folders exist; checked once per handle (four mkdirs cost ~40 µs an append). */
+  /** `.baton/` and its folders exist; checked once per handle (four lstat walks on every append would add up). */
   private ensureWorkspace(): void {
     if (this.workspaceReady) return;
     JsonlEventStore.initWorkspace(this.layout.workspace);
@@ -370,8 +370,8 @@ export class JsonlEventStore implements EventStore {
    * scanTailLines). Its segment file is still linked (appends only grow it;
    * recovery only cuts bytes past the committed end), and no segment starts at the new tail's seq
    * (another process rolling over). An unchanged tail costs one fstat and one stat instead of a
-   * readdir and a read (~50 µs of every single-event append); a few lines, one read and their
-   * checks instead of the full scan (~70 µs under the lock). Anything else: undefined, full scan.
+   * readdir and a read on every single-event append; a few lines, one read and their
+   * checks instead of the full scan under the lock. Anything else: undefined, full scan.
    */
   private catchUpAtTail(): ScanEnd | undefined {
     const tail = this.tail;

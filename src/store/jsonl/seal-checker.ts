@@ -16,7 +16,7 @@ import {
 import { workerEntry } from './worker-script.js';
 
 /**
- * Checking seals on a second core during a long read. The seal (a SHA-256 per line, ~1 µs) is a
+ * Checking seals on a second core during a long read. The seal (a SHA-256 per line) is a
  * fifth of what reading a line costs on the main thread; it needs nothing the parse produces, so a
  * worker thread checks the same lines from the same files while the main thread parses and folds
  * them. The reader hands nothing over until the worker has vouched for it (`settle`), so what a read
@@ -28,7 +28,7 @@ import { workerEntry } from './worker-script.js';
  */
 export const DEFAULT_SEAL_WORKER_MIN_BYTES = 16 * 1024 * 1024;
 
-/** What the reader checks inline while the worker starts (~10,000 lines; a start takes ~30-80 ms). */
+/** What the reader checks inline while the worker starts (while a worker starts, the reader does not wait for it). */
 const HEAD_START_BYTES = 4 * 1024 * 1024;
 
 /** No progress for this long: the worker is taken for dead (it cannot be asked while the reader waits). */
@@ -99,7 +99,7 @@ export class SealChecker {
     if (entry === undefined) return undefined;
     let worker: Worker;
     try {
-      // Fetched only here: loading node:worker_threads costs every short command ~3 ms.
+      // Fetched only here: loading node:worker_threads would cost every short command.
       const { Worker: WorkerThread } = process.getBuiltinModule('node:worker_threads');
       worker = new WorkerThread(entry.script, { eval: entry.evaluate, workerData: data });
     } catch {

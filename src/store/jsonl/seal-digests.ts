@@ -10,8 +10,8 @@ import { DIR_MODE, FILE_MODE } from './layout.js';
  *
  * A line's seal is a property of its bytes alone, so a block of whole lines whose every seal held
  * once holds again wherever those exact bytes are met; one SHA-256 over the block (a 1 MiB read
- * block, ~0.7 ms) proves the bytes are the same. Per line, Node's one-shot hash costs ~1 µs, nearly
- * all of it call overhead: a replay of a 100,000-event log spent ~150 ms there, or had a worker
+ * block) proves the bytes are the same. Per line, Node's one-shot hash is nearly all call
+ * overhead: a replay of a long log spent a large share of its time there, or had a worker
  * thread compete with it for the machine. Blocks are the reader's own (line-reader.ts), which a
  * read from the same place cuts the same way every time, so every full replay of an unchanged log
  * after the first is vouched for block by block; only its growing tail is checked line by line.
@@ -24,7 +24,7 @@ import { DIR_MODE, FILE_MODE } from './layout.js';
  */
 const FILE_NAME = 'seal-digests.json';
 const DIGEST = /^[0-9a-f]{64}$/;
-/** ~8 GiB of log in 1 MiB blocks; the oldest are dropped first. */
+/** MAX_DIGESTS blocks of 1 MiB (GiBs of log); the oldest are dropped first. */
 const MAX_DIGESTS = 8192;
 
 let tempCounter = 0;

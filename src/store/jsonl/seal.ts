@@ -3,7 +3,7 @@ import { sha256Hex } from '../hash.js';
 /**
  * A line's seal: every stored line ends with `,"hash":"<64 hex>"}`, the SHA-256 of the line's bytes
  * without that suffix (with `}` in place of the comma). Checking it needs no re-serialisation, so
- * every read checks it (~1 µs a line) and an edited line is refused wherever it is read, not only
+ * every read checks it and an edited line is refused wherever it is read, not only
  * by `verify`. What this cannot see — a line rewritten with a recomputed hash in a non-canonical
  * form, or a rewritten chain — is `verify`'s job (canonical form, schemas, the whole chain).
  *

@@ -149,7 +149,7 @@ export interface ScanOptions {
   openDescriptor?: (segment: Segment) => number | undefined;
   /**
    * Keep each line's text in ScannedEvent.line (default). Reads that hand out events only pass
-   * false: a run of up to MAX_RUN lines then does not keep its ~400-byte strings alive until it
+   * false: a run of up to MAX_RUN lines then does not keep its line strings alive until it
    * is consumed, which the young-generation collector would otherwise copy.
    */
   withLines?: boolean;
@@ -393,7 +393,7 @@ const TAIL_LINES_MAX_BYTES = 1 << 20;
  * segment it writes (`fd`, now `size` bytes) since `cursor`. Each line gets the checks scanRuns
  * gives it — envelope, seq, prev, seal, batch_end — in one read, without what the full scan's
  * generality costs an append under the lock (listing the folder, stat'ing segments, a fresh read
- * buffer, generator hand-overs: ~70 µs, against ~1 µs per line here). Returns undefined for anything
+ * buffer, generator hand-overs, all far dearer than the per-line work here). Returns undefined for anything
  * else: bytes after the last newline, a batch whose last line is missing, a line that fails a
  * check, over 1 MiB. The caller then runs the full scan from the same cursor, which reports or
  * recovers what it finds.
