@@ -379,7 +379,7 @@ const SEEDS: Record<string, unknown[]> = {
     SEED_STATUS,
   ],
   InboxEnvelope: [
-    { v: 1, type: 'inbox', generated_at: T, reader_identity: null, session_id: null, marked: 0, signals: [] },
+    { v: 1, type: 'inbox', generated_at: T, reader_identity: null, session_id: null, marked: 0, signals: [], integrity_findings: [] },
     {
       v: 1,
       type: 'inbox',
@@ -388,6 +388,7 @@ const SEEDS: Record<string, unknown[]> = {
       session_id: 'session_b',
       marked: 1,
       signals: [{ signal_id: 'sig-abcd', seq: 4, read: true, delivery_state: 'acked', sender_display_name: 'Planck', message: 'm', recipients: [] }],
+      integrity_findings: [{ seq: 9, type: 'signal.sent', reason: 'invalid signal.sent data: data: Invalid input' }],
     },
   ],
   InboxInput: [{}, { for: 'Planck', thread: 't-1', intent: ['INFO', 'AGREE'], wu: 'WU-3', mark: false, all: true }],
