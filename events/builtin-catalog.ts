@@ -15,5 +15,5 @@ export function builtInCatalog(): EventCatalog {
     check: entry.data.parse,
     upcasters: UPCASTERS[type] ?? [],
   }));
-  return new EventCatalog(entries, () => import('./index.js').then((m) => m.ALL_EVENT_DEFINITIONS), true);
+  return new EventCatalog(entries, () => import('./definitions.js').then((m) => m.ALL_EVENT_DEFINITIONS), true);
 }

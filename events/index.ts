@@ -1,10 +1,5 @@
 import { EventCatalog, entryOf, type EventDefinition } from './catalog.js';
-import { LOG_EVENTS } from './log.js';
-import { NOTE_EVENTS } from './note.js';
-import { FLOW_EVENTS } from './flow/index.js';
-import { COORDINATION_EVENTS } from './coordination/index.js';
-import { TASK_EVENTS } from './tasks/index.js';
-import { WORK_UNIT_EVENTS } from './work-units/index.js';
+import { ALL_EVENT_DEFINITIONS } from './definitions.js';
 import { COMPILED_EVENT_TYPES } from './validators.generated.js';
 
 export * from './canonical.js';
@@ -15,8 +10,7 @@ export * from './note.js';
 export * from './patterns.js';
 export * from './validation.js';
 
-/** Every domain's event definitions. Each domain issue adds its list here. */
-export const ALL_EVENT_DEFINITIONS: readonly EventDefinition[] = [...NOTE_EVENTS, ...LOG_EVENTS, ...COORDINATION_EVENTS, ...FLOW_EVENTS, ...TASK_EVENTS, ...WORK_UNIT_EVENTS];
+export { ALL_EVENT_DEFINITIONS } from './definitions.js';
 
 /**
  * The catalog with the zod schemas loaded (errors worded from the start), plus `extra` types

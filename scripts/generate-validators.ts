@@ -339,12 +339,15 @@ function isReference(node: ts.Identifier): boolean {
  * exports of the modules under events/ (the first module, in path order, that exports it).
  */
 export async function eventTargetsBeyond(given: readonly Target[]): Promise<Target[]> {
-  const { ALL_EVENT_DEFINITIONS } = (await load('events/index.ts')) as { ALL_EVENT_DEFINITIONS: readonly { type: string; schema: unknown }[] };
+  const { ALL_EVENT_DEFINITIONS } = (await load('events/definitions.ts')) as { ALL_EVENT_DEFINITIONS: readonly { type: string; schema: unknown }[] };
   const known = new Set<unknown>();
   for (const target of given) known.add((await load(target.module))[target.name]);
+  // The schema modules only: the domain folders and the top-level event files. Not the catalog's
+  // own modules, which import the generated code this run is about to write.
   const modules = readdirSync(resolve(ROOT, 'events'), { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.generated.ts') && !file.endsWith('index.ts'))
-    .map((file) => posix.join('events', file.split('\\').join('/')))
+    .map((file) => file.split('\\').join('/'))
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.generated.ts') && !file.endsWith('index.ts') && (file.includes('/') || file === 'log.ts' || file === 'note.ts'))
+    .map((file) => posix.join('events', file))
     .sort();
   const exportsOf = new Map<unknown, Target>();
   for (const module of modules) {
@@ -425,7 +428,7 @@ async function generateOne(spec: OutputSpec, runtime: Awaited<ReturnType<typeof 
 
   const tail: string[] = [];
   if (spec.allEventTypes || spec.upcasters) {
-    const { ALL_EVENT_DEFINITIONS } = (await load('events/index.ts')) as { ALL_EVENT_DEFINITIONS: readonly { type: string; schema: unknown; streams: readonly string[]; upcasters?: readonly unknown[] }[] };
+    const { ALL_EVENT_DEFINITIONS } = (await load('events/definitions.ts')) as { ALL_EVENT_DEFINITIONS: readonly { type: string; schema: unknown; streams: readonly string[]; upcasters?: readonly unknown[] }[] };
     if (spec.allEventTypes) {
       const entries = ALL_EVENT_DEFINITIONS.map((def) => {
         const name = schemaByIdentity.get(def.schema);

@@ -120,12 +120,19 @@ export const tasksViewProjection = tasksProjection('tasks', (state, now, args) =
   return tasksEnvelope(state, viewContextFrom(args, now), { state: filter === undefined ? undefined : parseStateFilter(filter), sessionId: str(args, 'session_id') });
 });
 
-export const taskViewProjection = tasksProjection('task', (state, now, args) => taskEnvelope(state, viewContextFrom(args, now), required(args, 'task', '--task')));
+// The replay views take their commands' arguments (tasks.md §11.3): `task <id>` and `session <id>`
+// take the id as a positional argument, as `--task` / `--session-id` do.
+export const taskViewProjection = tasksProjection('task', (state, now, args) => taskEnvelope(state, viewContextFrom(args, now), required(withTarget(args, 'task'), 'task', '--task')));
 
 export const sessionsViewProjection = tasksProjection('sessions', (state, now, args) => sessionsEnvelope(state, viewContextFrom(args, now)));
 
 export const sessionViewProjection = tasksProjection('session', (state, now, args) =>
-  sessionEnvelope(state, viewContextFrom(args, now), required(args, 'session_id', '--session-id')),
+  sessionEnvelope(state, viewContextFrom(args, now), required(withTarget(args, 'session_id'), 'session_id', '--session-id')),
 );
+
+/** `args` with the positional target standing in for `key` when the flag was not given. */
+function withTarget(args: ViewArgs, key: string): ViewArgs {
+  return args[key] === undefined && args['target'] !== undefined ? { ...args, [key]: args['target'] } : args;
+}
 
 export const TASK_PROJECTIONS = [lastStoppingPointProjection, tasksViewProjection, taskViewProjection, sessionsViewProjection, sessionViewProjection] as const;

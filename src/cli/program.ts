@@ -22,13 +22,16 @@ import { stdoutIsTTY } from './stdio.js';
  * The `baton` program. Group files only declare commands (commander alone); each action imports
  * its implementation on demand, so `baton --version` loads neither zod nor the store.
  */
+/** The npm package that ships the `baton` command. */
+export const PACKAGE_NAME = 'baton-state';
+
 function packageVersion(): string {
   // Walk up from this file: the compiled tree and the bundled bin sit at different depths.
   let dir = new URL('.', import.meta.url);
   for (let depth = 0; depth < 6; depth++) {
     try {
       const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'baton' && pkg.version) return pkg.version;
+      if (pkg.name === PACKAGE_NAME && pkg.version) return pkg.version;
     } catch {
       // not here; look one level up
     }

@@ -173,8 +173,22 @@ export function planFromRecord(initiative: string, a: AttemptRecord): PlanDocume
     generated_at: a.at,
     max_active_workers: a.max_active_workers,
     logical_waves: a.logical_waves,
-    waves: a.waves as PlanDocument['waves'],
-    deferred: a.deferred as PlanDocument['deferred'],
+    waves: (a.waves as PlanDocument['waves']).map(planWave),
+    deferred: (a.deferred as PlanDocument['deferred']).map((d) => ({ wu_id: d.wu_id, reason: d.reason })),
+  };
+}
+
+/**
+ * A wave with its keys in the order of work-units.md §9. The log stores event data in canonical
+ * form (keys sorted), so a plan rebuilt from the log must put them back in the document's order to
+ * equal, byte for byte, the plan first written.
+ */
+function planWave(w: PlanDocument['waves'][number]): PlanDocument['waves'][number] {
+  return {
+    planned_wave: w.planned_wave,
+    logical_wave: w.logical_wave,
+    logical_waves: w.logical_waves,
+    wus: w.wus.map((u) => ({ id: u.id, lane: u.lane, logical_wave: u.logical_wave })),
   };
 }
 

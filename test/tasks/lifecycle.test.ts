@@ -335,6 +335,18 @@ describe('history, replay, idempotency, integrity', () => {
     expect((await showTask(ws, T)).task.state).toBe('blocked');
   });
 
+  it('replay --view task takes the task id as a positional argument, like `task <id>` (tasks.md §11.3)', async () => {
+    const { ws, S, T } = await t47();
+    const second = (await showTask(ws, T)).baton.history[1]!.seq;
+    const positional = await ws.ok(OrchestrationTaskEnvelope, ['replay', '--view', 'task', '--to', String(second), T]);
+    const flag = await ws.ok(OrchestrationTaskEnvelope, ['replay', '--view', 'task', '--to', String(second), '--task', T]);
+    expect(positional.task).toEqual(flag.task);
+    expect(positional.task.state).toBe('running');
+    expect(positional.baton.history).toHaveLength(2);
+    const session = await ws.ok(OrchestrationSessionViewEnvelope, ['replay', '--view', 'session', '--to', String(second), S]);
+    expect(session.session.id).toBe(S);
+  });
+
   it('T49: a repeated create with the same idempotency key returns the first task and appends nothing', async () => {
     const { ws, S } = await given();
     const k1 = await ws.ok(OrchestrationTaskEnvelope, ['task', 'create', '--label', 'x', '--idempotency-key', 'k1'], { session: S });

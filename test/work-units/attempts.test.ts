@@ -13,6 +13,25 @@ const attemptDir = (ws: WuWorkspace, n: number) => join(ws.dir, '.baton', 'artif
 const json = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
 
 describe.concurrent('attempts and handoffs', () => {
+  it('plan.json rebuilt after deletion equals the one first written, byte for byte, keys in the order of §9', async () => {
+    const ws = await WuWorkspace.create();
+    await ws.wu(1, 'L1');
+    await ws.wu(2, 'L2');
+    await ws.launch();
+    const path = join(attemptDir(ws, 0), 'plan.json');
+    const first = readFileSync(path);
+    const plan = JSON.parse(first.toString('utf8')) as { waves: Record<string, unknown>[] };
+    expect(Object.keys(plan)).toEqual(['initiative', 'launch_attempt', 'generated_at', 'max_active_workers', 'logical_waves', 'waves', 'deferred']);
+    expect(plan.waves.length).toBeGreaterThan(0);
+    for (const wave of plan.waves) {
+      expect(Object.keys(wave)).toEqual(['planned_wave', 'logical_wave', 'logical_waves', 'wus']);
+      for (const wu of wave['wus'] as Record<string, unknown>[]) expect(Object.keys(wu)).toEqual(['id', 'lane', 'logical_wave']);
+    }
+    rmSync(path);
+    await ws.status();
+    expect(readFileSync(path).equals(first)).toBe(true);
+  });
+
   it('10: run writes the bundle and records one attempt and one handoff (11: a second run takes attempt-1; 18: status restores a deleted handoff)', async () => {
     const ws = await WuWorkspace.create();
     await ws.wu(1, 'L1');

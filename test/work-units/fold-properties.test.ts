@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DecodedEvent } from '../../events/envelope.js';
-import { stepWu } from '../../machines/work-unit-table.js';
+import { stepWu } from '../../machines/work-unit-steps.js';
 import { computeInitiative, statusDocument } from '../../projections/work-units/initiative-view.js';
 import { depsOf, evidenceOf, evidenceValues, stallSeconds, valuesOf } from '../../projections/work-units/evidence.js';
 import { DEFAULT_WORK_UNITS_CONFIG, laneSettings } from '../../projections/work-units/settings.js';

@@ -7,7 +7,7 @@ export function registerReplay(program: Command): void {
     .command('replay')
     .description('compute a view as of a past position of the log (time travel for auditors)')
     .requiredOption('--view <name>', 'the view to compute (see the list below)')
-    .argument('[target]', 'initiative-status, initiative-plan: the INIT; wu-explain: the WU')
+    .argument('[target]', 'initiative-status, initiative-plan: the INIT; wu-explain: the WU; task: the task; session: the session')
     .option('--to <seq>', 'the last seq to include')
     .option('--at <iso>', 'include every event recorded at or before this time')
     .option('--include-stale', 'roster: also abandoned sessions')
