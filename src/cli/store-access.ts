@@ -8,5 +8,5 @@ export { loadSchemas } from '../../events/schema-loader.js';
 export { workspaceLayout } from '../store/jsonl/layout.js';
 export { assertNoLinkBelow } from '../artifacts/owned-paths.js';
 export { openStore } from '../store/open-store.js';
-export { readStoreConfig } from '../store/read-store-config.js';
+export { readStoreConfig } from '../config/store.js';
 export { readConfigText, resolveWorkspace } from '../workspace.js';
