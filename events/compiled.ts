@@ -23,6 +23,15 @@ export interface CompiledSchema<T> {
   readonly source: string;
 }
 
+/**
+ * A compiled validator's answer in zod's safeParse shape, for callers that branch on validity and
+ * need no wording (the folds: their findings name the event type, not zod's issues).
+ */
+export function safeParse<T>(schema: CompiledSchema<T>, data: unknown): { success: true; data: T } | { success: false } {
+  const parsed = schema.parse(data);
+  return parsed === INVALID ? { success: false } : { success: true, data: parsed };
+}
+
 /** A compiled validator that can load its zod schema, to ask it for the error. */
 export interface LazyCompiledSchema<T> extends CompiledSchema<T> {
   readonly schema: () => Promise<z.ZodType<T>>;

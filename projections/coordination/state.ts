@@ -1,4 +1,4 @@
-import { INVALID, type CompiledSchema } from '../../events/compiled.js';
+import { INVALID, safeParse } from '../../events/compiled.js';
 import type { SignalSentData } from '../../events/coordination/signal.js';
 import { DeliveryState, type DeliveryState as DeliveryStateT, type EndStatus, SessionStatus } from '../../events/coordination/vocabulary.js';
 import type { DecodedEvent } from '../../events/envelope.js';
@@ -99,15 +99,6 @@ function laterOf(a: string, b: string): string {
 export function foldReceiptState(current: DeliveryStateT | undefined, next: DeliveryStateT): DeliveryStateT {
   if (next === DeliveryState.delivered) return current ?? next;
   return next;
-}
-
-/**
- * A compiled validator (events/validators.generated.ts: zod's own compiled code, no zod loaded) in
- * safeParse's shape. The fold's findings name the type, not zod's issues, so its answer suffices.
- */
-function safeParse<T>(schema: CompiledSchema<T>, data: unknown): { success: true; data: T } | { success: false } {
-  const parsed = schema.parse(data);
-  return parsed === INVALID ? { success: false } : { success: true, data: parsed };
 }
 
 export function applyCoordination(state: CoordinationState, event: DecodedEvent): CoordinationState {

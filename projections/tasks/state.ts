@@ -1,4 +1,4 @@
-import { INVALID, type CompiledSchema } from '../../events/compiled.js';
+import { safeParse } from '../../events/compiled.js';
 import type { DecodedEvent } from '../../events/envelope.js';
 import { SessionStatus } from '../../events/coordination/vocabulary.js';
 import type { Ownership } from '../../events/tasks/ownership.js';
@@ -82,15 +82,6 @@ export function initTasks(): TasksState {
 
 export function streamVersionIn(state: TasksState, stream: string): number {
   return state.stream_versions.get(stream) ?? 0;
-}
-
-/**
- * A compiled validator (events/validators.generated.ts: zod's own compiled code, no zod loaded) in
- * safeParse's shape. The fold's findings name the type, not zod's issues, so its answer suffices.
- */
-function safeParse<T>(schema: CompiledSchema<T>, data: unknown): { success: true; data: T } | { success: false } {
-  const parsed = schema.parse(data);
-  return parsed === INVALID ? { success: false } : { success: true, data: parsed };
 }
 
 export function applyTasks(state: TasksState, event: DecodedEvent): TasksState {
