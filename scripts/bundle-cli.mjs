@@ -32,9 +32,10 @@ const FLATTENED = [
   { entry: 'src/cli/commands/mem-inbox.ts', inline: ['src/store/jsonl/writer-modules.ts'], packages: ['ulid'] },
   // `orchestrate status` of a large initiative (≤ 3 × node -e 0): the fold, the views and the probes;
   // it may append observations (the write side) and rewrites stamps.
-  { entry: 'src/cli/commands/orchestrate.ts', inline: ['src/store/jsonl/writer-modules.ts', 'src/work-units/stamps.ts'], packages: ['ulid'] },
+  // picomatch (here and in `status`): the work-unit views' code-path glob matcher, pure and dependency-free.
+  { entry: 'src/cli/commands/orchestrate.ts', inline: ['src/store/jsonl/writer-modules.ts', 'src/work-units/stamps.ts'], packages: ['ulid', 'picomatch'] },
   // `baton status` (≤ 3 × node -e 0 after 1,000,000 events): the tasks and work-unit folds; appends nothing.
-  { entry: 'src/cli/commands/status.ts', inline: [], packages: [] },
+  { entry: 'src/cli/commands/status.ts', inline: [], packages: ['picomatch'] },
 ];
 
 /** Modules a flattened command must share with the split build: they hold state (a registry). */

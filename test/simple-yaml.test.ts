@@ -1,18 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { loadCoordinationSettings } from '../src/coordination/load-settings.js';
+import { loadCoordinationSettings } from '../src/config/coordination.js';
 import { coordinationSettingsFrom } from '../src/coordination/settings.js';
 import { parseSimpleYaml, UNSURE } from '../src/simple-yaml.js';
-import { readStoreConfig } from '../src/store/read-store-config.js';
+import { readStoreConfig } from '../src/config/store.js';
 import { storeConfigFrom } from '../src/store/store-config.js';
 import { workUnitsConfigFrom } from '../src/work-units/config.js';
-import { loadWorkUnitsConfig } from '../src/work-units/load-config.js';
-import { loadResumeInvocation } from '../src/tasks/load-settings.js';
+import { loadWorkUnitsConfig } from '../src/config/work-units.js';
+import { loadResumeInvocation } from '../src/config/resume.js';
 import { resumeInvocationFrom } from '../src/tasks/settings.js';
 
 /**
- * The config fast path (src/simple-yaml.ts, read-store-config.ts, load-settings.ts): whenever the
+ * The config fast path (src/simple-yaml.ts, src/config/load-section.ts): whenever the
  * small parser answers, it answers exactly what `yaml` does; and reading settings through the fast
  * path gives the same settings, or the same error, as the zod + `yaml` path.
  */

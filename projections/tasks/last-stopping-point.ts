@@ -5,7 +5,7 @@ import { ACTIVE_STATES, CheckpointKind, TaskState } from '../../events/tasks/ter
 import { effectiveStatus } from '../coordination/sessions.js';
 import type { SessionRecord } from '../coordination/state.js';
 import { isAuthProblem } from './auth-rule.js';
-import { shellJoin } from './shell-quote.js';
+import { shellJoin } from '../shell-quote.js';
 import type { TaskRecord, TasksState } from './state.js';
 import { wizardCheckpoint, wizardTask, type WizardCheckpoint, type WizardTask } from './wizard-shapes.js';
 

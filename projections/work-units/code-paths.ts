@@ -1,100 +1,21 @@
+import picomatch from 'picomatch/posix.js';
+
 /**
  * Matching dirty paths against a WU's code paths (work-units.md §6.3): a code path with a glob
- * character (`*`, `?`, `[`, `{`, `!`) is a glob with micromatch semantics, dotfiles included; any
- * other code path matches the path itself or anything below it as a folder.
+ * character (`*`, `?`, `[`, `{`, `!`) is a glob matched by picomatch (the engine behind micromatch,
+ * POSIX flavour: the paths are git's), dotfiles included; any other code path matches the path
+ * itself or anything below it as a folder. picomatch is pure JavaScript, no I/O.
  */
 const GLOB_CHARS = /[*?[{!]/;
 
+/**
+ * `dot`: dotfiles included (§6.3). `posix`: without it picomatch 4.0.7 reads `[!a]` as the class
+ * {`!`, `a`} instead of "not a" (micromatch/picomatch#187); with it `[!a]` negates as in sh.
+ */
+const PICOMATCH_OPTIONS = { dot: true, posix: true } as const;
+
 export function isGlob(pattern: string): boolean {
   return GLOB_CHARS.test(pattern);
-}
-
-function escapeRegex(ch: string): string {
-  return /[.+^$()|\\/\]]/.test(ch) ? `\\${ch}` : ch;
-}
-
-/** The glob body (no leading `!`) as a regular-expression source. */
-function globSource(glob: string): string {
-  let out = '';
-  let i = 0;
-  while (i < glob.length) {
-    const ch = glob[i]!;
-    if (ch === '*') {
-      if (glob[i + 1] === '*') {
-        const atStart = i === 0 || glob[i - 1] === '/';
-        let j = i + 2;
-        if (atStart && glob[j] === '/') {
-          out += '(?:.*/)?';
-          i = j + 1;
-          continue;
-        }
-        if (atStart && j === glob.length) {
-          out += '.*';
-          i = j;
-          continue;
-        }
-        // `**` inside a segment behaves like `*`.
-        out += '[^/]*';
-        i = j;
-        continue;
-      }
-      out += '[^/]*';
-      i += 1;
-    } else if (ch === '?') {
-      out += '[^/]';
-      i += 1;
-    } else if (ch === '[') {
-      const close = glob.indexOf(']', i + 1);
-      if (close < 0) {
-        out += '\\[';
-        i += 1;
-        continue;
-      }
-      let body = glob.slice(i + 1, close);
-      if (body.startsWith('!')) body = `^${body.slice(1)}`;
-      out += `[${body.replace(/\\/g, '\\\\')}]`;
-      i = close + 1;
-    } else if (ch === '{') {
-      const close = matchingBrace(glob, i);
-      if (close < 0) {
-        out += '\\{';
-        i += 1;
-        continue;
-      }
-      const alternatives = splitTopLevel(glob.slice(i + 1, close));
-      out += `(?:${alternatives.map(globSource).join('|')})`;
-      i = close + 1;
-    } else {
-      out += escapeRegex(ch);
-      i += 1;
-    }
-  }
-  return out;
-}
-
-function matchingBrace(s: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < s.length; i++) {
-    if (s[i] === '{') depth++;
-    else if (s[i] === '}' && --depth === 0) return i;
-  }
-  return -1;
-}
-
-function splitTopLevel(s: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    if (s[i] === '{') depth++;
-    else if (s[i] === '}') depth--;
-    else if (s[i] === ',' && depth === 0) {
-      parts.push(s.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(s.slice(start));
-  return parts;
 }
 
 const cache = new Map<string, (path: string) => boolean>();
@@ -103,9 +24,7 @@ export function compileCodePath(codePath: string): (path: string) => boolean {
   let matcher = cache.get(codePath);
   if (matcher !== undefined) return matcher;
   if (isGlob(codePath)) {
-    const negated = codePath.startsWith('!');
-    const re = new RegExp(`^${globSource(negated ? codePath.slice(1) : codePath)}$`);
-    matcher = negated ? (p) => !re.test(p) : (p) => re.test(p);
+    matcher = picomatch(codePath, PICOMATCH_OPTIONS);
   } else {
     const folder = codePath.replace(/\/+$/, '');
     matcher = (p) => p === folder || p.startsWith(`${folder}/`);

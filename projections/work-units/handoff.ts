@@ -1,5 +1,6 @@
 import { isWorktreeMode, type ClaimedMode } from '../../events/work-units/terms.js';
 import type { DefinitionFields } from '../../events/work-units/definition.js';
+import { shellQuote } from '../shell-quote.js';
 
 /**
  * Handoff files (work-units.md §10.4): everything an agent needs to start, and the exact `baton`
@@ -22,12 +23,6 @@ export interface HandoffInput {
   dependencies: { wu_id: string; state: string }[];
   stall_threshold: string;
   subagent_type: string;
-}
-
-/** Single-quote a shell value only when it has a character outside [A-Za-z0-9._/:=@%+-]. */
-export function shellQuote(value: string): string {
-  if (/^[A-Za-z0-9._/:=@%+-]+$/.test(value)) return value;
-  return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 function cell(value: string): string {

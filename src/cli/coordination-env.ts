@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { AGENT_IDENTITY_PATTERN } from '../../events/coordination/vocabulary.js';
 import type { CoordinationEnv } from '../coordination/env.js';
-import { loadCoordinationSettings } from '../coordination/load-settings.js';
+import { loadCoordinationSettings } from '../config/coordination.js';
 import { invalidInput } from '../errors.js';
 import { readConfigText } from '../workspace.js';
 import type { CommandContext } from './context.js';

@@ -7,5 +7,5 @@ export { builtInCatalog } from '../../events/builtin-catalog.js';
 export { workspaceLayout } from '../store/jsonl/layout.js';
 export { assertNoLinkBelow } from '../artifacts/owned-paths.js';
 export { openStore } from '../store/open-store.js';
-export { readStoreConfig } from '../store/read-store-config.js';
+export { readStoreConfig } from '../config/store.js';
 export { readConfigText, resolveWorkspace } from '../workspace.js';

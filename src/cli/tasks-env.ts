@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TasksEnv } from '../tasks/env.js';
-import { loadResumeInvocation } from '../tasks/load-settings.js';
-import { loadCoordinationSettings } from '../coordination/load-settings.js';
+import { loadCoordinationSettings } from '../config/coordination.js';
+import { loadResumeInvocation } from '../config/resume.js';
 import { readFilter } from '../coordination/settings-values.js';
 import { readConfigText } from '../workspace.js';
 import type { CommandContext } from './context.js';

@@ -1,4 +1,4 @@
-import { loadWorkUnitsConfig } from '../work-units/load-config.js';
+import { loadWorkUnitsConfig } from '../config/work-units.js';
 import type { WorkUnitsEnv } from '../work-units/env.js';
 import { readConfigText } from '../workspace.js';
 import type { CommandContext } from './context.js';

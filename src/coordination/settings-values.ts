@@ -5,7 +5,7 @@ import { CoordinationErrorCode } from './errors.js';
 /**
  * The zod-free half of settings.ts (which re-exports all of it): the defaults, the types, the
  * duration rule, and the checks that follow the schema. The read path (`mem inbox`) reads the
- * settings through load-settings.ts with the compiled schema and never loads zod.
+ * settings through src/config/coordination.ts with the compiled schema and never loads zod.
  */
 export const DEFAULT_DISPLAY_NAME_POOL = [
   'Planck', 'Noether', 'Curie', 'Turing', 'Lovelace', 'Hopper', 'Fermi', 'Bohr', 'Darwin', 'Euler', 'Gauss',

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { parse as parseYaml } from 'yaml';
 import { DISPLAY_NAME_PATTERN, WORKSPACE_ID_PATTERN } from '../../events/coordination/identities.js';
-import { describeZodIssues } from '../../events/validation.js';
-import { invalidInput } from '../errors.js';
+import { parseConfigSection } from '../config/parse-section.js';
 import { A2AProfile, DEFAULT_COORDINATION_SETTINGS, settingsFromConfig, type CoordinationSettings } from './settings-values.js';
 
 /**
@@ -29,15 +27,8 @@ export const CoordinationConfigSchema = z.looseObject({
 });
 export type CoordinationConfig = z.output<typeof CoordinationConfigSchema>;
 
+/** The settings of config.yaml's text (undefined: no file); src/config/coordination.ts reads them without zod. */
 export function coordinationSettingsFrom(configText: string | undefined): CoordinationSettings {
   if (configText === undefined) return DEFAULT_COORDINATION_SETTINGS;
-  let raw: unknown;
-  try {
-    raw = parseYaml(configText) ?? {};
-  } catch (error) {
-    throw invalidInput(`is not valid YAML (${(error as Error).message.split('\n')[0]})`, 'config.yaml');
-  }
-  const parsed = CoordinationConfigSchema.safeParse(raw);
-  if (!parsed.success) throw invalidInput(describeZodIssues(parsed.error, 'config.yaml'));
-  return settingsFromConfig(parsed.data);
+  return settingsFromConfig(parseConfigSection(configText, CoordinationConfigSchema, {}));
 }

@@ -5,7 +5,7 @@ import type { InitiativeSummary } from '../../projections/tasks/views.js';
 import { workUnitsStateProjection } from '../../projections/work-units/fold.js';
 import { initWorkUnits } from '../../projections/work-units/state.js';
 import { runProjections } from '../store/projection-runner.js';
-import { loadWorkUnitsConfig } from '../work-units/load-config.js';
+import { loadWorkUnitsConfig } from '../config/work-units.js';
 import { readConfigText } from '../workspace.js';
 import type { TasksEnv } from './env.js';
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { shellJoin } from '../../projections/tasks/shell-quote.js';
+import { shellJoin } from '../../projections/shell-quote.js';
 import { InboxEnvelope } from '../../src/cli/envelopes-coordination.js';
 import { LogStatsEnvelope } from '../../src/cli/envelopes.js';
 import { BATON_BIN, batonIn, childEnv, ErrorEnvelope } from '../helpers/cli.js';
