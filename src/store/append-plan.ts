@@ -145,6 +145,16 @@ export function planAppend(batch: ValidatedBatch, index: StoreIndex, ctx: PlanCo
       throw new ConflictError(`stream ${stream} is at version ${actual}, expected ${wanted}`, { stream, expected, actual });
     }
   }
+  return { kind: 'write', ...sealBatch(batch, index, ctx) };
+}
+
+/**
+ * The envelopes of `batch` on top of `head` (seq, id, at, actor, prev, hash) and their stored lines,
+ * with no check against the store: `planAppend` checks first; the PostgreSQL adapter lets its
+ * append function check under the lock (and rebuilds on the new head when another writer was first).
+ */
+export function sealBatch(batch: ValidatedBatch, head: { seq: number; hash: string }, ctx: PlanContext): { events: StoredEvent[]; lines: string[] } {
+  const index = head;
   const at = ctx.now();
   const batchEnd = batch.events.length > 1 ? index.seq + batch.events.length : undefined;
   let prev = index.hash;
@@ -171,7 +181,7 @@ export function planAppend(batch: ValidatedBatch, index: StoreIndex, ctx: PlanCo
     lines.push(sealed.line);
     prev = sealed.event.hash;
   });
-  return { kind: 'write', events: stored, lines };
+  return { events: stored, lines };
 }
 
 /** Fold freshly written events into the index (after a successful write). */
