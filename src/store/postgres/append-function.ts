@@ -12,10 +12,10 @@
  *   3. the head the client built on: when another writer moved it first → 'moved' with the current
  *      head (seq, hash, last id), and nothing written: the client rebuilds its events on that head
  *      and calls again (or, under sustained contention, locks the head itself first);
- *   4. the batch itself must extend the chain: seq head+1, head+2, … and each prev the hash before
- *      it (anything else is an internal error, raised, nothing written);
- * then inserts the rows (one INSERT over `unnest`, stream versions counted from each stream's
- * current version), moves the head, records the key and notifies subscribers: 'written'.
+ * then inserts the rows (one INSERT over the lines, every column read from the line itself,
+ * stream versions counted from each stream's current version), checks that they extend the chain
+ * (seq head+1, head+2, …, each prev the hash before it; anything else raises, nothing written),
+ * moves the head, records the key and notifies subscribers: 'written'.
  * Each statement of a volatile plpgsql function takes a fresh snapshot, so every read after the
  * lock sees every append committed before it. An error anywhere aborts the statement: the rows,
  * the head move and the key go together or not at all.
@@ -31,16 +31,7 @@ CREATE FUNCTION baton_append(
   p_digest text,
   p_expected_streams text[],
   p_expected_versions integer[],
-  p_seq bigint[],
-  p_id text[],
-  p_type text[],
-  p_stream text[],
-  p_at text[],
-  p_actor text[],
-  p_batch_end bigint,
-  p_prev text[],
-  p_hash text[],
-  p_line text[],
+  p_lines text,
   p_channel text,
   OUT status text,
   OUT head_seq bigint,
@@ -49,16 +40,21 @@ CREATE FUNCTION baton_append(
   OUT lines text[],
   OUT conflict_stream text,
   OUT conflict_actual integer
-) LANGUAGE plpgsql VOLATILE AS $fn$
+) LANGUAGE plpgsql VOLATILE
+-- Every statement here has one good plan whatever the arguments (index probes on the workspace's
+-- keys, one pass over the batch); without this the plan cache keeps re-planning them per call.
+SET plan_cache_mode = force_generic_plan
+AS $fn$
 DECLARE
   v_head baton_heads%ROWTYPE;
   v_key baton_idempotency%ROWTYPE;
-  v_count integer := cardinality(p_seq);
   v_inserted integer;
+  v_broken integer;
+  v_first_seq bigint;
+  v_last_seq bigint;
+  v_last_hash text;
+  v_last_id text;
 BEGIN
-  IF v_count IS NULL OR v_count = 0 THEN
-    RAISE EXCEPTION 'baton_append: an empty batch';
-  END IF;
   SELECT * INTO v_head FROM baton_heads WHERE workspace_id = p_workspace FOR UPDATE;
   IF NOT FOUND THEN
     INSERT INTO baton_heads (workspace_id, seq, hash) VALUES (p_workspace, 0, repeat('0', 64)) ON CONFLICT DO NOTHING;
@@ -102,45 +98,58 @@ BEGIN
     RETURN;
   END IF;
 
-  IF EXISTS (
-    SELECT 1 FROM unnest(p_seq, p_prev) WITH ORDINALITY AS c(seq, prev, i)
-    WHERE c.seq <> v_head.seq + c.i
-       OR c.prev IS DISTINCT FROM (CASE WHEN c.i = 1 THEN v_head.hash ELSE p_hash[c.i - 1] END)
-  ) THEN
-    RAISE EXCEPTION 'baton_append: the batch does not extend the chain at seq %', v_head.seq;
-  END IF;
-
-  WITH u AS (
-    SELECT * FROM unnest(p_seq, p_id, p_type, p_stream, p_at, p_actor, p_prev, p_hash, p_line)
-      AS u(seq, id, type, stream, at, actor, prev, hash, line)
-  ), current_version AS (
+  -- The lines (canonical JSON, one per event, newline-separated: JSON never holds a raw newline)
+  -- are the only copy of the events sent; every column is read from them, so no column can
+  -- disagree with the line its hash covers.
+  -- MATERIALIZED: an inlined CTE would repeat the jsonb parse for every field read from it, and
+  -- the current-version probe for every row rather than once per stream.
+  WITH parsed AS MATERIALIZED (
+    SELECT l.line, l.line::jsonb AS j FROM unnest(string_to_array(p_lines, E'\\n')) AS l(line)
+  ), r AS (
+    SELECT (j->>'seq')::bigint AS seq, j->>'id' AS id, j->>'type' AS type, j->>'stream' AS stream,
+      (j->>'at')::timestamptz AS at, j->>'actor' AS actor, j->'data' AS data, j->>'idempotency_key' AS idempotency_key,
+      (j->>'batch_end')::bigint AS batch_end, j->>'prev' AS prev, j->>'hash' AS hash, line
+    FROM parsed
+  ), current_version AS MATERIALIZED (
     SELECT s.stream,
       coalesce((SELECT e.stream_version FROM baton_events e
                 WHERE e.workspace_id = p_workspace AND e.stream = s.stream
                 ORDER BY e.stream_version DESC LIMIT 1), 0) AS version
-    FROM (SELECT DISTINCT stream FROM u) s
+    FROM (SELECT DISTINCT stream FROM r) s
+  ), inserted AS (
+    INSERT INTO baton_events (workspace_id, seq, id, type, stream, stream_version, at, actor, data, idempotency_key, batch_end, prev, hash, line)
+    SELECT p_workspace, r.seq, r.id, r.type, r.stream,
+      cv.version + row_number() OVER (PARTITION BY r.stream ORDER BY r.seq),
+      r.at, r.actor, r.data, r.idempotency_key, r.batch_end, r.prev, r.hash, r.line
+    FROM r JOIN current_version cv ON cv.stream = r.stream
+    ORDER BY r.seq
+    RETURNING seq, id, idempotency_key, prev, hash
+  ), linked AS (
+    -- The batch must extend the locked head: seq head+1, head+2, …, each prev the hash before it.
+    SELECT seq, id, hash,
+      seq = v_head.seq + row_number() OVER (ORDER BY seq)
+        AND prev = coalesce(lag(hash) OVER (ORDER BY seq), v_head.hash)
+        AND idempotency_key IS NOT DISTINCT FROM p_key AS ok
+    FROM inserted
   )
-  INSERT INTO baton_events (workspace_id, seq, id, type, stream, stream_version, at, actor, data, idempotency_key, batch_end, prev, hash, line)
-  SELECT p_workspace, u.seq, u.id, u.type, u.stream,
-    cv.version + row_number() OVER (PARTITION BY u.stream ORDER BY u.seq),
-    u.at::timestamptz, u.actor, (u.line::jsonb) -> 'data', p_key, p_batch_end, u.prev, u.hash, u.line
-  FROM u JOIN current_version cv ON cv.stream = u.stream
-  ORDER BY u.seq;
-  GET DIAGNOSTICS v_inserted = ROW_COUNT;
-  IF v_inserted <> v_count THEN
-    RAISE EXCEPTION 'baton_append: wrote % of % events', v_inserted, v_count;
+  SELECT count(*)::int, count(*) FILTER (WHERE NOT ok)::int, min(seq), max(seq),
+    (array_agg(hash ORDER BY seq DESC))[1], (array_agg(id ORDER BY seq DESC))[1]
+  INTO v_inserted, v_broken, v_first_seq, v_last_seq, v_last_hash, v_last_id
+  FROM linked;
+  IF v_inserted = 0 OR v_broken <> 0 THEN
+    RAISE EXCEPTION 'baton_append: the batch does not extend the chain at seq % (% of % events out of line)', v_head.seq, v_broken, v_inserted;
   END IF;
 
-  UPDATE baton_heads SET seq = p_seq[v_count], hash = p_hash[v_count], last_id = p_id[v_count]
+  UPDATE baton_heads SET seq = v_last_seq, hash = v_last_hash, last_id = v_last_id
     WHERE workspace_id = p_workspace;
   IF p_key IS NOT NULL THEN
     INSERT INTO baton_idempotency (workspace_id, key, digest, first_seq, last_seq)
-      VALUES (p_workspace, p_key, p_digest, p_seq[1], p_seq[v_count]);
+      VALUES (p_workspace, p_key, p_digest, v_first_seq, v_last_seq);
   END IF;
-  PERFORM pg_notify(p_channel, p_seq[v_count]::text);
-  head_seq := p_seq[v_count];
-  head_hash := p_hash[v_count];
-  head_last_id := p_id[v_count];
+  PERFORM pg_notify(p_channel, v_last_seq::text);
+  head_seq := v_last_seq;
+  head_hash := v_last_hash;
+  head_last_id := v_last_id;
   status := 'written';
 END
 $fn$;

@@ -239,25 +239,6 @@ export class PostgresEventStore implements EventStore {
     const { batch } = call;
     const plan = sealBatch(batch, head, { now: this.now, defaultActor: this.actor, lastId: head.lastId === '' ? undefined : head.lastId });
     const n = plan.events.length;
-    const seq = new Array<number>(n);
-    const id = new Array<string>(n);
-    const type = new Array<string>(n);
-    const stream = new Array<string>(n);
-    const at = new Array<string>(n);
-    const actor = new Array<string>(n);
-    const prev = new Array<string>(n);
-    const hash = new Array<string>(n);
-    for (let i = 0; i < n; i++) {
-      const e = plan.events[i]!;
-      seq[i] = e.seq;
-      id[i] = e.id;
-      type[i] = e.type;
-      stream[i] = e.stream;
-      at[i] = e.at;
-      actor[i] = e.actor;
-      prev[i] = e.prev;
-      hash[i] = e.hash;
-    }
     let row: AppendRow;
     try {
       const result = await client.query<AppendRow>({
@@ -271,16 +252,8 @@ export class PostgresEventStore implements EventStore {
           batch.digest,
           call.expectedStreams,
           call.expectedVersions,
-          seq,
-          id,
-          type,
-          stream,
-          at,
-          actor,
-          plan.events[0]!.batch_end ?? null,
-          prev,
-          hash,
-          plan.lines,
+          // One text parameter: no per-element array escaping of JSON (all quotes) on either side.
+          plan.lines.join('\n'),
           this.hub.channel,
         ],
       });
@@ -568,7 +541,7 @@ export class PostgresEventStore implements EventStore {
 const OPTIMISTIC_ATTEMPTS = 2;
 
 const APPEND_CALL =
-  'SELECT status, head_seq, head_hash, head_last_id, lines, conflict_stream, conflict_actual FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)';
+  'SELECT status, head_seq, head_hash, head_last_id, lines, conflict_stream, conflict_actual FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9)';
 
 interface KnownHead {
   seq: number;
