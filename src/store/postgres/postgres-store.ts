@@ -252,8 +252,9 @@ export class PostgresEventStore implements EventStore {
           batch.digest,
           call.expectedStreams,
           call.expectedVersions,
-          // One text parameter: no per-element array escaping of JSON (all quotes) on either side.
-          plan.lines.join('\n'),
+          // One text parameter, the lines newline-separated: no per-element array escaping of JSON
+          // (all quotes) on either side.
+          plan.bytes.toString('utf8', 0, plan.bytes.length - 1),
           this.hub.channel,
         ],
       });
