@@ -1,14 +1,14 @@
-import { randomFillSync } from 'node:crypto';
-import { monotonicFactory } from 'ulid';
 import type { EventCatalog } from '../../events/catalog.js';
 import { INVALID } from '../../events/compiled.js';
 import type { NewEvent, StoredEvent } from '../../events/envelope.js';
+import { canonicalValue, isJsonReady } from '../../events/canonical.js';
 import { ENVELOPE_VERSION, IDEMPOTENCY_KEY_PATTERN } from '../../events/patterns.js';
 import { NewEventSchema as CompiledNewEvent } from '../../events/validators.generated.js';
 import { describeZodIssues, type FieldProblem } from '../../events/validation.js';
 import { ConflictError, IdempotencyConflictError, invalidInput } from '../errors.js';
 import type { AppendOptions, ExpectedVersion } from './contract.js';
-import { sealEvent } from './hash.js';
+import { nextUlid } from './event-id.js';
+import { sha256Hex } from './hash.js';
 import { contentDigest, type StoreIndex } from './store-index.js';
 
 /**
@@ -25,24 +25,8 @@ export interface ValidatedBatch {
   expected: Map<string, ExpectedVersion>;
 }
 
-/**
- * ulid's default randomness makes one `crypto.getRandomValues` call per character, 16 per id: between
- * fsyncs (cold caches) that cost a noticeable share of a single-event append. The same
- * cryptographic bytes drawn from a pooled buffer cost a fraction of that. byte / 256 is uniform in [0, 1), and
- * ulid maps it to a base-32 digit by floor(x * 32), i.e. the byte's top 5 bits.
- */
-const randomPool = Buffer.allocUnsafe(4096);
-let randomAt = randomPool.length;
-function pooledRandom(): number {
-  if (randomAt >= randomPool.length) {
-    randomFillSync(randomPool);
-    randomAt = 0;
-  }
-  return randomPool[randomAt++]! / 256;
-}
-
-const nextUlid = monotonicFactory(pooledRandom);
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /**
  * A new ULID that sorts after `previous` (the id of the event before it in the log). Each process
@@ -51,7 +35,8 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  */
 export function newEventId(previous?: string): string {
   const candidate = nextUlid();
-  if (previous === undefined || candidate > previous || !/^[0-9A-HJKMNP-TV-Z]{26}$/.test(previous)) return candidate;
+  // The pattern is only needed for a previous id this one would be derived from.
+  if (previous === undefined || candidate > previous || !ULID_PATTERN.test(previous)) return candidate;
   return incrementCrockford(previous) ?? candidate;
 }
 
@@ -149,14 +134,34 @@ function isExpectedVersion(value: unknown): value is ExpectedVersion {
   return value === 'no_stream' || value === 'stream_exists' || (typeof value === 'number' && Number.isInteger(value) && value >= 0);
 }
 
-/** `lines` are the events' stored lines (canonical JSON, no newline), computed once with the hash. */
-export type AppendPlan = { kind: 'deduplicated'; first: number; last: number } | { kind: 'write'; events: StoredEvent[]; lines: string[] };
+/**
+ * `bytes` are the events' stored lines (canonical JSON), each followed by a newline, in UTF-8: the
+ * exact bytes a JSONL segment gets, encoded once, with each hash taken over them.
+ */
+export type AppendPlan = { kind: 'deduplicated'; first: number; last: number } | { kind: 'write'; events: StoredEvent[]; bytes: Buffer };
+
+/** The stored lines of a plan's bytes (no newlines). */
+export function planLines(bytes: Buffer): string[] {
+  const lines = bytes.toString('utf8').split('\n');
+  lines.pop();
+  return lines;
+}
 
 export interface PlanContext {
   now: () => string;
   defaultActor: string;
   /** Id of the last event in the log, so new ids sort after it whichever process wrote it. */
   lastId?: string | undefined;
+}
+
+/** `,"hash":"` + 64 hex digits + `"}` + newline. */
+const HASH_SUFFIX_BYTES = 9 + 64 + 3;
+let scratch: Buffer = Buffer.allocUnsafe(64 * 1024);
+
+function grow(buffer: Buffer, used: number, needed: number): Buffer {
+  const bigger = Buffer.allocUnsafe(Math.max(needed, buffer.length * 2));
+  buffer.copy(bigger, 0, 0, used);
+  return bigger;
 }
 
 /** Decide the append against the current index. Throws CONFLICT or IDEMPOTENCY_CONFLICT. */
@@ -176,33 +181,76 @@ export function planAppend(batch: ValidatedBatch, index: StoreIndex, ctx: PlanCo
       throw new ConflictError(`stream ${stream} is at version ${actual}, expected ${wanted}`, { stream, expected, actual });
     }
   }
+  return { kind: 'write', ...sealBatch(batch, index, ctx) };
+}
+
+/**
+ * The envelopes of `batch` on top of `head` (seq, id, at, actor, prev, hash) and their stored lines,
+ * with no check against the store: `planAppend` checks first; the PostgreSQL adapter lets its
+ * append function check under the lock (and rebuilds on the new head when another writer was first).
+ */
+export function sealBatch(batch: ValidatedBatch, head: { seq: number; hash: string }, ctx: PlanContext): { events: StoredEvent[]; bytes: Buffer } {
+  const index = head;
   const at = ctx.now();
   const batchEnd = batch.events.length > 1 ? index.seq + batch.events.length : undefined;
   let prev = index.hash;
   let lastId = ctx.lastId;
   const stored: StoredEvent[] = [];
-  const lines: string[] = [];
-  batch.events.forEach((e, i) => {
-    // Built key by key in envelope order, without object spreads (they take a slow path here).
-    const base: Omit<StoredEvent, 'hash'> = {
+  let filled = 0;
+  // The canonical line is written out field by field in envelope order: every value is a string
+  // or an integer this function controls, printed exactly as canonicalValue prints it (strings by
+  // JSON.stringify, data by JSON.stringify when it is already in canonical shape), so the bytes are
+  // canonicalEnvelope's without its intermediate object or its per-field shape checks. The
+  // property test in test/seal-batch.property.test.ts holds the two equal.
+  const keyPart = batch.idempotencyKey !== undefined ? `,"idempotency_key":${JSON.stringify(batch.idempotencyKey)}` : '';
+  const tailPart = keyPart + (batchEnd !== undefined ? `,"batch_end":${batchEnd}` : '') + ',"prev":';
+  const atJson = JSON.stringify(at);
+  const actorJson = JSON.stringify(ctx.defaultActor);
+  const events = batch.events;
+  let lastType: string | undefined;
+  let lastStream: string | undefined;
+  let typeJson = '';
+  let streamJson = '';
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    const seq = index.seq + i + 1;
+    const id = (lastId = newEventId(lastId));
+    const eventAt = e.at ?? at;
+    const actor = e.actor ?? ctx.defaultActor;
+    // A batch's events mostly share their type and stream: print each once.
+    if (e.type !== lastType) typeJson = JSON.stringify((lastType = e.type));
+    if (e.stream !== lastStream) streamJson = JSON.stringify((lastStream = e.stream));
+    const dataJson = isJsonReady(e.data) ? JSON.stringify(e.data) : canonicalValue(e.data);
+    const body =
+      `{"v":${ENVELOPE_VERSION},"seq":${seq},"id":"${id}","type":${typeJson},"stream":${streamJson},` +
+      `"at":${e.at === undefined ? atJson : JSON.stringify(eventAt)},"actor":${e.actor === undefined ? actorJson : JSON.stringify(actor)},"data":${dataJson}${tailPart}${JSON.stringify(prev)}}`;
+    // Encoded once into the batch's bytes; the hash is taken over those bytes, then the closing
+    // brace is replaced by `hash` (the last envelope key) and the line's newline.
+    if (scratch.length < filled + body.length * 3 + HASH_SUFFIX_BYTES) scratch = grow(scratch, filled, filled + body.length * 3 + HASH_SUFFIX_BYTES);
+    const written = scratch.write(body, filled, 'utf8');
+    const hash = sha256Hex(scratch.subarray(filled, filled + written));
+    filled += written - 1;
+    filled += scratch.write(`,"hash":"${hash}"}\n`, filled, 'latin1');
+    // Built key by key in envelope order, without object spreads (they cost ~2 µs an event here).
+    const event = {
       v: ENVELOPE_VERSION,
-      seq: index.seq + i + 1,
-      id: (lastId = newEventId(lastId)),
+      seq,
+      id,
       type: e.type,
       stream: e.stream,
-      at: e.at ?? at,
-      actor: e.actor ?? ctx.defaultActor,
+      at: eventAt,
+      actor,
       data: e.data,
-    } as Omit<StoredEvent, 'hash'>;
-    if (batch.idempotencyKey !== undefined) base.idempotency_key = batch.idempotencyKey;
-    if (batchEnd !== undefined) base.batch_end = batchEnd;
-    base.prev = prev;
-    const sealed = sealEvent(base);
-    stored.push(sealed.event);
-    lines.push(sealed.line);
-    prev = sealed.event.hash;
-  });
-  return { kind: 'write', events: stored, lines };
+    } as StoredEvent;
+    if (batch.idempotencyKey !== undefined) event.idempotency_key = batch.idempotencyKey;
+    if (batchEnd !== undefined) event.batch_end = batchEnd;
+    event.prev = prev;
+    event.hash = hash;
+    stored.push(event);
+    prev = hash;
+  }
+  // The scratch buffer is shared by every batch of the process: the batch gets its own copy.
+  return { events: stored, bytes: Buffer.from(scratch.subarray(0, filled)) };
 }
 
 /** Fold freshly written events into the index (after a successful write). */

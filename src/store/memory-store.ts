@@ -1,7 +1,7 @@
 import type { EventCatalog } from '../../events/catalog.js';
 import type { NewEvent, StoredEvent } from '../../events/envelope.js';
 import { createCatalog } from '../../events/index.js';
-import { planAppend, recordWritten, validateBatch } from './append-plan.js';
+import { planAppend, planLines, recordWritten, validateBatch } from './append-plan.js';
 import { ChainChecker } from './chain-checker.js';
 import { ConflictError, invalidInput } from '../errors.js';
 import type { AppendOptions, AppendResult, EventHandler, EventStore, Head, ReadOptions, StorageInfo, SubscribeOptions, Subscription, VerifyReport } from './contract.js';
@@ -42,7 +42,7 @@ export class MemoryEventStore implements EventStore {
         return { events: this.events.slice(plan.first - 1, plan.last).map(clone), deduplicated: true };
       }
       // Round-trip through the stored form so callers never share objects with the log.
-      const stored = plan.lines.map((line) => JSON.parse(line) as StoredEvent);
+      const stored = planLines(plan.bytes).map((line) => JSON.parse(line) as StoredEvent);
       this.events.push(...stored);
       recordWritten(this.index, stored, batch.digest, batch.idempotencyKey);
       for (const sub of this.subscriptions) sub.poke();

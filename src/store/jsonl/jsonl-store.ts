@@ -250,7 +250,7 @@ export class JsonlEventStore implements EventStore {
         // The first append of these events may not have finished its fsync yet.
         syncFd = this.fdFor(this.tail!.segment);
       } else {
-        syncFd = this.writeCommitted(plan.events, plan.lines);
+        syncFd = this.writeCommitted(plan.events, plan.bytes);
         if (this.index) {
           recordWritten(this.index, plan.events, batch.digest, batch.idempotencyKey);
           this.foldedSinceCache += plan.events.length;
@@ -276,7 +276,7 @@ export class JsonlEventStore implements EventStore {
    * Write events as one buffer with one `write()`; the caller holds the lock and the tail is
    * current. Returns the descriptor to fdatasync (after the lock), or syncs now when `syncNow`.
    */
-  private writeCommitted(events: readonly StoredEvent[], lines: readonly string[], syncNow = false): number {
+  private writeCommitted(events: readonly StoredEvent[], bytes: Buffer, syncNow = false): number {
     const tail = this.tail!;
     let segment = tail.segment;
     if (segment.name === '' || (tail.offset >= this.segmentBytes && tail.seq > segment.firstSeq)) {
@@ -284,8 +284,6 @@ export class JsonlEventStore implements EventStore {
       if (segment.name !== '') fdatasyncSync(this.fdFor(segment));
       segment = this.createSegment(tail.seq);
     }
-    const text = lines.join('\n') + '\n';
-    const bytes = Buffer.from(text, 'utf8');
     const fd = this.fdFor(segment);
     let written = 0;
     while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
@@ -464,7 +462,7 @@ export class JsonlEventStore implements EventStore {
       { now: this.now, defaultActor: 'system', lastId: this.headId },
     );
     if (plan.kind === 'write') {
-      this.writeCommitted(plan.events, plan.lines, true);
+      this.writeCommitted(plan.events, plan.bytes, true);
       if (this.index) recordWritten(this.index, plan.events, '', undefined);
     }
     this.onRecovered?.(report);

@@ -30,7 +30,11 @@ async function appliedVersion(client: PoolClient): Promise<number> {
   }
 }
 
-export async function migrate(client: PoolClient): Promise<{ from: number; to: number }> {
+/**
+ * `upTo` stops at an older version; only tests use it, to build a database as an earlier Baton
+ * left it and prove that this one migrates it forward.
+ */
+export async function migrate(client: PoolClient, upTo: number = LATEST_SCHEMA_VERSION): Promise<{ from: number; to: number }> {
   const from = await appliedVersion(client);
   if (from > LATEST_SCHEMA_VERSION) {
     throw new BatonError(
@@ -39,7 +43,7 @@ export async function migrate(client: PoolClient): Promise<{ from: number; to: n
       { kind: 'postgres', schema_version: from },
     );
   }
-  if (from === LATEST_SCHEMA_VERSION) return { from, to: from };
+  if (from >= upTo) return { from, to: from };
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
@@ -47,7 +51,7 @@ export async function migrate(client: PoolClient): Promise<{ from: number; to: n
     // Read again under the lock: another process may have migrated while this one waited.
     const applied = new Set((await client.query<{ version: number }>('SELECT version FROM baton_migrations')).rows.map((r) => r.version));
     for (const migration of MIGRATIONS) {
-      if (applied.has(migration.version)) continue;
+      if (applied.has(migration.version) || migration.version > upTo) continue;
       await client.query(migration.sql);
       await client.query('INSERT INTO baton_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
     }
@@ -56,5 +60,5 @@ export async function migrate(client: PoolClient): Promise<{ from: number; to: n
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
-  return { from, to: LATEST_SCHEMA_VERSION };
+  return { from, to: upTo };
 }

@@ -1,3 +1,5 @@
+import { APPEND_FUNCTION_SQL } from './append-function.js';
+
 /**
  * Baton's PostgreSQL schema as numbered migrations. A migration is never edited once released:
  * a change is a new migration with the next number. `migrate.ts` applies the pending ones in one
@@ -77,6 +79,11 @@ ${tenantPolicy('baton_heads')}
 ${tenantPolicy('baton_events')}
 ${tenantPolicy('baton_idempotency')}
 `,
+  },
+  {
+    version: 2,
+    name: 'baton_append: one round trip per append',
+    sql: APPEND_FUNCTION_SQL,
   },
 ];
 

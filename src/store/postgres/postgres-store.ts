@@ -4,7 +4,7 @@ import type { EventCatalog } from '../../../events/catalog.js';
 import type { NewEvent, StoredEvent } from '../../../events/envelope.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
 import { ConflictError, IdempotencyConflictError, invalidInput, LogCorruptError } from '../../errors.js';
-import { planAppend, validateBatch, type ValidatedBatch } from '../append-plan.js';
+import { sealBatch, validateBatch, type ValidatedBatch } from '../append-plan.js';
 import { ChainChecker } from '../chain-checker.js';
 import type {
   AppendOptions,
@@ -80,6 +80,10 @@ export class PostgresEventStore implements EventStore {
   private readonly beforeCommit: ((events: readonly StoredEvent[]) => Promise<void>) | undefined;
   private readonly subscriptions = new Set<DeliveryLoop>();
   private closed = false;
+  /** The head this store last saw; appends build on it (a stale one only costs a retry). */
+  private knownHead: KnownHead = { seq: 0, hash: GENESIS_HASH, lastId: '' };
+  /** This instance's appends, one after the other. */
+  private appendQueue: Promise<unknown> = Promise.resolve();
 
   constructor(options: PostgresStoreOptions) {
     this.target = options.target;
@@ -160,85 +164,123 @@ export class PostgresEventStore implements EventStore {
 
   // ---- append ---------------------------------------------------------------------------------
 
+  /**
+   * One call to `baton_append` (migration 2): one round trip, one commit. The events are built on
+   * the head this store last saw (its own last write, or what the function reported); when another
+   * writer moved the head first, the function writes nothing and reports the new head, and the
+   * events are rebuilt on it. After OPTIMISTIC_ATTEMPTS such misses (sustained contention) the
+   * append locks the head first and builds on what it holds, which cannot miss: BEGIN, lock, call,
+   * COMMIT. Appends of one store instance queue behind each other, so a process's own appends never
+   * make each other miss.
+   */
   append(events: readonly NewEvent[], options: AppendOptions = {}): Promise<AppendResult> {
-    return validateBatch(this.catalog, events, options).then((batch) => this.appendValidated(batch)).then((result) => {
+    // A valid batch resolves at once, so batches enter the queue in the order append was called.
+    return validateBatch(this.catalog, events, options).then((batch) => {
+      const run = this.appendQueue.then(() => this.appendValidated(batch));
+      this.appendQueue = run.catch(() => undefined);
+      return run;
+    }).then((result) => {
       if (!result.deduplicated) this.hub.wakeAll();
       return result;
     });
   }
 
-  private appendValidated(batch: ValidatedBatch): Promise<AppendResult> {
-    const ws = this.target.workspaceId;
-    return this.inTransaction(async (client) => {
+  private async appendValidated(batch: ValidatedBatch): Promise<AppendResult> {
+    const call = prepareCall(batch);
+    for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
+      const head = this.knownHead;
+      const outcome = this.beforeCommit
+        ? await this.inTransaction((client) => this.callAppend(client, call, head))
+        : await this.autocommit((client) => this.callAppend(client, call, head));
+      if (outcome.kind === 'moved') {
+        this.knownHead = outcome.head;
+        continue;
+      }
+      return this.settle(outcome);
+    }
+    const outcome = await this.inTransaction(async (client) => {
       const head = await this.lockHead(client);
-      // A statement after the lock: its snapshot holds every append committed before ours, so
-      // the versions and the key read here are the committed truth (a subquery of the locking
-      // SELECT would still see the snapshot from before the wait).
-      const streams = [...new Set([...batch.events.map((e) => e.stream), ...batch.expected.keys()])];
-      const state = await client.query<{ stream: string; version: number | null }>(
-        // One backward index probe per stream (unique index on workspace, stream, version), so
-        // the cost stays flat however long the log grows.
-        `SELECT s.stream, (SELECT e.stream_version FROM baton_events e WHERE e.workspace_id = $1 AND e.stream = s.stream ORDER BY e.stream_version DESC LIMIT 1) AS version
-         FROM unnest($2::text[]) AS s(stream)`,
-        [ws, streams],
-      );
-      const index: StoreIndex = { ...emptyIndex(), seq: head.seq, hash: head.hash };
-      for (const row of state.rows) if (row.version !== null) index.streams.set(row.stream, row.version);
-      if (batch.idempotencyKey !== undefined) {
-        const key = await client.query<{ digest: string; first_seq: string; last_seq: string }>(
-          'SELECT digest, first_seq, last_seq FROM baton_idempotency WHERE workspace_id = $1 AND key = $2',
-          [ws, batch.idempotencyKey],
-        );
-        const seen = key.rows[0];
-        if (seen) index.idempotency.set(batch.idempotencyKey, { digest: seen.digest, first: Number(seen.first_seq), last: Number(seen.last_seq) });
-      }
-      const plan = planAppend(batch, index, { now: this.now, defaultActor: this.actor, lastId: head.lastId === '' ? undefined : head.lastId });
-      if (plan.kind === 'deduplicated') {
-        const rows = await client.query<LineRow>('SELECT seq, line FROM baton_events WHERE workspace_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq', [
-          ws,
-          plan.first,
-          plan.last,
-        ]);
-        return { events: rows.rows.map((r, i) => eventFromLine(r.line, r.seq, i)), deduplicated: true };
-      }
-      const rows = emptyRowArrays();
-      const versions = new Map(index.streams);
-      for (const event of plan.events) {
-        const version = (versions.get(event.stream) ?? 0) + 1;
-        versions.set(event.stream, version);
-        pushRow(rows, event, version);
-      }
-      const last = plan.events.at(-1)!;
-      try {
-        const written = await client.query<{ inserted: number; moved: number }>(
-          `WITH inserted AS (${insertEventsSql(2)} RETURNING 1),
-           moved AS (UPDATE baton_heads SET seq = $14::bigint, hash = $15, last_id = $16 WHERE workspace_id = $1 RETURNING 1),
-           keyed AS (INSERT INTO baton_idempotency (workspace_id, key, digest, first_seq, last_seq)
-                     SELECT $1, $17::text, $18::text, $19::bigint, $20::bigint WHERE $17::text IS NOT NULL RETURNING 1)
-           SELECT (SELECT count(*) FROM inserted)::int AS inserted, (SELECT count(*) FROM moved)::int AS moved, pg_notify($21, $14::bigint::text)`,
-          [
-            ws,
-            ...rowArrayParams(rows),
-            last.seq,
-            last.hash,
-            last.id,
-            batch.idempotencyKey ?? null,
-            batch.digest,
-            plan.events[0]!.seq,
-            last.seq,
-            this.hub.channel,
-          ],
-        );
-        const counts = written.rows[0]!;
-        if (counts.inserted !== plan.events.length || counts.moved !== 1) {
-          throw new Error(`internal: append wrote ${counts.inserted} of ${plan.events.length} events and moved ${counts.moved} head rows`);
-        }
-      } catch (error) {
-        throw constraintToConflict(error, batch);
-      }
-      if (this.beforeCommit) await this.beforeCommit(plan.events);
-      return { events: plan.events.map((e) => structuredClone(e)), deduplicated: false };
+      const locked = await this.callAppend(client, call, head);
+      if (locked.kind === 'moved') throw new Error('internal: the head moved while this append held its lock');
+      return locked;
     });
+    return this.settle(outcome);
+  }
+
+  private settle(outcome: Exclude<CallOutcome, { kind: 'moved' }>): AppendResult {
+    if (outcome.kind === 'deduplicated') return { events: outcome.events, deduplicated: true };
+    this.knownHead = outcome.head;
+    return { events: outcome.events, deduplicated: false };
+  }
+
+  /**
+   * One autocommitted statement. A connection lost during it leaves the outcome unknown (the
+   * statement commits on its own), so it is reported in the COMMIT phase.
+   */
+  private async autocommit<T>(body: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.connect();
+    let broken = false;
+    try {
+      return await body(client);
+    } catch (error) {
+      const translated = translateFailure(this.target, error, FailurePhase.commit);
+      broken = translated !== error;
+      throw translated;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** Build the events on `head` and call the function; contract errors are thrown, a moved head returned. */
+  private async callAppend(client: PoolClient, call: PreparedCall, head: KnownHead): Promise<CallOutcome> {
+    const { batch } = call;
+    const plan = sealBatch(batch, head, { now: this.now, defaultActor: this.actor, lastId: head.lastId === '' ? undefined : head.lastId });
+    const n = plan.events.length;
+    let row: AppendRow;
+    try {
+      const result = await client.query<AppendRow>({
+        name: 'baton_append_v2',
+        text: APPEND_CALL,
+        values: [
+          this.target.workspaceId,
+          head.seq,
+          head.hash,
+          batch.idempotencyKey ?? null,
+          batch.digest,
+          call.expectedStreams,
+          call.expectedVersions,
+          // One text parameter, the lines newline-separated: no per-element array escaping of JSON
+          // (all quotes) on either side.
+          plan.bytes.toString('utf8', 0, plan.bytes.length - 1),
+          this.hub.channel,
+        ],
+      });
+      row = result.rows[0]!;
+    } catch (error) {
+      throw constraintToConflict(error, batch);
+    }
+    switch (row.status) {
+      case 'written':
+        if (this.beforeCommit) await this.beforeCommit(plan.events);
+        return { kind: 'written', events: plan.events, head: { seq: plan.events[n - 1]!.seq, hash: plan.events[n - 1]!.hash, lastId: plan.events[n - 1]!.id } };
+      case 'moved':
+        return { kind: 'moved', head: { seq: Number(row.head_seq), hash: row.head_hash!, lastId: row.head_last_id ?? '' } };
+      case 'deduplicated': {
+        const lines = row.lines ?? [];
+        return { kind: 'deduplicated', events: lines.map((line, i) => eventFromLine(line, JSON.parse(line).seq as number, i)) };
+      }
+      case 'idempotency_conflict':
+        throw new IdempotencyConflictError(batch.idempotencyKey!);
+      case 'conflict': {
+        const streamName = row.conflict_stream!;
+        const expected = batch.expected.get(streamName)!;
+        const actual = row.conflict_actual ?? 0;
+        const wanted = expected === 'no_stream' ? 'no stream' : expected === 'stream_exists' ? 'an existing stream' : `version ${expected}`;
+        throw new ConflictError(`stream ${streamName} is at version ${actual}, expected ${wanted}`, { stream: streamName, expected, actual });
+      }
+      default:
+        throw new Error(`internal: baton_append answered ${String(row.status)}`);
+    }
   }
 
   // ---- reads ----------------------------------------------------------------------------------
@@ -491,6 +533,51 @@ export class PostgresEventStore implements EventStore {
     await this.hub.close();
     await this.pool.end();
   }
+}
+
+/** After this many calls that found the head moved, an append locks the head before building. */
+const OPTIMISTIC_ATTEMPTS = 2;
+
+const APPEND_CALL =
+  'SELECT status, head_seq, head_hash, head_last_id, lines, conflict_stream, conflict_actual FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9)';
+
+interface KnownHead {
+  seq: number;
+  hash: string;
+  lastId: string;
+}
+
+interface AppendRow {
+  status: string;
+  head_seq: string | null;
+  head_hash: string | null;
+  head_last_id: string | null;
+  lines: string[] | null;
+  conflict_stream: string | null;
+  conflict_actual: number | null;
+}
+
+type CallOutcome =
+  | { kind: 'written'; events: StoredEvent[]; head: KnownHead }
+  | { kind: 'deduplicated'; events: StoredEvent[] }
+  | { kind: 'moved'; head: KnownHead };
+
+/** What does not change between attempts: the batch and its expected versions as arrays. */
+interface PreparedCall {
+  batch: ValidatedBatch;
+  expectedStreams: string[];
+  /** A version ≥ 0 ("no_stream" is 0) or -1 for "stream_exists", as baton_append takes them. */
+  expectedVersions: number[];
+}
+
+function prepareCall(batch: ValidatedBatch): PreparedCall {
+  const expectedStreams: string[] = [];
+  const expectedVersions: number[] = [];
+  for (const [stream, expected] of batch.expected) {
+    expectedStreams.push(stream);
+    expectedVersions.push(expected === 'no_stream' ? 0 : expected === 'stream_exists' ? -1 : expected);
+  }
+  return { batch, expectedStreams, expectedVersions };
 }
 
 interface VerifyRow {
