@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import { runCommand } from '../run-command.js';
+
+/** `baton setup <client>`: wire an agent client to Baton (hooks, MCP configuration, instructions). */
+export function registerSetup(program: Command): void {
+  program
+    .command('setup')
+    .description('wire an agent client to Baton: claude-code (hooks + CLAUDE.md)')
+    .argument('<client>', 'claude-code')
+    .addHelpText(
+      'after',
+      `
+Claude Code: merges Baton's hooks into .claude/settings.json (your own hooks are kept; a second run
+changes nothing) and writes a short Baton section into CLAUDE.md. Each hook calls
+\`baton hook claude-code <EVENT>\` through the absolute path of this baton.
+
+Examples:
+  baton setup claude-code`,
+    )
+    .action(async (client: string, _options: unknown, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/setup.js')).setup(ctx, client));
+    });
+}
+
+/** `baton hook claude-code <EVENT>`: what the installed hooks run; never blocks the agent. */
+export function registerHook(program: Command): void {
+  const hook = program.command('hook').description('answer a client hook (installed by `baton setup`)');
+  hook
+    .command('claude-code')
+    .description("read Claude Code's hook JSON on stdin and answer with its hook JSON; any failure: one stderr line, exit 0")
+    .argument('<event>', 'SessionStart, UserPromptSubmit, PostToolUse, SubagentStart, SubagentStop, Stop or SessionEnd')
+    .addHelpText(
+      'after',
+      `
+SessionStart starts (or continues) the Baton session derived from Claude Code's session_id and
+answers with a brief: display name, claimed work unit and last checkpoint, next action, unread
+signals. PostToolUse / UserPromptSubmit deliver new signals once. SubagentStart / SubagentStop record
+subagents on the session's task. Stop heartbeats; SessionEnd ends the session.
+
+Examples:
+  echo '{"session_id":"abc","hook_event_name":"SessionStart","source":"startup","cwd":"'$PWD'"}' | baton hook claude-code SessionStart`,
+    )
+    .action(async (event: string, _options: unknown, command: Command) => {
+      await (await import('../commands/hook-claude-code.js')).hookClaudeCode(command, event);
+    });
+}
