@@ -32,8 +32,10 @@ export class CommandContext {
   constructor(
     readonly flags: GlobalFlags,
     readonly env: NodeJS.ProcessEnv = process.env,
+    /** Where the command speaks (default: stdout/stderr); `baton mcp` captures each tool call's envelope. */
+    output?: Output,
   ) {
-    this.output = new Output(chooseMode(flags, stdoutIsTTY));
+    this.output = output ?? new Output(chooseMode(flags, stdoutIsTTY));
     this.now = readClock(env['BATON_NOW']);
     const session = flags.session ?? env['BATON_SESSION'];
     if (session !== undefined && !SESSION_ID_PATTERN.test(session)) {

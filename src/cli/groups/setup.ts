@@ -44,3 +44,25 @@ Examples:
       await (await import('../commands/hook-claude-code.js')).hookClaudeCode(command, event);
     });
 }
+
+/** `baton mcp`: Baton's tools for any MCP client (Codex, Cursor, Claude Code, …), over stdio. */
+export function registerMcp(program: Command): void {
+  program
+    .command('mcp')
+    .description('serve Baton over MCP (stdio): status, claim, checkpoint, finish, task_transition, send_signal, inbox, orchestrate_status')
+    .option('--client <type>', 'the client type recorded on the session it starts (claude-code, codex, gemini, generic)')
+    .addHelpText(
+      'after',
+      `
+Bound to one session: --session / BATON_SESSION, else a session started on the first tool call and
+kept for the server's life. Every tool returns the envelope the matching CLI command prints.
+
+Examples:
+  baton mcp
+  baton --session Planck mcp --client codex`,
+    )
+    .action(async (options: { client?: string }, command: Command) => {
+      const version = program.version() ?? 'unknown';
+      await runCommand(command, async (ctx) => (await import('../commands/mcp.js')).mcp(ctx, options, version));
+    });
+}
