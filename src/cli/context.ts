@@ -3,6 +3,7 @@ import type * as StoreAccessModule from './store-access.js';
 import type { EventStore } from '../store/contract.js';
 import { invalidInput } from '../errors.js';
 import { chooseMode, Output } from './output.js';
+import { guardSessionWrites, requireLiveSession, sessionIdForName } from './session-identity.js';
 import { stdoutIsTTY } from './stdio.js';
 
 /**
@@ -23,8 +24,9 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 export class CommandContext {
   readonly output: Output;
   readonly now: string;
-  readonly session: string | undefined;
-  readonly actor: string;
+  /** The acting session; a display name becomes its session's id on resolveSession(). */
+  session: string | undefined;
+  actor: string;
   private workspaceDir: string | undefined;
   private storePromise: Promise<EventStore> | undefined;
   private catalogPromise: Promise<EventCatalog> | undefined;
@@ -44,6 +46,26 @@ export class CommandContext {
     this.session = session === '' ? undefined : session;
     const identity = env['BATON_AGENT_IDENTITY'];
     this.actor = this.session ?? (identity && identity.trim() !== '' ? identity.trim().slice(0, 200) : 'system');
+  }
+
+  private sessionResolved = false;
+
+  /**
+   * A live session's display name given as `--session` / `BATON_SESSION` becomes that session's id
+   * (session-identity.ts); the environment builders call it before they read `session`. Idempotent.
+   */
+  async resolveSession(): Promise<void> {
+    if (this.sessionResolved || this.session === undefined) return;
+    this.sessionResolved = true;
+    const id = await sessionIdForName({ ...this.identityInputs(), workspace: await this.workspace(), externalStore: Boolean(this.env['BATON_STORE_URL']) }, this.session);
+    if (id !== undefined) {
+      this.session = id;
+      this.actor = id;
+    }
+  }
+
+  private identityInputs() {
+    return { store: () => this.store(), catalog: () => this.catalog(), cacheDir: () => this.cacheDir(), now: this.now };
   }
 
   async workspace(): Promise<string> {
@@ -101,7 +123,7 @@ export class CommandContext {
       const config = await readStoreConfig(readConfigText(workspace), this.env['BATON_STORE_URL']);
       // Only the JSONL store loads zod on demand (its append retries); give the others every schema.
       if (config.kind !== 'jsonl' && this.compiledValidation) await loadSchemas();
-      return openStore({
+      const store = await openStore({
         workspace,
         config,
         catalog: await this.catalog(),
@@ -112,6 +134,9 @@ export class CommandContext {
         ...(lockTimeout && /^\d+$/.test(lockTimeout) ? { lockTimeoutMs: Number(lockTimeout) } : {}),
         ...(parallelVerifyMinBytes !== undefined ? { parallelVerifyMinBytes } : {}),
       });
+      // Every append of every command passes here: a write acting as a session needs a live one.
+      const field = this.flags.session !== undefined ? '--session' : 'BATON_SESSION';
+      return guardSessionWrites(store, () => this.session, () => this.actor, (session) => requireLiveSession(this.identityInputs(), session, field));
     })();
     return this.storePromise;
   }

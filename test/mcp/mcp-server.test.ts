@@ -101,4 +101,20 @@ describe('baton mcp through the SDK client (stdio)', () => {
       await b.close();
     }
   }, 120_000);
+
+  it('a server bound to a session that is not live is refused on every write (UNKNOWN_SESSION), nothing appended', async () => {
+    const ws = await workspace();
+    await ws.withWus('WU-1');
+    const head = ws.head();
+    const client = await connect(ws.dir, ['--session', 'session_typo']);
+    try {
+      const claim = await call(client, 'claim', { wu: 'WU-1' });
+      expect([claim.isError, claim.envelope['code']]).toEqual([true, 'UNKNOWN_SESSION']);
+      const signal = await call(client, 'send_signal', { message: 'hi' });
+      expect(signal.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+    expect(ws.head()).toBe(head);
+  }, 60_000);
 });

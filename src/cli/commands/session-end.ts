@@ -11,6 +11,7 @@ function checkSessionId(raw: string, field: string): string {
 }
 
 export async function sessionHeartbeat(ctx: CommandContext, id: string | undefined): Promise<void> {
+  await ctx.resolveSession();
   const target = id ?? ctx.session;
   if (target === undefined) throw invalidInput('give a session id, or act as one with --session / BATON_SESSION', 'id');
   const sessionId = checkSessionId(target, id !== undefined ? 'id' : '--session');
