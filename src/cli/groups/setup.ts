@@ -5,17 +5,21 @@ import { runCommand } from '../run-command.js';
 export function registerSetup(program: Command): void {
   program
     .command('setup')
-    .description('wire an agent client to Baton: claude-code (hooks + CLAUDE.md)')
-    .argument('<client>', 'claude-code')
+    .description('wire an agent client to Baton: claude-code (hooks + CLAUDE.md), codex or cursor (MCP server + AGENTS.md)')
+    .argument('<client>', 'claude-code, codex or cursor')
     .addHelpText(
       'after',
       `
 Claude Code: merges Baton's hooks into .claude/settings.json (your own hooks are kept; a second run
 changes nothing) and writes a short Baton section into CLAUDE.md. Each hook calls
 \`baton hook claude-code <EVENT>\` through the absolute path of this baton.
+Codex: a [mcp_servers.baton] block in .codex/config.toml (between markers). Cursor: mcpServers.baton
+in .cursor/mcp.json. Both run \`baton mcp\` for this workspace and get the Baton section of AGENTS.md.
 
 Examples:
-  baton setup claude-code`,
+  baton setup claude-code
+  baton setup codex
+  baton setup cursor`,
     )
     .action(async (client: string, _options: unknown, command: Command) => {
       await runCommand(command, async (ctx) => (await import('../commands/setup.js')).setup(ctx, client));
