@@ -42,7 +42,9 @@ export function sessionBrief(inputs: BriefInputs): { text: string; shown: Signal
   for (const wu of Object.values(workUnits.wus)) {
     if (wu.claim?.session_id !== sessionId || wu.stamped !== null) continue;
     const title = wu.def.title ? ` — ${oneLine(String(wu.def.title), 80)}` : '';
-    const checkpoint = wu.checkpoint ? `; last checkpoint #${wu.checkpoint.seq} ${wu.checkpoint.at}: ${oneLine(wu.checkpoint.summary, 160)}` : '; no checkpoint yet';
+    // The fold keeps a checkpoint's summary line (`wu.checkpointed wu_id=… note=…`): its note is what the agent wrote.
+    const note = wu.checkpoint ? (/ note=(.*)$/.exec(wu.checkpoint.summary)?.[1] ?? wu.checkpoint.summary) : '';
+    const checkpoint = wu.checkpoint ? `; last checkpoint #${wu.checkpoint.seq} ${wu.checkpoint.at}: ${oneLine(note, 160)}` : '; no checkpoint yet';
     held.push(`Work unit ${wu.wu_id}${title} (claimed${wu.yaml_status ? `, ${wu.yaml_status}` : ''})${checkpoint}`);
   }
   const lsp = status.lastStoppingPoint;
