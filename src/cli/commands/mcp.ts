@@ -13,6 +13,8 @@ export async function mcp(ctx: CommandContext, options: { client?: string }, ver
   if (!(CLIENT_TYPES as readonly string[]).includes(client)) throw invalidInput(`must be one of ${CLIENT_TYPES.join(', ')}, got "${client}"`, '--client');
   // Check the workspace and the session name now: a bad --dir fails at start-up, not on every call.
   const dir = await ctx.workspace();
+  // A display name binds the session holding it now, not whichever holds the name later.
+  await ctx.resolveSession();
   const baton = new BatonMcp({ dir, session: ctx.session, client, env: ctx.env, version });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
