@@ -64,6 +64,11 @@ export class CommandContext {
     }
   }
 
+  /** A session named by id or by a live session's display name (a positional argument, --session-id): its id. */
+  async sessionIdFor(token: string): Promise<string> {
+    return (await sessionIdForName({ ...this.identityInputs(), workspace: await this.workspace(), externalStore: Boolean(this.env['BATON_STORE_URL']) }, token)) ?? token;
+  }
+
   private identityInputs() {
     return { store: () => this.store(), catalog: () => this.catalog(), cacheDir: () => this.cacheDir(), now: this.now };
   }

@@ -75,5 +75,12 @@ describe('identity checks on writes', () => {
     expect(task.json).toMatchObject({ task: { sessionId: noether } });
     const heartbeat = await ws.ok(['session', 'heartbeat'], { as: 'Noether' });
     expect(heartbeat.json).toMatchObject({ session: { id: noether } });
+    // As a positional session argument and --session-id, too.
+    expect((await ws.ok(['session', 'heartbeat', 'Planck'])).json).toMatchObject({ session: { id: planck } });
+    expect((await ws.ok(['session', 'Noether'])).json).toMatchObject({ session: { id: noether } });
+    expect((await ws.ok(['resume', 'Noether'])).json).toMatchObject({ type: 'orchestration_resume' });
+    const listed = (await ws.ok(['tasks', '--session-id', 'Noether'])).json as { tasks: { sessionId: string }[] };
+    expect(listed.tasks.map((t) => t.sessionId)).toEqual([noether]);
+    expect((await ws.ok(['session', 'end', 'Noether'])).json).toMatchObject({ session: { id: noether, status: 'succeeded' } });
   }, 120_000);
 });
