@@ -23,6 +23,7 @@ import { benchVerify, VERIFY } from './verify.js';
 import { benchMemWatch, MEM_WATCH } from './mem-watch.js';
 import { benchWorkUnitsStatus, WU_STATUS } from './work-units-status.js';
 import { benchStatus, STATUS } from './status.js';
+import { benchHookPostToolUse, benchMcpStatus, HOOK_POST_TOOL_USE, MCP_STATUS } from './integrations.js';
 
 interface Sizes {
   /** append-single, -concurrent, -batch: rounds (the best is reported, every one printed). */
@@ -85,6 +86,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: WU_STATUS.name, work: WU_STATUS.work, needsLog: false, run: (s) => benchWorkUnitsStatus({ events: Math.min(100_000, s.logEvents), runs: s.commandRuns }) },
   // Its own log (it appends to it): --log-events sets its size like the shared one's.
   { name: STATUS.name, work: STATUS.work, needsLog: false, run: (s) => benchStatus({ events: s.logEvents, runs: s.commandRuns }) },
+  { name: HOOK_POST_TOOL_USE.name, work: HOOK_POST_TOOL_USE.work, needsLog: false, run: (s) => benchHookPostToolUse({ runs: s.commandRuns }) },
+  { name: MCP_STATUS.name, work: MCP_STATUS.work, needsLog: false, run: (s) => benchMcpStatus({ events: MCP_STATUS.events, runs: s.commandRuns }) },
   {
     name: POSTGRES_APPEND_SINGLE.name,
     work: POSTGRES_APPEND_SINGLE.work,

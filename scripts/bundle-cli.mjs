@@ -36,6 +36,9 @@ const FLATTENED = [
   { entry: 'src/cli/commands/orchestrate.ts', inline: ['src/store/jsonl/writer-modules.ts', 'src/work-units/stamps.ts'], packages: ['ulid', 'picomatch'] },
   // `baton status` (≤ 3 × node -e 0 after 1,000,000 events): the tasks and work-unit folds; appends nothing.
   { entry: 'src/cli/commands/status.ts', inline: [], packages: ['picomatch'] },
+  // `baton hook claude-code PostToolUse` runs after every tool call (≤ 2 × node -e 0 with nothing
+  // new): the coordination fold; the write side for its receipts; the other events load lazily.
+  { entry: 'src/cli/commands/hook-claude-code.ts', inline: ['src/store/jsonl/writer-modules.ts'], packages: ['ulid'] },
 ];
 
 /** Modules a flattened command must share with the split build: they hold state (a registry). */

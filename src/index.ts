@@ -29,6 +29,9 @@ export { InboxInput } from './coordination/inbox-input.js';
 export { drainHook, watchSignals, renderPrompt, type DeliveredSignal, type WatchDelivery } from './coordination/delivery.js';
 export { signalGate, recordOverride, type SignalGateOutcome } from './coordination/prep.js';
 export { installClaudeCodeHook } from './coordination/hooks-install.js';
+export { setupClaudeCode, mergeClaudeSettings, CLAUDE_HOOK_EVENTS } from './integrations/claude-code/setup.js';
+export { setupCodex, setupCursor } from './integrations/mcp-clients.js';
+export { batonSessionIdFor } from './integrations/claude-code/session-map.js';
 // Work units (work-units.md): the orchestration documents and their validating parsers, the fold, the views.
 export { parseOrchestrationPlanDocument, parseOrchestrationLaunchDocument, parseOrchestrationStatusDocument, PlanDocument, LaunchDocument, StatusDocument } from '../projections/work-units/documents.js';
 export { computeInitiative, statusDocument, planDocument, explainWu, workUnitsStateProjection, WORK_UNIT_PROJECTIONS } from '../projections/work-units/index.js';

@@ -59,14 +59,18 @@ describe('baton log append', () => {
 
   it('the actor is --session, else BATON_SESSION, else BATON_AGENT_IDENTITY, else `system`', async () => {
     const workspace = await freshWorkspace('baton-actor-');
+    // A session acting on a write must be live (issue 18): the two are started first.
+    const started = async () => (jsonLines(await ok(workspace, ['session', 'start', '--json'])).at(-1) as { session: { id: string } }).session.id;
+    const flag = await started();
+    const fromEnv = await started();
     const cases: { args: string[]; env: Record<string, string>; actor: string }[] = [
-      { args: ['--session', 'sess-flag'], env: { BATON_SESSION: 'sess-env', BATON_AGENT_IDENTITY: 'agent-x' }, actor: 'sess-flag' },
-      { args: [], env: { BATON_SESSION: 'sess-env', BATON_AGENT_IDENTITY: 'agent-x' }, actor: 'sess-env' },
+      { args: ['--session', flag], env: { BATON_SESSION: fromEnv, BATON_AGENT_IDENTITY: 'agent-x' }, actor: flag },
+      { args: [], env: { BATON_SESSION: fromEnv, BATON_AGENT_IDENTITY: 'agent-x' }, actor: fromEnv },
       { args: [], env: { BATON_AGENT_IDENTITY: 'agent-x' }, actor: 'agent-x' },
       { args: [], env: {}, actor: 'system' },
     ];
     for (const [i, c] of cases.entries()) await ok(workspace, [...c.args, ...noteArgs('note/actors', `case ${i}`)], { env: c.env });
-    expect(shownEvents(await ok(workspace, ['log', 'show'])).map((e) => e.actor)).toEqual(cases.map((c) => c.actor));
+    expect(shownEvents(await ok(workspace, ['log', 'show', '--stream', 'note/actors'])).map((e) => e.actor)).toEqual(cases.map((c) => c.actor));
   });
 
   it('a retry with the same idempotency key and content is deduplicated (same seq, id, hash; nothing written); other content with that key exits 4', async () => {
@@ -182,9 +186,11 @@ describe('baton log export and import', () => {
 
   beforeAll(async () => {
     source = await freshWorkspace('baton-export-');
-    await ok(source, ['log', 'append', '--events', '-'], { input: Array.from({ length: 6 }, (_, i) => eventLine(`note/x${i % 2}`, `exported ${i} 日本`)).join('\n') + '\n' });
+    // The sixth event starts the session the last one acts as (a session acting on a write must be live).
+    const startExp = JSON.stringify({ type: 'session.started', stream: 'session/session_exp', data: { session_id: 'session_exp', display_name: 'Exp', ttl_seconds: 14400 } });
+    await ok(source, ['log', 'append', '--events', '-'], { input: [...Array.from({ length: 5 }, (_, i) => eventLine(`note/x${i % 2}`, `exported ${i} 日本`)), startExp].join('\n') + '\n' });
     await ok(source, ['log', 'append', '--events', '-', '--batch', '--idempotency-key', 'b-1'], { input: `${eventLine('note/y', 'b1')}\n${eventLine('note/y', 'b2')}\n` });
-    await ok(source, ['--session', 'sess-exp', ...noteArgs('note/z', 'last')]);
+    await ok(source, ['--session', 'session_exp', ...noteArgs('note/z', 'last')]);
     exportFile = join(makeTempDir('baton-export-file-'), 'log.jsonl');
     const stdout = await ok(source, ['log', 'export', '--out', exportFile]);
     exported = LogExportedEnvelope.parse(jsonLines(stdout)[0]);

@@ -31,10 +31,10 @@ interface Run {
   loaded: string[];
 }
 
-function runRecorded(dir: string, args: readonly string[]): Promise<Run> {
+function runRecorded(dir: string, args: readonly string[], input?: string): Promise<Run> {
   const record = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', RECORDER, BATON_BIN, '--dir', dir, ...args], { env: childEnv({ BATON_TEST_LOADED: record }), encoding: 'utf8' }, (error, stdout) => {
+    const child = execFile(process.execPath, ['--import', RECORDER, BATON_BIN, '--dir', dir, ...args], { env: childEnv({ BATON_TEST_LOADED: record }), encoding: 'utf8' }, (error, stdout) => {
       if (error && typeof error.code !== 'number') return reject(error);
       let loaded: string[] = [];
       try {
@@ -44,6 +44,7 @@ function runRecorded(dir: string, args: readonly string[]): Promise<Run> {
       }
       resolve({ code: error ? (error.code as number) : 0, stdout, loaded });
     });
+    child.stdin?.end(input ?? '');
   });
 }
 
@@ -155,3 +156,34 @@ describe('status and orchestrate status load neither zod, yaml nor xstate', () =
   });
 });
 
+
+/**
+ * `baton hook claude-code PostToolUse` runs after every tool call (≤ 2 × `node -e 0` with nothing
+ * new, issue 18): with a known session and nothing unread it loads neither zod, yaml nor xstate.
+ */
+describe('hook claude-code PostToolUse with nothing new loads neither zod, yaml nor xstate', () => {
+  let dir: string;
+  const input = () => JSON.stringify({ session_id: 'claude-fast', transcript_path: '/tmp/t.jsonl', cwd: dir, hook_event_name: 'PostToolUse', tool_name: 'Read' });
+
+  beforeAll(async () => {
+    dir = makeTempDir();
+    expect((await batonIn(dir, ['init', '--json'])).code).toBe(0);
+    const start = await batonIn(dir, ['hook', 'claude-code', 'SessionStart'], { input: JSON.stringify({ session_id: 'claude-fast', cwd: dir, hook_event_name: 'SessionStart', source: 'startup' }), env: { BATON_HOOK_DEADLINE_MS: '30000' } });
+    expect(start.stdout).toContain('additionalContext');
+    const other = await batonIn(dir, ['session', 'start', '--json']);
+    const sender = (jsonLines(other.stdout).at(-1) as { session: { id: string } }).session.id;
+    expect((await batonIn(dir, ['--session', sender, 'mem', 'signal', 'hello', '--to', 'Planck', '--json'])).code).toBe(0);
+  }, 120_000);
+
+  afterAll(() => removeTempDirs());
+
+  it('delivers once, then answers nothing without loading them', async () => {
+    const first = await runRecorded(dir, ['hook', 'claude-code', 'PostToolUse'], input());
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('hello');
+    const quiet = await runRecorded(dir, ['hook', 'claude-code', 'PostToolUse'], input());
+    expect([quiet.code, quiet.stdout]).toEqual([0, '']);
+    expect(quiet.loaded.length).toBeGreaterThan(0);
+    expect(heavyPackages(quiet)).toEqual([]);
+  });
+});

@@ -43,12 +43,14 @@ beforeAll(async () => {
   const line = (i: number, text: string, key?: string): string =>
     JSON.stringify({ type: 'note.recorded', stream: `note/s${i % 3}`, data: { text }, ...(key ? { idempotency_key: key } : {}) });
   // 15 single appends (some keyed, some with multi-byte characters), a batch of 4, one with --session.
-  const singles = Array.from({ length: 15 }, (_, i) => line(i, i % 4 === 0 ? `naïve café ✓ 日本 #${i}` : `note number ${i}`, i % 5 === 0 ? `key-${i}` : undefined));
+  // The last single starts the session the final append acts as (a session acting on a write must be live).
+  const startSession = JSON.stringify({ type: 'session.started', stream: 'session/session_tamper7', data: { session_id: 'session_tamper7', display_name: 'Seven', ttl_seconds: 14400 } });
+  const singles = Array.from({ length: 15 }, (_, i) => (i === 14 ? startSession : line(i, i % 4 === 0 ? `naïve café ✓ 日本 #${i}` : `note number ${i}`, i % 5 === 0 ? `key-${i}` : undefined)));
   const env = { BATON_NOW: '2026-02-01T09:30:00Z' };
   expect((await batonIn(workspace, ['log', 'append', '--events', '-'], { input: singles.join('\n') + '\n', env })).code).toBe(0);
   const batch = Array.from({ length: 4 }, (_, i) => line(i, `batch member ${i}`));
   expect((await batonIn(workspace, ['log', 'append', '--events', '-', '--batch', '--idempotency-key', 'the-batch'], { input: batch.join('\n') + '\n', env })).code).toBe(0);
-  expect((await batonIn(workspace, ['--session', 'sess-7', 'log', 'append', '--type', 'note.recorded', '--stream', 'note/last', '--data', '{"text":"the end"}'], { env })).code).toBe(0);
+  expect((await batonIn(workspace, ['--session', 'session_tamper7', 'log', 'append', '--type', 'note.recorded', '--stream', 'note/last', '--data', '{"text":"the end"}'], { env })).code).toBe(0);
 
   const segments = segmentPaths(workspace);
   expect(segments.map((p) => p.slice(-18))).toEqual([segmentName(1)]);

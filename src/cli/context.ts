@@ -3,6 +3,7 @@ import type * as StoreAccessModule from './store-access.js';
 import type { EventStore } from '../store/contract.js';
 import { invalidInput } from '../errors.js';
 import { chooseMode, Output } from './output.js';
+import { guardSessionWrites, requireLiveSession, sessionIdForName } from './session-identity.js';
 import { stdoutIsTTY } from './stdio.js';
 
 /**
@@ -23,8 +24,9 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 export class CommandContext {
   readonly output: Output;
   readonly now: string;
-  readonly session: string | undefined;
-  readonly actor: string;
+  /** The acting session; a display name becomes its session's id on resolveSession(). */
+  session: string | undefined;
+  actor: string;
   private workspaceDir: string | undefined;
   private storePromise: Promise<EventStore> | undefined;
   private catalogPromise: Promise<EventCatalog> | undefined;
@@ -32,8 +34,10 @@ export class CommandContext {
   constructor(
     readonly flags: GlobalFlags,
     readonly env: NodeJS.ProcessEnv = process.env,
+    /** Where the command speaks (default: stdout/stderr); `baton mcp` captures each tool call's envelope. */
+    output?: Output,
   ) {
-    this.output = new Output(chooseMode(flags, stdoutIsTTY));
+    this.output = output ?? new Output(chooseMode(flags, stdoutIsTTY));
     this.now = readClock(env['BATON_NOW']);
     const session = flags.session ?? env['BATON_SESSION'];
     if (session !== undefined && !SESSION_ID_PATTERN.test(session)) {
@@ -42,6 +46,31 @@ export class CommandContext {
     this.session = session === '' ? undefined : session;
     const identity = env['BATON_AGENT_IDENTITY'];
     this.actor = this.session ?? (identity && identity.trim() !== '' ? identity.trim().slice(0, 200) : 'system');
+  }
+
+  private sessionResolved = false;
+
+  /**
+   * A live session's display name given as `--session` / `BATON_SESSION` becomes that session's id
+   * (session-identity.ts); the environment builders call it before they read `session`. Idempotent.
+   */
+  async resolveSession(): Promise<void> {
+    if (this.sessionResolved || this.session === undefined) return;
+    this.sessionResolved = true;
+    const id = await sessionIdForName({ ...this.identityInputs(), workspace: await this.workspace(), externalStore: Boolean(this.env['BATON_STORE_URL']) }, this.session);
+    if (id !== undefined) {
+      this.session = id;
+      this.actor = id;
+    }
+  }
+
+  /** A session named by id or by a live session's display name (a positional argument, --session-id): its id. */
+  async sessionIdFor(token: string): Promise<string> {
+    return (await sessionIdForName({ ...this.identityInputs(), workspace: await this.workspace(), externalStore: Boolean(this.env['BATON_STORE_URL']) }, token)) ?? token;
+  }
+
+  private identityInputs() {
+    return { store: () => this.store(), catalog: () => this.catalog(), cacheDir: () => this.cacheDir(), now: this.now };
   }
 
   async workspace(): Promise<string> {
@@ -97,7 +126,7 @@ export class CommandContext {
       const lockTimeout = this.env['BATON_LOCK_TIMEOUT_MS'];
       const parallelVerifyMinBytes = readParallelVerifyMinBytes(this.env['BATON_PARALLEL_VERIFY_MIN_BYTES']);
       const config = await readStoreConfig(readConfigText(workspace), this.env['BATON_STORE_URL']);
-      return openStore({
+      const store = await openStore({
         workspace,
         config,
         catalog: await this.catalog(),
@@ -108,6 +137,9 @@ export class CommandContext {
         ...(lockTimeout && /^\d+$/.test(lockTimeout) ? { lockTimeoutMs: Number(lockTimeout) } : {}),
         ...(parallelVerifyMinBytes !== undefined ? { parallelVerifyMinBytes } : {}),
       });
+      // Every append of every command passes here: a write acting as a session needs a live one.
+      const field = this.flags.session !== undefined ? '--session' : 'BATON_SESSION';
+      return guardSessionWrites(store, () => this.session, () => this.actor, (session) => requireLiveSession(this.identityInputs(), session, field));
     })();
     return this.storePromise;
   }

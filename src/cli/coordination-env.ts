@@ -9,6 +9,7 @@ import type { CommandContext } from './context.js';
 /** A coordination command's environment from its CLI context (settings read and checked first). */
 export async function coordinationEnv(ctx: CommandContext, options: { actAsSession?: boolean } = {}): Promise<CoordinationEnv & { workspace: string }> {
   const workspace = await ctx.workspace();
+  await ctx.resolveSession();
   const settings = await loadCoordinationSettings(readConfigText(workspace));
   return {
     workspace,

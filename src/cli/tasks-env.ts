@@ -14,6 +14,7 @@ import type { CommandContext } from './context.js';
  */
 export async function tasksEnv(ctx: CommandContext): Promise<TasksEnv> {
   const workspace = await ctx.workspace();
+  await ctx.resolveSession();
   const configText = readConfigText(workspace);
   const invocation = await loadResumeInvocation(configText);
   const settings = await loadCoordinationSettings(configText);

@@ -6,6 +6,7 @@ import type { CommandContext } from './context.js';
 /** A work-unit command's environment from its CLI context (the config is read and checked first). */
 export async function workUnitsEnv(ctx: CommandContext): Promise<WorkUnitsEnv> {
   const workspace = await ctx.workspace();
+  await ctx.resolveSession();
   const config = await loadWorkUnitsConfig(readConfigText(workspace));
   return {
     workspace,

@@ -17,6 +17,8 @@ export interface StartSessionInput {
   branch?: string | undefined;
   worktree?: string | undefined;
   client_type?: ClientType | undefined;
+  /** A session id chosen by the caller (a client integration that derives it); default: a new random one. */
+  session_id?: string | undefined;
 }
 
 export interface SessionResult {
@@ -45,7 +47,7 @@ export async function startSession(env: CoordinationEnv, input: StartSessionInpu
     lane ??= wu.lane ?? undefined;
   }
   const agentIdentity = input.agent_identity ?? env.envIdentity;
-  const sessionId = newSessionId();
+  const sessionId = input.session_id ?? newSessionId();
   const data: SessionStartedData = {
     session_id: sessionId,
     display_name: chooseDisplayName(state, env.settings.displayNamePool),

@@ -8,7 +8,6 @@ import {
   envelope,
   envelopes,
   HookDrainEnvelope,
-  HooksInstalledEnvelope,
   RosterEnvelope,
   SignalReceivedEnvelope,
   workspace,
@@ -16,6 +15,7 @@ import {
   type Workspace,
 } from '../helpers/coordination.js';
 import { BATON_BIN, childEnv, errorEnvelopeOf, jsonLines, startBaton } from '../helpers/cli.js';
+import { ClientSetupEnvelope } from '../../src/cli/envelopes-integrations.js';
 import { makeTempDir, removeTempDirs } from '../helpers/workspace.js';
 
 afterAll(removeTempDirs);
@@ -27,18 +27,18 @@ const ClaudeSettings = z.looseObject({ hooks: z.looseObject({ PostToolUse: z.arr
 const readSettings = (ws: Workspace) => ClaudeSettings.parse(JSON.parse(readFileSync(join(ws.dir, '.claude', 'settings.json'), 'utf8')));
 
 describe('hooks install (35)', () => {
-  it('35: writes an executable script and one PostToolUse entry, keeping other keys; idempotent', async () => {
+  // `hooks install claude-code` is now an alias of `setup claude-code` (issue 18): the settings
+  // entry runs `baton hook claude-code PostToolUse`, which answers with Claude Code's hook JSON.
+  it('35: writes one PostToolUse entry calling `baton hook claude-code`, keeping other keys; idempotent', async () => {
     const ws = await workspace();
     mkdirSync(join(ws.dir, '.claude'));
     writeFileSync(join(ws.dir, '.claude', 'settings.json'), '{"permissions":{"allow":["Bash(ls)"]}}');
-    const first = await ws.okAs(HooksInstalledEnvelope, ['hooks', 'install', 'claude-code']);
-    expect(first).toMatchObject({ type: 'hooks_installed', client: 'claude-code', changed: true });
-    const script = join(ws.dir, '.claude', 'hooks', 'signal-received.sh');
-    expect(statSync(script).mode & 0o777).toBe(0o755);
+    const first = await ws.okAs(ClientSetupEnvelope, ['hooks', 'install', 'claude-code']);
+    expect(first).toMatchObject({ type: 'client_setup', client: 'claude-code', changed: true });
     const settings = readSettings(ws);
     expect(settings['permissions']).toEqual({ allow: ['Bash(ls)'] });
-    expect(settings.hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/signal-received.sh' }] }]);
-    const second = await ws.okAs(HooksInstalledEnvelope, ['hooks', 'install', 'claude-code']);
+    expect(settings.hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: `${process.execPath} ${BATON_BIN} hook claude-code PostToolUse`, timeout: 10 }] }]);
+    const second = await ws.okAs(ClientSetupEnvelope, ['hooks', 'install', 'claude-code']);
     expect(second.changed).toBe(false);
     expect(readSettings(ws).hooks.PostToolUse).toHaveLength(1);
     expect(ws.head()).toBe(0);
@@ -50,7 +50,7 @@ describe('hooks install (35)', () => {
     writeFileSync(join(ws.dir, '.claude', 'settings.json'), '{nope');
     const r = await ws.run(['hooks', 'install', 'claude-code']);
     expect(r.code).toBe(2);
-    expect(existsSync(join(ws.dir, '.claude', 'hooks'))).toBe(false);
+    expect(existsSync(join(ws.dir, 'CLAUDE.md'))).toBe(false);
     expect(readFileSync(join(ws.dir, '.claude', 'settings.json'), 'utf8')).toBe('{nope');
   });
 });
@@ -110,30 +110,33 @@ describe('hooks drain (36–38) and the hook script', () => {
     expect([ended.code, ended.stdout]).toEqual([0, '']);
   });
 
-  it('the generated hook script, run by a real shell, hands the pending signal to the agent (stderr, exit 2)', async () => {
+  it('the installed PostToolUse command, run by a real shell, hands the pending signal to the agent once (additionalContext, exit 0)', async () => {
     const { ws, s1, d } = await setup36();
     await ws.ok(['hooks', 'install', 'claude-code']);
-    // BATON_BIN names one program: a tiny wrapper around node + the built bin.
-    const binDir = makeTempDir('baton-bin-');
-    const wrapper = join(binDir, 'baton');
-    writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${BATON_BIN}" "$@"\n`);
-    chmodSync(wrapper, 0o755);
-    const script = join(ws.dir, '.claude', 'hooks', 'signal-received.sh');
-    const run = (env: Record<string, string | undefined>) =>
+    const command = (readSettings(ws).hooks.PostToolUse.at(-1) as { hooks: { command: string }[] }).hooks[0]!.command;
+    // The Claude session that started s1 is not known to Baton: the hook works for the session it
+    // derives from Claude Code's session_id, so s1's signal is sent again to that one.
+    const run = (claudeSession: string) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile('/bin/sh', [script], { env: childEnv({ CLAUDE_PROJECT_DIR: ws.dir, BATON_BIN: wrapper, BATON_NOW: at(10), ...env }) }, (error, stdout, stderr) =>
+        const child = execFile('/bin/sh', ['-c', command], { env: childEnv({ CLAUDE_PROJECT_DIR: ws.dir, BATON_NOW: at(10), BATON_HOOK_DEADLINE_MS: '30000' }) }, (error, stdout, stderr) =>
           resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
         );
+        child.stdin!.end(JSON.stringify({ session_id: claudeSession, hook_event_name: 'PostToolUse', cwd: ws.dir, tool_name: 'Read' }));
       });
-    expect((await run({})).code).toBe(0); // no BATON_SESSION: nothing to do
-    const hook = await run({ BATON_SESSION: s1 });
-    expect(hook.code).toBe(2);
-    expect(hook.stderr).toContain(`[signal:received] ${d.signal_id}`);
-    expect(receiptsVia(ws, 'hook')).toHaveLength(1);
-    const quiet = await run({ BATON_SESSION: s1 });
-    expect([quiet.code, quiet.stderr]).toEqual([0, '']);
-    const broken = await run({ BATON_SESSION: s1, BATON_BIN: '/nonexistent/baton' });
-    expect(broken.code).toBe(0);
+    const first = await run('claude-1');
+    expect(first.code).toBe(0);
+    const brief = JSON.parse(first.stdout) as { hookSpecificOutput: { additionalContext: string } };
+    expect(brief.hookSpecificOutput.additionalContext).toContain('you are');
+    const claudeSession = ws.events().filter((e) => e.type === 'session.started').at(-1)!.data['session_id'] as string;
+    expect(claudeSession).not.toBe(s1);
+    const again = await ws.signal('check this too', ['--to', claudeSession, '--requires-ack'], { as: s1 });
+    const hook = await run('claude-1');
+    expect(hook.code).toBe(0);
+    expect(hook.stdout).toContain(again.signal_id);
+    expect(receiptsVia(ws, 'hook').map((e) => e.data['signal_id'])).toEqual([again.signal_id]);
+    const quiet = await run('claude-1');
+    expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
+    expect(d.signal_id).not.toBe(again.signal_id);
   });
 });
 

@@ -7,7 +7,8 @@ import { OrchestrationResumeEnvelope } from '../envelopes-tasks.js';
 import { tasksEnv } from '../tasks-env.js';
 
 /** `baton resume <session-id> [--execute]` (tasks.md §10.6). */
-export async function resume(ctx: CommandContext, id: string, flags: { execute?: boolean }): Promise<number> {
+export async function resume(ctx: CommandContext, given: string, flags: { execute?: boolean }): Promise<number> {
+  const id = await ctx.sessionIdFor(given);
   await refusalsAsErrors(() => checkId('session', id));
   const env = await tasksEnv(ctx);
   const { state } = await loadTasks(env);

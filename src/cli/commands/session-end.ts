@@ -11,7 +11,8 @@ function checkSessionId(raw: string, field: string): string {
 }
 
 export async function sessionHeartbeat(ctx: CommandContext, id: string | undefined): Promise<void> {
-  const target = id ?? ctx.session;
+  await ctx.resolveSession();
+  const target = id !== undefined ? await ctx.sessionIdFor(id) : ctx.session;
   if (target === undefined) throw invalidInput('give a session id, or act as one with --session / BATON_SESSION', 'id');
   const sessionId = checkSessionId(target, id !== undefined ? 'id' : '--session');
   const env = await coordinationEnv(ctx, { actAsSession: false });
@@ -21,7 +22,7 @@ export async function sessionHeartbeat(ctx: CommandContext, id: string | undefin
 }
 
 export async function sessionEnd(ctx: CommandContext, id: string, status: string): Promise<void> {
-  const sessionId = checkSessionId(id, 'id');
+  const sessionId = checkSessionId(await ctx.sessionIdFor(id), 'id');
   if (!(END_STATUSES as readonly string[]).includes(status)) throw invalidInput(`must be one of ${END_STATUSES.join(', ')}, got "${status}"`, '--status');
   const env = await coordinationEnv(ctx);
   const result = await endSession(env, sessionId, status as EndStatus);

@@ -14,7 +14,8 @@ export async function sessionsList(ctx: CommandContext): Promise<void> {
   ctx.output.emit(OrchestrationSessionsEnvelope, sessionsEnvelope(state, viewContext(env)), humanSessions);
 }
 
-export async function sessionShow(ctx: CommandContext, id: string): Promise<void> {
+export async function sessionShow(ctx: CommandContext, given: string): Promise<void> {
+  const id = await ctx.sessionIdFor(given);
   await refusalsAsErrors(() => checkId('session', id));
   const env = await tasksEnv(ctx);
   const { state } = await loadTasks(env);

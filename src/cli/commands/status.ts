@@ -18,6 +18,7 @@ export async function status(ctx: CommandContext): Promise<void> {
   // Compiled validators (events, config, envelope): no zod unless something fails a check; and
   // scripts/bundle-cli.mjs bundles the command into one file (a budget of 3 × `node -e 0`).
   ctx.useCompiledValidation(storeAccess);
+  await ctx.resolveSession();
   if (ctx.session !== undefined) await refusalsAsErrors(() => checkId('session', ctx.session!, '--session'));
   const env = await tasksEnv(ctx);
   const { state, initiatives } = await loadStatusFolds(env);

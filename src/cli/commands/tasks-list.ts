@@ -9,7 +9,8 @@ import { tasksEnv } from '../tasks-env.js';
 import { humanTasks } from './task-human.js';
 
 /** `baton tasks [--state S] [--session-id S]`: tasks in creation order. Appends nothing. */
-export async function tasksList(ctx: CommandContext, flags: { state?: string; sessionId?: string }): Promise<void> {
+export async function tasksList(ctx: CommandContext, given: { state?: string; sessionId?: string }): Promise<void> {
+  const flags = given.sessionId !== undefined ? { ...given, sessionId: await ctx.sessionIdFor(given.sessionId) } : given;
   const state = flags.state === undefined ? undefined : await refusalsAsErrors(() => parseStateFilter(flags.state!));
   if (flags.sessionId !== undefined) await refusalsAsErrors(() => checkId('session', flags.sessionId!, '--session-id'));
   const env = await tasksEnv(ctx);

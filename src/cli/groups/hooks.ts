@@ -7,11 +7,11 @@ export function registerHooks(program: Command): void {
 
   hooks
     .command('install')
-    .description('install the hook script and its settings entry for a client')
+    .description('alias of `baton setup claude-code`')
     .argument('<client>', 'claude-code')
     .addHelpText('after', '\nExamples:\n  baton hooks install claude-code')
     .action(async (client: string, _options: unknown, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/hooks-install.js')).hooksInstall(ctx, client));
+      await runCommand(command, async (ctx) => (await import('../commands/setup.js')).setup(ctx, client));
     });
 
   hooks

@@ -1,0 +1,153 @@
+import { appendFileSync } from 'node:fs';
+import { ClientType, EndStatus, ReceiptVia, SessionStatus } from '../../../events/coordination/vocabulary.js';
+import { readerIdentityOf } from '../../../projections/coordination/sessions.js';
+import { initiativeSummaries } from '../../../projections/tasks/initiatives.js';
+import { tasksStateProjection } from '../../../projections/tasks/projections.js';
+import type { TasksState } from '../../../projections/tasks/state.js';
+import { statusEnvelope } from '../../../projections/tasks/views.js';
+import { workUnitsStateProjection } from '../../../projections/work-units/fold.js';
+import type { CommandContext } from '../../cli/context.js';
+import { tasksEnv } from '../../cli/tasks-env.js';
+import { loadState, type CoordinationEnv } from '../../coordination/env.js';
+import { deliveredReceipts, receiptEvents } from '../../coordination/inbox.js';
+import { endSession, heartbeatSession, startSession } from '../../coordination/sessions.js';
+import { readFilter } from '../../coordination/settings-values.js';
+import { ErrorCode, invalidInput, isBatonError } from '../../errors.js';
+import { runProjections } from '../../store/projection-runner.js';
+import { createTask } from '../../tasks/create-task.js';
+import { loadTasks, storeExists, storePathOf, viewContext, type TasksEnv } from '../../tasks/env.js';
+import { finishSubagent, startSubagent } from '../../tasks/subagents.js';
+import { loadWorkUnitsConfig } from '../../config/work-units.js';
+import { readConfigText } from '../../workspace.js';
+import { sessionBrief, unreadFor } from './brief.js';
+import type { ClaudeHookInput } from './hook-input.js';
+import { mappedSession } from './session-map.js';
+
+/**
+ * The hook events that write more than receipts (start, heartbeat, end, subagents) and the brief.
+ * Loaded only for them: the per-tool-call path (hook-claude-code.ts) stays small.
+ */
+export interface HookAnswer {
+  /** The text for `hookSpecificOutput.additionalContext`; undefined: the hook says nothing. */
+  context: string | undefined;
+  /** Runs after the answer is printed (printing first: a crash between repeats, never loses). */
+  after?: () => Promise<void>;
+}
+
+type Acting = CoordinationEnv & { workspace: string };
+
+/**
+ * The Baton session of this Claude session, started if it is not yet (on any event: hooks may be
+ * installed mid-session), heartbeated when `heartbeat` is asked. A concurrent hook that started it
+ * first is no error: both then name the same derived id.
+ */
+export async function ensureSession(env: Acting, input: ClaudeHookInput, heartbeat: boolean): Promise<string> {
+  const { state } = await loadState(env);
+  const mapped = mappedSession(state, input.session_id);
+  if (mapped.record === undefined) {
+    try {
+      await startSession({ ...env, session: undefined }, { session_id: mapped.session_id, client_type: ClientType.claude_code });
+    } catch (error) {
+      if (!(isBatonError(error) && error.code === ErrorCode.CONFLICT)) throw error;
+    }
+  } else if (heartbeat) {
+    await heartbeatSession({ ...env, session: mapped.session_id }, mapped.session_id);
+  }
+  return mapped.session_id;
+}
+
+async function actingTasksEnv(ctx: CommandContext, sessionId: string): Promise<TasksEnv> {
+  return { ...(await tasksEnv(ctx)), session: sessionId, actor: sessionId };
+}
+
+/** SessionStart (and the first hook of a session Baton had not seen): start or continue, then brief. */
+export async function sessionStartAnswer(ctx: CommandContext, env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
+  const sessionId = await ensureSession(env, input, true);
+  const tenv = await actingTasksEnv(ctx, sessionId);
+  const [tasks, workUnits] = await runProjections(await tenv.store(), [tasksStateProjection, workUnitsStateProjection] as const, {
+    catalog: tenv.catalog,
+    now: tenv.now,
+    ...(tenv.cacheDir !== undefined ? { cacheDir: tenv.cacheDir } : {}),
+  });
+  const config = await loadWorkUnitsConfig(readConfigText(env.workspace));
+  const status = statusEnvelope(tasks.state, viewContext(tenv), {
+    storePath: storePathOf(env.workspace),
+    storeExists: storeExists(env.workspace),
+    scope: sessionId,
+    acting: sessionId,
+    initiatives: initiativeSummaries(workUnits.state, config, env.now),
+  });
+  const session = tasks.state.coordination.sessions.get(sessionId)!;
+  const reader = readerIdentityOf(session);
+  const unread = unreadFor(tasks.state, reader, readFilter(env.settings));
+  const brief = sessionBrief({ sessionId, source: input.source, tasks: tasks.state, workUnits: workUnits.state, status, unread, now: env.now });
+  // Claude Code runs later Bash commands with what a SessionStart hook writes to CLAUDE_ENV_FILE.
+  const envFile = ctx.env['CLAUDE_ENV_FILE'];
+  if (envFile) appendFileSync(envFile, `export BATON_SESSION=${sessionId}\n`);
+  return {
+    context: brief.text,
+    after: async () => {
+      if (brief.shown.length === 0) return;
+      // What the brief showed counts as delivered: the next tool call does not repeat it.
+      await env.store.append(receiptEvents(deliveredReceipts(brief.shown, reader, sessionId, ReceiptVia.hook, env.now), sessionId, env.now));
+    },
+  };
+}
+
+/** A subagent kind from Claude Code's agent type (`general-purpose`, `plugin:reviewer`, …). */
+export function subagentKind(agentType: string | undefined): string {
+  const kind = (agentType ?? 'subagent').toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^[^a-z]+/, '').slice(0, 64);
+  return kind === '' ? 'subagent' : kind;
+}
+
+/** The task subagents hang from: the session's most recently updated running task, else one made for it. */
+async function rootTask(env: TasksEnv, state: TasksState, sessionId: string): Promise<string> {
+  const running = [...state.tasks.values()].filter((t) => t.session_id === sessionId && t.state === 'running').sort((a, b) => b.last_seq - a.last_seq)[0];
+  if (running) return running.id;
+  const display = state.coordination.sessions.get(sessionId)?.display_name ?? sessionId;
+  const task = await createTask(env, { label: `Claude Code session of ${display}`, state: 'running', idempotencyKey: `claude-code-root:${sessionId}` });
+  return task.id;
+}
+
+const subagentKey = (input: ClaudeHookInput): string => {
+  if (input.agent_id === undefined || input.agent_id === '') throw invalidInput("must be the subagent's id", 'stdin.agent_id');
+  return `claude-code:${input.agent_id}`.slice(0, 128);
+};
+
+/** SubagentStart: `subagent.started` on the session's task (once per agent_id). */
+export async function subagentStartAnswer(ctx: CommandContext, env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
+  const key = subagentKey(input);
+  const sessionId = await ensureSession(env, input, false);
+  const tenv = await actingTasksEnv(ctx, sessionId);
+  const { state } = await loadTasks(tenv);
+  await startSubagent(tenv, { kind: subagentKind(input.agent_type), rootTask: await rootTask(tenv, state, sessionId), idempotencyKey: key });
+  return { context: undefined };
+}
+
+/** SubagentStop: `subagent.finished` (a stop whose start Baton missed records both). */
+export async function subagentStopAnswer(ctx: CommandContext, env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
+  const key = subagentKey(input);
+  const sessionId = await ensureSession(env, input, false);
+  const tenv = await actingTasksEnv(ctx, sessionId);
+  const { state } = await loadTasks(tenv);
+  let id = [...state.subagents.values()].find((s) => s.idempotency_key === key && s.session_id === sessionId)?.id;
+  if (id === undefined) id = (await startSubagent(tenv, { kind: subagentKind(input.agent_type), rootTask: await rootTask(tenv, state, sessionId), idempotencyKey: key })).id;
+  await finishSubagent(tenv, id);
+  return { context: undefined };
+}
+
+/** Stop: the agent finished a turn — a heartbeat keeps its session live. */
+export async function stopAnswer(env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
+  await ensureSession(env, input, true);
+  return { context: undefined };
+}
+
+/** SessionEnd: the Baton session ends (succeeded); a later resume starts the next generation. */
+export async function sessionEndAnswer(env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
+  const { state } = await loadState(env);
+  const mapped = mappedSession(state, input.session_id);
+  if (mapped.record !== undefined && mapped.record.stored_status === SessionStatus.active) {
+    await endSession({ ...env, session: mapped.session_id }, mapped.session_id, EndStatus.succeeded);
+  }
+  return { context: undefined };
+}

@@ -1,0 +1,24 @@
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+
+/**
+ * How client configuration calls baton: the absolute node and script of the baton running now, so
+ * the agent's PATH does not matter. When that script cannot be found (baton was run in a way that
+ * left no file behind), `npx baton` and a warning.
+ */
+export interface Invocation {
+  words: string[];
+  warning: string | undefined;
+}
+
+export function currentInvocation(argv: readonly string[] = process.argv, execPath: string = process.execPath): Invocation {
+  const script = argv[1];
+  if (script !== undefined) {
+    const path = isAbsolute(script) ? script : resolve(script);
+    if (existsSync(path) && statSync(path).isFile()) return { words: [execPath, realpathSync(path)], warning: undefined };
+  }
+  return {
+    words: ['npx', 'baton'],
+    warning: 'could not find the baton program that ran this command; the configuration calls `npx baton`, which needs baton installed in this project',
+  };
+}

@@ -1,0 +1,91 @@
+import { join } from 'node:path';
+import { FileAccess, readIfFile, writeFileAtomic } from '../artifacts/atomic-write.js';
+import { invalidInput } from '../errors.js';
+import { writeAgentSection } from './agent-section.js';
+
+/**
+ * `baton setup codex | cursor`: the project's MCP client configuration for `baton mcp`, merged so
+ * the user's other servers stay, plus the Baton section of AGENTS.md. A second run changes nothing.
+ * The server command is the absolute node + baton that ran setup, with `--dir` the workspace.
+ */
+export interface McpServerEntry {
+  command: string;
+  args: string[];
+}
+
+export interface McpSetupResult {
+  files: string[];
+  changed: boolean;
+  mcp_config: Record<string, unknown>;
+}
+
+export const AGENTS_PATH = 'AGENTS.md';
+export const CODEX_CONFIG_PATH = '.codex/config.toml';
+export const CURSOR_CONFIG_PATH = '.cursor/mcp.json';
+const TOML_START = '# baton:start (written by `baton setup codex`; re-running it replaces this block)';
+const TOML_END = '# baton:end';
+
+export function mcpServerEntry(invocation: readonly string[], workspace: string, client: string): McpServerEntry {
+  const [command, ...rest] = invocation;
+  return { command: command!, args: [...rest, '--dir', workspace, 'mcp', '--client', client] };
+}
+
+/** A TOML basic string: JSON's escaping is valid TOML for these (quotes, backslashes, \uXXXX). */
+const tomlString = (value: string): string => JSON.stringify(value);
+
+export function codexBlock(entry: McpServerEntry): string {
+  return [TOML_START, '[mcp_servers.baton]', `command = ${tomlString(entry.command)}`, `args = [${entry.args.map(tomlString).join(', ')}]`, TOML_END, ''].join('\n');
+}
+
+/** The config text with Baton's block in place: replaced between its markers, else appended (a table at the end is always valid TOML). */
+export function withCodexBlock(current: string | undefined, block: string): string {
+  if (current === undefined || current === '') return block;
+  const start = current.indexOf(TOML_START.slice(0, 14));
+  const end = current.indexOf(TOML_END);
+  if (start >= 0 && end > start) {
+    let after = end + TOML_END.length;
+    if (current[after] === '\n') after += 1;
+    return current.slice(0, start) + block + current.slice(after);
+  }
+  if (/^\s*\[mcp_servers\.baton\]/m.test(current)) {
+    throw invalidInput('already declares [mcp_servers.baton] outside Baton\'s markers; remove it, then run setup again. Nothing was written', CODEX_CONFIG_PATH);
+  }
+  return current + (current.endsWith('\n') ? '\n' : '\n\n') + block;
+}
+
+function writeIfDifferent(workspace: string, relative: string, next: string, current: string | undefined): boolean {
+  if (next === current) return false;
+  writeFileAtomic(workspace, join(workspace, relative), next, FileAccess.shared);
+  return true;
+}
+
+export function setupCodex(workspace: string, invocation: readonly string[], section: string): McpSetupResult {
+  const entry = mcpServerEntry(invocation, workspace, 'codex');
+  const current = readIfFile(workspace, join(workspace, CODEX_CONFIG_PATH))?.toString('utf8');
+  const next = withCodexBlock(current, codexBlock(entry));
+  let changed = writeIfDifferent(workspace, CODEX_CONFIG_PATH, next, current);
+  if (writeAgentSection(workspace, AGENTS_PATH, section)) changed = true;
+  return { files: [CODEX_CONFIG_PATH, AGENTS_PATH], changed, mcp_config: { mcp_servers: { baton: entry } } };
+}
+
+export function setupCursor(workspace: string, invocation: readonly string[], section: string): McpSetupResult {
+  const entry = mcpServerEntry(invocation, workspace, 'generic');
+  const current = readIfFile(workspace, join(workspace, CURSOR_CONFIG_PATH))?.toString('utf8');
+  let config: Record<string, unknown> = {};
+  if (current !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(current);
+    } catch (error) {
+      throw invalidInput(`is not valid JSON (${(error as Error).message}); nothing was written`, CURSOR_CONFIG_PATH);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalidInput('must be a JSON object; nothing was written', CURSOR_CONFIG_PATH);
+    config = parsed as Record<string, unknown>;
+  }
+  const servers = config['mcpServers'] ?? {};
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) throw invalidInput('"mcpServers" must be an object; nothing was written', CURSOR_CONFIG_PATH);
+  const next = JSON.stringify({ ...config, mcpServers: { ...(servers as Record<string, unknown>), baton: entry } }, null, 2) + '\n';
+  let changed = writeIfDifferent(workspace, CURSOR_CONFIG_PATH, next, current);
+  if (writeAgentSection(workspace, AGENTS_PATH, section)) changed = true;
+  return { files: [CURSOR_CONFIG_PATH, AGENTS_PATH], changed, mcp_config: { mcpServers: { baton: entry } } };
+}
