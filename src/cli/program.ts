@@ -14,6 +14,7 @@ import { registerOrchestrate } from './groups/orchestrate.js';
 import { registerTask } from './groups/task.js';
 import { registerSubagent } from './groups/subagent.js';
 import { registerOrchestration } from './groups/orchestration.js';
+import { registerServe } from './groups/serve.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
 import { chooseMode, Output } from './output.js';
 import { stdoutIsTTY } from './stdio.js';
@@ -59,6 +60,7 @@ export const REGISTRARS: readonly { names: readonly string[]; register: Registra
   { names: ['task', 'tasks'], register: registerTask },
   { names: ['subagent'], register: registerSubagent },
   { names: ['status', 'resume', 'sessions', 'session'], register: registerOrchestration },
+  { names: ['serve'], register: registerServe },
 ];
 
 /** Program options that take a value (so the word after them is no command name). */
