@@ -72,6 +72,8 @@ export class DashboardViews {
   private readonly listeners = new Set<(headSeq: number) => void>();
   private spacing: number | undefined;
   private closed = false;
+  private earliest: string | null = null;
+  private latest: string | null = null;
 
   constructor(options: DashboardViewsOptions) {
     this.store = options.store;
@@ -87,6 +89,9 @@ export class DashboardViews {
       1,
       (event) => {
         this.ats[event.seq] = event.at;
+        // Each command has its own clock, so times can step back: the time axis spans min to max.
+        if (this.earliest === null || event.at < this.earliest) this.earliest = event.at;
+        if (this.latest === null || event.at > this.latest) this.latest = event.at;
         for (const listener of this.listeners) listener(event.seq);
       },
       { onError },
@@ -112,10 +117,9 @@ export class DashboardViews {
     return () => this.listeners.delete(listener);
   }
 
-  /** The times of the first and the last event, for the scrubber's time axis. */
+  /** The earliest and the latest event time, for the scrubber's time axis. */
   span(): { first_at: string | null; last_at: string | null } {
-    const head = this.headSeq();
-    return { first_at: head === 0 ? null : this.ats[1]!, last_at: head === 0 ? null : this.ats[head]! };
+    return { first_at: this.earliest, last_at: this.latest };
   }
 
   headSeq(): number {

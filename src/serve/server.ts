@@ -91,7 +91,11 @@ export function createDashboardServer(options: DashboardServerOptions): { server
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('Cache-Control', 'no-store');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
+      // The body is read and dropped (up to a limit) before answering, so the client hears the 405
+      // instead of a reset connection.
+      await discardBody(req, 64 * 1024);
       res.setHeader('Allow', 'GET, HEAD');
+      res.setHeader('Connection', 'close');
       return sendJson(res, 405, errorBody(options.clock(), 'METHOD_NOT_ALLOWED', 'the dashboard is read-only: only GET and HEAD are served'));
     }
     const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
@@ -220,6 +224,18 @@ function viewArgs(url: URL): ReplayViewArgs {
     args[key] = BOOLEAN_ARGS.has(key) ? value !== 'false' && value !== '0' : value;
   }
   return args;
+}
+
+function discardBody(req: IncomingMessage, limit: number): Promise<void> {
+  return new Promise((resolve) => {
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) resolve();
+    });
+    req.on('end', () => resolve());
+    req.on('error', () => resolve());
+  });
 }
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
