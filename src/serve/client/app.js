@@ -125,7 +125,10 @@ function claimants(data) {
 function renderInitiatives(data) {
   if (data.initiatives.length === 0) return empty('No initiatives yet', 'baton initiative create INIT-1 --title …');
   const who = claimants(data);
-  return data.initiatives.map((doc) => renderInitiative(doc, who)).join('') + legend();
+  // Initiatives with work left come first; finished ones (every WU done) sink to the bottom.
+  const finished = (doc) => doc.type === 'initiative_status' && doc.wus.length > 0 && doc.wus.every((w) => w.orchestration_state === 'done');
+  const ordered = [...data.initiatives.filter((d) => !finished(d)), ...data.initiatives.filter(finished)];
+  return ordered.map((doc) => renderInitiative(doc, who)).join('') + legend();
 }
 
 function renderInitiative(doc, who) {
