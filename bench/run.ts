@@ -23,6 +23,7 @@ import { benchVerify, VERIFY } from './verify.js';
 import { benchMemWatch, MEM_WATCH } from './mem-watch.js';
 import { benchWorkUnitsStatus, WU_STATUS } from './work-units-status.js';
 import { benchStatus, STATUS } from './status.js';
+import { benchServeDashboard, SERVE_RENDER, serveBenchSkipReason } from './serve-dashboard.js';
 
 interface Sizes {
   /** append-single, -concurrent, -batch: rounds (the best is reported, every one printed). */
@@ -85,6 +86,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: WU_STATUS.name, work: WU_STATUS.work, needsLog: false, run: (s) => benchWorkUnitsStatus({ events: Math.min(100_000, s.logEvents), runs: s.commandRuns }) },
   // Its own log (it appends to it): --log-events sets its size like the shared one's.
   { name: STATUS.name, work: STATUS.work, needsLog: false, run: (s) => benchStatus({ events: s.logEvents, runs: s.commandRuns }) },
+  // Both rows of `baton serve` (first render, scrub) on one 100,000-event log.
+  { name: SERVE_RENDER.name.replace(/-first-render$/, ''), work: 'the dashboard: first render and scrubbing (two rows)', needsLog: false, skip: serveBenchSkipReason, run: (s) => benchServeDashboard({ events: Math.min(100_000, s.logEvents) }) },
   {
     name: POSTGRES_APPEND_SINGLE.name,
     work: POSTGRES_APPEND_SINGLE.work,

@@ -30,9 +30,10 @@ export async function positionAtTime(events: Iterable<{ seq: number; at: string 
 
 /**
  * The view of a folded state as of `asOf` (the clock of the position: the time of its last event).
- * A view that takes arguments gets them; a refusal of the view becomes the command's error.
+ * A view that takes arguments gets them; a refusal of the view becomes the command's error. A view
+ * without arguments is `plainView()` (the runner's `view`, computed only when it is the answer).
  */
-export async function replayViewOf(projection: AnyProjection, state: unknown, view: unknown, asOf: string, args: ReplayViewArgs): Promise<unknown> {
+export async function replayViewOf(projection: AnyProjection, state: unknown, asOf: string, args: ReplayViewArgs, plainView: () => unknown): Promise<unknown> {
   const withArgs = projection as AnyProjection & { viewWith?: (state: unknown, now: string, args: ReplayViewArgs) => unknown };
-  return withArgs.viewWith ? await refusalsAsErrors(() => withArgs.viewWith!(state, asOf, args)) : view;
+  return withArgs.viewWith ? await refusalsAsErrors(() => withArgs.viewWith!(state, asOf, args)) : plainView();
 }

@@ -5,7 +5,7 @@ import { isBatonError } from '../errors.js';
 import type { ReplayViewArgs } from '../cli/replay-view.js';
 import type { EventStore } from '../store/contract.js';
 import type { Asset } from './assets.js';
-import type { DashboardViews, PositionQuery } from './dashboard-views.js';
+import { DASHBOARD_TABS, type DashboardTab, type DashboardViews, type PositionQuery } from './dashboard-views.js';
 import { latestEvents } from './latest-events.js';
 
 /**
@@ -99,6 +99,8 @@ export function createDashboardServer(options: DashboardServerOptions): { server
       return sendJson(res, 405, errorBody(options.clock(), 'METHOD_NOT_ALLOWED', 'the dashboard is read-only: only GET and HEAD are served'));
     }
     const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
+    // A page loading (not its status poll or its event stream): background work waits.
+    if (url.pathname !== '/api/status' && url.pathname !== '/api/events') options.views.touch();
     const cookieName = `baton_token_${(server.address() as AddressInfo | null)?.port ?? 0}`;
     const fromQuery = url.searchParams.get('token') ?? undefined;
     const fromHeader = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
@@ -123,8 +125,11 @@ export function createDashboardServer(options: DashboardServerOptions): { server
     try {
       if (url.pathname === '/api/events') return openEventStream(req, res);
       if (url.pathname === '/api/dashboard') {
+        const tab = url.searchParams.get('tab');
+        if (tab !== null && !(DASHBOARD_TABS as readonly string[]).includes(tab)) throw new BadRequest(`must be one of ${DASHBOARD_TABS.join(', ')}`, 'tab');
         const position = await options.views.position(positionQuery(url));
-        return sendJson(res, 200, { ...(await options.views.dashboard(position)), span: options.views.span(), workspace: options.workspace, store: options.store.kind });
+        const views = await options.views.dashboard(position, (tab ?? undefined) as DashboardTab | undefined);
+        return sendJson(res, 200, { ...views, span: options.views.span(), workspace: options.workspace, store: options.store.kind });
       }
       const viewMatch = /^\/api\/view\/([^/]+)$/.exec(url.pathname);
       if (viewMatch) {
@@ -138,6 +143,9 @@ export function createDashboardServer(options: DashboardServerOptions): { server
         const limit = countParam(url, 'limit') ?? 100;
         const page = await latestEvents(options.store, { to: position.seq, limit: Math.min(limit, 1000), type: url.searchParams.get('type') || undefined, stream: url.searchParams.get('stream') || undefined });
         return sendJson(res, 200, { v: 1, type: 'log_page', generated_at: position.as_of, position, ...page });
+      }
+      if (url.pathname === '/api/status') {
+        return sendJson(res, 200, { v: 1, type: 'dashboard_status', generated_at: options.clock(), head_seq: options.views.headSeq(), ...options.views.progress() });
       }
       if (url.pathname === '/api/verify') {
         const report = await options.store.verify();

@@ -28,7 +28,7 @@ export async function replay(ctx: CommandContext, flags: { view: string; to?: st
   }
   const run = await runProjection(store, projection, { catalog: await ctx.catalog(), cacheDir: await ctx.cacheDir(), now: asOf, to });
   const args = { ...viewArgs, ...(await (await import('../tasks-replay-args.js')).tasksReplayArgs(ctx)) };
-  const view = await replayViewOf(projection, run.state, run.view, asOf, args);
+  const view = await replayViewOf(projection, run.state, asOf, args, () => run.view);
   // File views (flow-file, deep-dive-file) are the rendered text itself, printed as is.
   if (typeof run.view === 'string') {
     process.stdout.write(run.view);

@@ -49,7 +49,12 @@ async function refresh() {
   try {
     do {
       ui.again = false;
-      const data = await getJson(`/api/dashboard${query()}`);
+      // Only the views of the tab on screen are computed (a tab of a large log costs its own folds only).
+      const data = await getJson(`/api/dashboard${query({ tab: ui.view })}`);
+      if (data.tab !== ui.view) {
+        ui.again = true;
+        continue;
+      }
       if (ui.view === 'log') data.log = await getJson(`/api/log${query({ type: ui.logFilter.type, stream: ui.logFilter.stream, limit: 200 })}`);
       ui.data = data;
       ui.headSeq = Math.max(ui.headSeq, data.position.head_seq);
@@ -111,7 +116,7 @@ function onScrub() {
   const value = Number($('scrub').value);
   ui.position = ui.axis === 'seq' ? { to: value } : { at: new Date(value).toISOString() };
   clearTimeout(scrubTimer);
-  scrubTimer = setTimeout(refresh, 40);
+  scrubTimer = setTimeout(refresh, 15);
 }
 
 // ——— initiatives: the wave board ———
@@ -374,8 +379,8 @@ $('tabs').addEventListener('click', (event) => {
   if (!view) return;
   ui.view = view;
   history.replaceState(null, '', `#${view}`);
-  render();
-  if (view === 'log') refresh();
+  for (const tab of document.querySelectorAll('.tab')) tab.classList.toggle('active', tab.dataset.view === ui.view);
+  refresh();
 });
 $('scrub').addEventListener('input', onScrub);
 $('live').addEventListener('click', () => {
