@@ -4,7 +4,8 @@ import { batonIn, jsonLines } from './cli.js';
 /**
  * A workspace for the dashboard's browser tests: the demo's initiative (INIT-7, driven to the end
  * through the CLI), then a second one (INIT-9) left mid-flight — WUs handed off, claimed, active,
- * returned, waiting on dependencies — with three sessions, all through the built CLI.
+ * returned, waiting on dependencies — with three sessions, a signal and a phase-gate flow, all
+ * through the built CLI.
  */
 export const at = (minute: number): string => `2026-11-20T09:${String(minute).padStart(2, '0')}:00Z`;
 
@@ -47,6 +48,8 @@ export async function buildDashboardScenario(dir: string): Promise<Scenario> {
   await step(['--session', core, 'wu', 'checkpoint', 'WU-11', '--note', 'schema drafted', '--progress', '60%'], 10);
   await step(['--session', ui, 'wu', 'claim', 'WU-12'], 5);
   await step(['--session', ui, 'wu', 'return', 'WU-12', '--note', 'box and keyboard shortcuts done'], 14);
+  await step(['flow', 'init', 'Add', 'search', 'ranking'], 6);
+  await step(['flow', 'update', '--phase', 'planning', '--gate-result', 'passed', '--agent', 'Riko', '--message', 'Found the index code'], 7);
   await step(['--session', core, 'mem', 'signal', 'Index schema: one document per page, or per section?', '--to', 'claude:search-ui', '--intent', 'PROPOSE', '--requires-ack'], 15);
   return { dir, sessions: { core, ui, docs }, now: at(20) };
 }

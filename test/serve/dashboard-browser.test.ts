@@ -113,6 +113,8 @@ describe('the dashboard in Chromium', () => {
     expect(await page.textContent('main')).toContain('Index schema: one document per page, or per section?');
     await shoot('signals');
     await show('flows');
+    expect(await page.textContent('main')).toContain('Add search ranking');
+    expect(await page.$$eval('.gate', (gates) => gates.map((g) => g.querySelector('.gate-status')!.textContent))).toEqual(['passed', 'in_progress', 'pending', 'pending', 'pending']);
     await shoot('flows');
     await show('log');
     await page.waitForSelector('table.log tr[data-seq]');
