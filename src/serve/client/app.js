@@ -3,6 +3,8 @@
 // scrubber. No framework: a handful of render functions writing HTML strings, every value escaped.
 
 const VIEWS = ['initiatives', 'agents', 'signals', 'flows', 'log'];
+/** Cards a column shows before it is opened. */
+const COLUMN_LIMIT = 20;
 const STATE_ORDER = ['contaminated', 'blocked', 'stalled', 'needs_relaunch', 'worker_returned', 'ready_for_finish', 'awaiting_merge', 'active', 'claimed', 'handoff_emitted', 'eligible', 'planned', 'done'];
 
 const ui = {
@@ -14,6 +16,8 @@ const ui = {
   headSeq: 0,
   span: { first_at: null, last_at: null },
   logFilter: { type: '', stream: '' },
+  /** Columns opened past COLUMN_LIMIT: `INIT/wave`. */
+  expanded: new Set(),
   verify: null,
   loading: false,
   again: false,
@@ -57,9 +61,11 @@ async function refresh() {
       }
       if (ui.view === 'log') data.log = await getJson(`/api/log${query({ type: ui.logFilter.type, stream: ui.logFilter.stream, limit: 200 })}`);
       ui.data = data;
+      const behind = ui.position === null && ui.headSeq > data.position.head_seq;
       ui.headSeq = Math.max(ui.headSeq, data.position.head_seq);
       ui.span = data.span;
       render();
+      if (behind) ui.again = true;
     } while (ui.again);
   } catch (error) {
     $('main').innerHTML = `<p class="error">${esc(error.message)}</p>`;
@@ -77,12 +83,13 @@ function render() {
   for (const tab of document.querySelectorAll('.tab')) tab.classList.toggle('active', tab.dataset.view === ui.view);
   renderScrubber(data.position);
   const main = $('main');
-  main.dataset.view = ui.view;
-  if (ui.view === 'initiatives') main.innerHTML = renderInitiatives(data);
+  if (ui.view !== 'initiatives') shownBoard = null;
+  if (ui.view === 'initiatives') renderInitiativesInto(main, data);
   else if (ui.view === 'agents') main.innerHTML = renderAgents(data);
   else if (ui.view === 'signals') main.innerHTML = renderSignals(data);
   else if (ui.view === 'flows') main.innerHTML = renderFlows(data);
   else main.innerHTML = renderLog(data);
+  main.dataset.view = ui.view;
 }
 
 // ——— the scrubber ———
@@ -127,56 +134,113 @@ function claimants(data) {
   return byWu;
 }
 
-function renderInitiatives(data) {
-  if (data.initiatives.length === 0) return empty('No initiatives yet', 'baton initiative create INIT-1 --title …');
+/**
+ * The wave board as a model: per initiative its top (title, counts, banner), its columns of cards
+ * and what is below. Scrubbing usually changes a few cards: when the layout (initiatives, columns,
+ * which WU in which column) is the one on screen, only what changed is replaced, so a board of a
+ * thousand cards is not parsed and laid out again at every step.
+ */
+function boardModel(data) {
   const who = claimants(data);
   // Initiatives with work left come first; finished ones (every WU done) sink to the bottom.
   const finished = (doc) => doc.type === 'initiative_status' && doc.wus.length > 0 && doc.wus.every((w) => w.orchestration_state === 'done');
   const ordered = [...data.initiatives.filter((d) => !finished(d)), ...data.initiatives.filter(finished)];
-  return ordered.map((doc) => renderInitiative(doc, who)).join('') + legend();
+  return ordered.map((doc) => initiativeModel(doc, who));
 }
 
-function renderInitiative(doc, who) {
-  if (doc.type === 'error') return `<section class="card-panel"><p class="error">${esc(doc.code)}: ${esc(doc.message)}</p></section>`;
+function layoutKey(model) {
+  return JSON.stringify(model.map((i) => [i.id, i.error ?? null, i.columns.map((c) => [c.wave, c.total, c.cards.map((card) => card.wu)])]));
+}
+
+let shownBoard = null;
+
+function renderInitiativesInto(main, data) {
+  if (data.initiatives.length === 0) {
+    shownBoard = null;
+    main.innerHTML = empty('No initiatives yet', 'baton initiative create INIT-1 --title …');
+    return;
+  }
+  const model = boardModel(data);
+  const key = layoutKey(model);
+  if (shownBoard !== null && shownBoard.key === key && main.dataset.view === 'initiatives' && main.querySelector('.initiative')) {
+    patchBoard(main, shownBoard.model, model);
+  } else {
+    main.innerHTML = model.map(initiativeHtml).join('') + legend();
+  }
+  shownBoard = { key, model };
+}
+
+function patchBoard(main, before, after) {
+  after.forEach((initiative, i) => {
+    const old = before[i];
+    const section = main.querySelector(`[data-initiative="${CSS.escape(initiative.id)}"]`);
+    if (!section) return;
+    if (old.top !== initiative.top) section.querySelector('.initiative-top').innerHTML = initiative.top;
+    if (old.below !== initiative.below) section.querySelector('.below').innerHTML = initiative.below;
+    initiative.columns.forEach((column, c) => {
+      column.cards.forEach((card, k) => {
+        if (old.columns[c].cards[k].html !== card.html) section.querySelector(`.wu[data-wu="${CSS.escape(card.wu)}"]`).outerHTML = card.html;
+      });
+    });
+  });
+}
+
+function initiativeModel(doc, who) {
+  if (doc.type === 'error') return { id: `error-${doc.code}`, error: `${doc.code}: ${doc.message}`, top: '', below: '', columns: [] };
   const waves = new Map();
   for (const wu of doc.wus) {
     const wave = wu.planned_wave ?? wu.logical_wave;
     if (!waves.has(wave)) waves.set(wave, []);
     waves.get(wave).push(wu);
   }
-  const columns = [...waves.keys()].sort((a, b) => a - b);
   const counts = {};
   for (const wu of doc.wus) counts[wu.orchestration_state] = (counts[wu.orchestration_state] ?? 0) + 1;
   const capacity = doc.max_active_workers === null ? 'unlimited' : `${doc.available_capacity ?? 0} of ${doc.max_active_workers} free`;
-  return `<section class="initiative" data-initiative="${esc(doc.initiative)}">
-    <div class="initiative-head">
+  const top = `<div class="initiative-head">
       <h2>${esc(doc.initiative)}</h2>
       <span class="meta">attempt ${esc(doc.launch_attempt ?? '–')} · capacity ${esc(capacity)} · ${doc.wus.length} WUs</span>
       <span class="counts">${STATE_ORDER.filter((s) => counts[s]).map((s) => `<span class="chip st-${s}">${counts[s]} ${esc(s.replace(/_/g, ' '))}</span>`).join('')}</span>
     </div>
-    ${doc.blocked_by_integrity ? '<div class="banner danger">Blocked by integrity: launches are refused until the findings below are resolved.</div>' : ''}
-    <div class="board">${columns
-      .map(
-        (wave) => `<div class="column" data-wave="${wave}"><h3>Wave ${wave}<small>${waves.get(wave).length}</small></h3>${waves
-          .get(wave)
-          .map((wu) => renderCard(wu, who.get(wu.wu_id)))
-          .join('')}</div>`,
-      )
-      .join('')}</div>
-    <div class="below">
-      <div class="panel"><h3>Next safe actions</h3>${
-        doc.next_safe_actions.length === 0
-          ? '<p class="muted">None: nothing to do right now.</p>'
-          : `<ol class="actions">${doc.next_safe_actions
-              .map((a) => `<li><span class="action act-${cls(a.type)}">${esc(a.type.replace(/_/g, ' '))}</span> <b>${esc((a.wu_ids ?? [a.wu_id]).join(', '))}</b> <span class="muted">${esc(a.reason)}</span></li>`)
-              .join('')}</ol>`
-      }</div>
+    ${doc.blocked_by_integrity ? '<div class="banner danger">Blocked by integrity: launches are refused until the findings below are resolved.</div>' : ''}`;
+  const below = `<div class="panel"><h3>Next safe actions</h3>${
+    doc.next_safe_actions.length === 0
+      ? '<p class="muted">None: nothing to do right now.</p>'
+      : `<ol class="actions">${doc.next_safe_actions
+          .map((a) => `<li><span class="action act-${cls(a.type)}">${esc(a.type.replace(/_/g, ' '))}</span> <b>${esc((a.wu_ids ?? [a.wu_id]).join(', '))}</b> <span class="muted">${esc(a.reason)}</span></li>`)
+          .join('')}</ol>`
+  }</div>
       <div class="panel"><h3>Integrity findings</h3>${
         doc.integrity_findings.length === 0
           ? '<p class="muted ok">None.</p>'
           : `<ul class="findings">${doc.integrity_findings.map((f) => `<li><code>#${esc(f.seq)}</code> <b>${esc(f.code)}</b> ${esc(f.message)}</li>`).join('')}</ul>`
-      }</div>
-    </div>
+      }</div>`;
+  // A column of hundreds of cards shows its first COLUMN_LIMIT (the ones needing attention lead,
+  // in the projection's order within a state) until it is opened: a glance, not a scroll.
+  const rank = (wu) => STATE_ORDER.indexOf(wu.orchestration_state);
+  const columns = [...waves.keys()]
+    .sort((a, b) => a - b)
+    .map((wave) => {
+      const all = waves.get(wave);
+      const open = all.length <= COLUMN_LIMIT || ui.expanded.has(`${doc.initiative}/${wave}`);
+      const shown = open ? all : [...all].sort((a, b) => rank(a) - rank(b)).slice(0, COLUMN_LIMIT);
+      return { wave, total: all.length, cards: shown.map((wu) => ({ wu: wu.wu_id, html: renderCard(wu, who.get(wu.wu_id)) })) };
+    });
+  return { id: doc.initiative, top, below, columns };
+}
+
+function initiativeHtml(initiative) {
+  if (initiative.error) return `<section class="card-panel"><p class="error">${esc(initiative.error)}</p></section>`;
+  return `<section class="initiative" data-initiative="${esc(initiative.id)}">
+    <div class="initiative-top">${initiative.top}</div>
+    <div class="board">${initiative.columns
+      .map(
+        (column) =>
+          `<div class="column" data-wave="${column.wave}"><h3>Wave ${column.wave}<small>${column.total}</small></h3>${column.cards.map((card) => card.html).join('')}${
+            column.total > column.cards.length ? `<button class="more" data-expand="${esc(`${initiative.id}/${column.wave}`)}">show all ${column.total} (${column.total - column.cards.length} more)</button>` : ''
+          }</div>`,
+      )
+      .join('')}</div>
+    <div class="below">${initiative.below}</div>
   </section>`;
 }
 
@@ -394,6 +458,11 @@ for (const button of document.querySelectorAll('.axis-btn')) {
   });
 }
 $('main').addEventListener('click', async (event) => {
+  const more = event.target.closest('[data-expand]');
+  if (more) {
+    ui.expanded.add(more.dataset.expand);
+    return render();
+  }
   const card = event.target.closest('.wu');
   if (card) return openExplain(card.dataset.wu);
   if (event.target.id === 'verify-btn') {
@@ -421,7 +490,10 @@ document.addEventListener('keydown', (event) => {
 const events = new EventSource('/api/events');
 events.addEventListener('head', (event) => {
   const { head_seq } = JSON.parse(event.data);
-  ui.headSeq = head_seq;
+  // The stream says where the head is when it opens, too: refetch only when the page is behind
+  // (before the first page arrives, refresh() compares the head it got with this one).
+  ui.headSeq = Math.max(ui.headSeq, head_seq);
+  if (!ui.data || head_seq === ui.data.position.head_seq) return;
   ui.verify = null;
   if (ui.position === null) refresh();
   else if (ui.data) renderScrubber(ui.data.position);
