@@ -24,6 +24,7 @@ import { benchMemWatch, MEM_WATCH } from './mem-watch.js';
 import { benchWorkUnitsStatus, WU_STATUS } from './work-units-status.js';
 import { benchStatus, STATUS } from './status.js';
 import { benchHookPostToolUse, benchMcpStatus, HOOK_POST_TOOL_USE, MCP_STATUS } from './integrations.js';
+import { benchServeDashboard, SERVE_RENDER, serveBenchSkipReason } from './serve-dashboard.js';
 
 interface Sizes {
   /** append-single, -concurrent, -batch: rounds (the best is reported, every one printed). */
@@ -88,6 +89,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: STATUS.name, work: STATUS.work, needsLog: false, run: (s) => benchStatus({ events: s.logEvents, runs: s.commandRuns }) },
   { name: HOOK_POST_TOOL_USE.name, work: HOOK_POST_TOOL_USE.work, needsLog: false, run: (s) => benchHookPostToolUse({ runs: s.commandRuns }) },
   { name: MCP_STATUS.name, work: MCP_STATUS.work, needsLog: false, run: (s) => benchMcpStatus({ events: MCP_STATUS.events, runs: s.commandRuns }) },
+  // Both rows of `baton serve` (first render, scrub) on one 100,000-event log.
+  { name: SERVE_RENDER.name.replace(/-first-render$/, ''), work: 'the dashboard: first render and scrubbing (two rows)', needsLog: false, skip: serveBenchSkipReason, run: (s) => benchServeDashboard({ events: Math.min(100_000, s.logEvents) }) },
   {
     name: POSTGRES_APPEND_SINGLE.name,
     work: POSTGRES_APPEND_SINGLE.work,

@@ -14,7 +14,7 @@
 // chunk; https://esbuild.github.io/analyze/ reads it).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
 import { basename, join, relative, resolve } from 'node:path';
@@ -102,6 +102,22 @@ const split = await build({
 writeFileSync('dist/bin-metafile.json', JSON.stringify(split.metafile));
 
 for (const spec of FLATTENED) await flatten(spec, split.metafile);
+
+await bundleDashboardAssets();
+
+/**
+ * `baton serve`'s page: the client script and the style sheet bundled and minified for the browser,
+ * the HTML and the icon copied, all into dist/serve-assets/ (src/serve/assets.ts serves exactly
+ * these files). Nothing is fetched at run time: no CDN, no web font.
+ */
+async function bundleDashboardAssets() {
+  const out = 'dist/serve-assets';
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  await build({ entryPoints: ['src/serve/client/app.js'], outfile: `${out}/app.js`, bundle: true, format: 'iife', platform: 'browser', target: 'es2022', minify: true, logLevel: 'warning' });
+  await build({ entryPoints: ['src/serve/client/app.css'], outfile: `${out}/app.css`, bundle: true, minify: true, logLevel: 'warning' });
+  for (const file of ['index.html', 'favicon.svg']) copyFileSync(`src/serve/client/${file}`, `${out}/${file}`);
+}
 
 async function flatten({ entry, inline, packages }, metafile) {
   const outputs = metafile.outputs;

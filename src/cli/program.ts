@@ -15,6 +15,7 @@ import { registerTask } from './groups/task.js';
 import { registerSubagent } from './groups/subagent.js';
 import { registerOrchestration } from './groups/orchestration.js';
 import { registerHook, registerMcp, registerSetup } from './groups/setup.js';
+import { registerServe } from './groups/serve.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
 import { chooseMode, Output } from './output.js';
 import { stdoutIsTTY } from './stdio.js';
@@ -66,6 +67,7 @@ export const REGISTRARS: readonly { names: readonly string[]; register: Registra
   { names: ['setup'], register: registerSetup },
   { names: ['hook'], register: registerHook },
   { names: ['mcp'], register: registerMcp },
+  { names: ['serve'], register: registerServe },
 ];
 
 /** Program options that take a value (so the word after them is no command name). */

@@ -4,7 +4,7 @@ import { deserializeState, serializeState, type AnyProjection, type Projection, 
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
 import type { DecodedEvent, StoredEvent } from '../../events/envelope.js';
 import type { EventStore, ReadOptions } from './contract.js';
-import { loadSnapshot, SnapshotLoadKind, writeSnapshot } from './snapshots.js';
+import { loadSnapshot, SnapshotLoadKind, writeSnapshot, type SnapshotLoad } from './snapshots.js';
 
 /**
  * Runs projections over a store: fold from the latest valid snapshot plus the events after it, in
@@ -31,6 +31,12 @@ export interface RunProjectionOptions {
   now: string;
   /** Write a snapshot after folding at least this many events (default 1000). */
   snapshotEvery?: number;
+  /**
+   * Where snapshots come from instead of `cacheDir` (which then only receives the ones written):
+   * a long-running reader (`baton serve`) keeps its own in memory, at many positions. Each is
+   * checked against the log exactly as a file snapshot is.
+   */
+  snapshotSource?: (name: string, version: number) => SnapshotLoad;
 }
 
 export const DEFAULT_SNAPSHOT_EVERY = 1000;
@@ -112,7 +118,7 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
   // the head, which is read first.
   const head = options.to === undefined ? undefined : await store.head();
   const target = head === undefined ? undefined : Math.min(options.to!, head.seq);
-  const { lanes, hashes } = await startLanes(store, projections, options.cacheDir, target);
+  const { lanes, hashes } = await startLanes(store, projections, options.cacheDir, target, options.snapshotSource);
   const { folding, followers } = shareFolds(lanes);
 
   // The pass: from the earliest lane's position to the target (or the end), contiguous and chained.
@@ -219,8 +225,9 @@ async function startLanes(
   projections: readonly AnyProjection[],
   cacheDir: string | undefined,
   target: number | undefined,
+  source?: (name: string, version: number) => SnapshotLoad,
 ): Promise<{ lanes: Lane[]; hashes: Map<number, string | undefined> }> {
-  const loads = projections.map((p) => (cacheDir === undefined ? undefined : loadSnapshot(cacheDir, p.name, p.version)));
+  const loads = projections.map((p) => (source !== undefined ? source(p.name, p.version) : cacheDir === undefined ? undefined : loadSnapshot(cacheDir, p.name, p.version)));
   const hashes = new Map<number, string | undefined>();
   for (const load of loads) {
     if (load?.kind !== SnapshotLoadKind.OK || (target !== undefined && load.snapshot.seq > target) || hashes.has(load.snapshot.seq)) continue;
