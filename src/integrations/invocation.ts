@@ -4,7 +4,8 @@ import { isAbsolute, resolve } from 'node:path';
 /**
  * How client configuration calls baton: the absolute node and script of the baton running now, so
  * the agent's PATH does not matter. When that script cannot be found (baton was run in a way that
- * left no file behind), `npx baton` and a warning.
+ * left no file behind), npx of the baton-state package (the unscoped name `baton` is another
+ * package on the registry) and a warning.
  */
 export interface Invocation {
   words: string[];
@@ -18,7 +19,7 @@ export function currentInvocation(argv: readonly string[] = process.argv, execPa
     if (existsSync(path) && statSync(path).isFile()) return { words: [execPath, realpathSync(path)], warning: undefined };
   }
   return {
-    words: ['npx', 'baton'],
-    warning: 'could not find the baton program that ran this command; the configuration calls `npx baton`, which needs baton installed in this project',
+    words: ['npx', '--yes', '--package', 'baton-state', 'baton'],
+    warning: 'could not find the baton program that ran this command; the configuration calls `npx --package baton-state baton`, which fetches Baton when this project does not install it',
   };
 }

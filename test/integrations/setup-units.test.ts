@@ -5,10 +5,11 @@ import { currentInvocation } from '../../src/integrations/invocation.js';
 import { withSection, agentSection } from '../../src/integrations/agent-section.js';
 
 describe('setup building blocks', () => {
-  it('without the baton script on disk, the configuration calls npx baton and says why', () => {
+  it('without the baton script on disk, the configuration calls npx of the baton-state package and says why', () => {
     const found = currentInvocation(['/usr/bin/node', '/nonexistent/baton.js'], '/usr/bin/node');
-    expect(found.words).toEqual(['npx', 'baton']);
-    expect(found.warning).toContain('npx baton');
+    // Not `npx baton`: that name is an unrelated package on the registry.
+    expect(found.words).toEqual(['npx', '--yes', '--package', 'baton-state', 'baton']);
+    expect(found.warning).toContain('npx --package baton-state baton');
   });
 
   it('paths with spaces or quotes stay one shell word', () => {
