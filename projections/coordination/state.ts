@@ -106,111 +106,153 @@ export function foldReceiptState(current: DeliveryStateT | undefined, next: Deli
   return next;
 }
 
+/**
+ * Folds one event. Every event moves `head_seq`; an event the fold applies then keeps its actor's
+ * session alive (§2 heartbeat rule), while a session start and a refused session or receipt event
+ * do not.
+ */
 export function applyCoordination(state: CoordinationState, event: DecodedEvent): CoordinationState {
   state.head_seq = event.seq;
-  const finding = (reason: string): void => {
-    state.findings.push({ seq: event.seq, type: event.type, reason });
-  };
+  if (applyFact(state, event)) keepActorAlive(state, event);
+  return state;
+}
+
+/** The event's own change, by type; whether it counts as a fact its actor recorded (see applyCoordination). */
+function applyFact(state: CoordinationState, event: DecodedEvent): boolean {
   switch (event.type) {
-    case 'session.started': {
-      const parsed = accepted<SessionStartedData>(event);
-      if (!parsed.success) return (finding(rejectionText(event)), state);
-      const d = parsed.data;
-      if (state.sessions.has(d.session_id)) return (finding(`session ${d.session_id} started twice`), state);
-      const name = settleName(state.names_held, d.display_name);
-      state.names_held.set(name, d.session_id);
-      state.sessions.set(d.session_id, {
-        session_id: d.session_id,
-        display_name: name,
-        requested_name: d.display_name,
-        agent_identity: d.agent_identity ?? null,
-        role: d.role ?? null,
-        wu_id: d.wu_id ?? null,
-        lane: d.lane ?? null,
-        goal: d.goal ?? null,
-        branch: d.branch ?? null,
-        worktree: d.worktree ?? null,
-        client_type: d.client_type ?? null,
-        stored_status: SessionStatus.active,
-        created_at: event.at,
-        updated_at: event.at,
-        finished_at: null,
-        last_heartbeat_at: event.at,
-        ttl_seconds: d.ttl_seconds,
-        start_seq: event.seq,
-        claimed_wu: null,
-      });
-      return state;
-    }
-    case 'session.heartbeat': {
-      const parsed = accepted<SessionHeartbeatData>(event);
-      const session = parsed.success ? state.sessions.get(parsed.data.session_id) : undefined;
-      if (!session) return (finding('heartbeat of an unknown session'), state);
-      if (session.stored_status !== SessionStatus.active) return (finding(`heartbeat of ended session ${session.session_id}`), state);
-      session.last_heartbeat_at = laterOf(session.last_heartbeat_at, event.at);
-      session.updated_at = laterOf(session.updated_at, event.at);
-      break;
-    }
-    case 'session.ended': {
-      const parsed = accepted<SessionEndedData>(event);
-      const session = parsed.success ? state.sessions.get(parsed.data.session_id) : undefined;
-      if (!parsed.success || !session) return (finding('end of an unknown session'), state);
-      if (session.stored_status !== SessionStatus.active) {
-        if (session.stored_status !== parsed.data.status) finding(`session ${session.session_id} already ended ${session.stored_status}`);
-        return state;
-      }
-      session.stored_status = parsed.data.status;
-      session.finished_at = event.at;
-      session.updated_at = event.at;
-      if (state.names_held.get(session.display_name) === session.session_id) state.names_held.delete(session.display_name);
-      break;
-    }
+    case 'session.started':
+      applySessionStarted(state, event);
+      return false;
+    case 'session.heartbeat':
+      return applyHeartbeat(state, event);
+    case 'session.ended':
+      return applySessionEnded(state, event);
     case 'signal.sent':
-      applySignal(state, event, finding);
-      break;
-    case 'receipt.recorded': {
-      const parsed = accepted<ReceiptRecordedData>(event);
-      if (!parsed.success) return (finding(rejectionText(event)), state);
-      const d = parsed.data;
-      const index = state.signal_index.get(d.signal_id);
-      if (index === undefined) return (finding(`receipt for unknown signal ${d.signal_id}`), state);
-      if (state.signals[index]!.data.sender_identity === d.reader_identity) return (finding(`receipt by the sender of ${d.signal_id}`), state);
-      let readers = state.receipts.get(d.signal_id);
-      if (!readers) state.receipts.set(d.signal_id, (readers = new Map()));
-      readers.set(d.reader_identity, foldReceiptState(readers.get(d.reader_identity), d.delivery_state));
-      break;
-    }
+      applySignal(state, event);
+      return true;
+    case 'receipt.recorded':
+      return applyReceipt(state, event);
     case 'initiative.created': {
       const parsed = accepted<InitiativeCreatedData>(event);
       if (parsed.success && !state.initiatives.has(parsed.data.initiative)) state.initiatives.set(parsed.data.initiative, { lanes: parsed.data.lanes });
-      break;
+      return true;
     }
-    case 'wu.defined': {
-      const parsed = accepted<WuDefinedData>(event);
-      if (!parsed.success) break;
-      const wu = state.wus.get(parsed.data.wu_id) ?? { initiative: null, lane: null, claimant: null };
-      if (parsed.data.initiative !== undefined) wu.initiative = parsed.data.initiative;
-      if (parsed.data.lane !== undefined) wu.lane = parsed.data.lane;
-      state.wus.set(parsed.data.wu_id, wu);
-      break;
-    }
-    case 'wu.claimed': {
-      const parsed = accepted<WuClaimedData>(event);
-      if (!parsed.success) break;
-      const wu = state.wus.get(parsed.data.wu_id) ?? { initiative: null, lane: null, claimant: null };
-      wu.claimant = parsed.data.session_id;
-      state.wus.set(parsed.data.wu_id, wu);
-      const claimant = parsed.data.session_id === null ? undefined : state.sessions.get(parsed.data.session_id);
-      if (claimant) claimant.claimed_wu = parsed.data.wu_id;
-      break;
-    }
+    case 'wu.defined':
+      applyWuDefined(state, event);
+      return true;
+    case 'wu.claimed':
+      applyWuClaimed(state, event);
+      return true;
     default:
-      break;
+      return true;
   }
-  // Any fact a live session records keeps it alive (§2 heartbeat rule).
+}
+
+/** Any fact a live session records keeps it alive (§2 heartbeat rule). */
+function keepActorAlive(state: CoordinationState, event: DecodedEvent): void {
   const actor = state.sessions.get(event.actor);
   if (actor && actor.stored_status === SessionStatus.active) actor.last_heartbeat_at = laterOf(actor.last_heartbeat_at, event.at);
-  return state;
+}
+
+/** An odd event becomes an integrity finding, in fold order. */
+function addFinding(state: CoordinationState, event: DecodedEvent, reason: string): void {
+  state.findings.push({ seq: event.seq, type: event.type, reason });
+}
+
+/** `session.started`: a new session under its settled display name; a second start is a finding. */
+function applySessionStarted(state: CoordinationState, event: DecodedEvent): void {
+  const parsed = accepted<SessionStartedData>(event);
+  if (!parsed.success) return addFinding(state, event, rejectionText(event));
+  const d = parsed.data;
+  if (state.sessions.has(d.session_id)) return addFinding(state, event, `session ${d.session_id} started twice`);
+  const name = settleName(state.names_held, d.display_name);
+  state.names_held.set(name, d.session_id);
+  state.sessions.set(d.session_id, {
+    session_id: d.session_id,
+    display_name: name,
+    requested_name: d.display_name,
+    agent_identity: d.agent_identity ?? null,
+    role: d.role ?? null,
+    wu_id: d.wu_id ?? null,
+    lane: d.lane ?? null,
+    goal: d.goal ?? null,
+    branch: d.branch ?? null,
+    worktree: d.worktree ?? null,
+    client_type: d.client_type ?? null,
+    stored_status: SessionStatus.active,
+    created_at: event.at,
+    updated_at: event.at,
+    finished_at: null,
+    last_heartbeat_at: event.at,
+    ttl_seconds: d.ttl_seconds,
+    start_seq: event.seq,
+    claimed_wu: null,
+  });
+}
+
+/** `session.heartbeat` of an active session; false (a finding) for an unknown or ended one. */
+function applyHeartbeat(state: CoordinationState, event: DecodedEvent): boolean {
+  const parsed = accepted<SessionHeartbeatData>(event);
+  const session = parsed.success ? state.sessions.get(parsed.data.session_id) : undefined;
+  if (!session) return (addFinding(state, event, 'heartbeat of an unknown session'), false);
+  if (session.stored_status !== SessionStatus.active) return (addFinding(state, event, `heartbeat of ended session ${session.session_id}`), false);
+  session.last_heartbeat_at = laterOf(session.last_heartbeat_at, event.at);
+  session.updated_at = laterOf(session.updated_at, event.at);
+  return true;
+}
+
+/**
+ * `session.ended`: the session ends and frees its display name; false for an unknown session (a
+ * finding) or one already ended (a finding only when the status differs).
+ */
+function applySessionEnded(state: CoordinationState, event: DecodedEvent): boolean {
+  const parsed = accepted<SessionEndedData>(event);
+  const session = parsed.success ? state.sessions.get(parsed.data.session_id) : undefined;
+  if (!parsed.success || !session) return (addFinding(state, event, 'end of an unknown session'), false);
+  if (session.stored_status !== SessionStatus.active) {
+    if (session.stored_status !== parsed.data.status) addFinding(state, event, `session ${session.session_id} already ended ${session.stored_status}`);
+    return false;
+  }
+  session.stored_status = parsed.data.status;
+  session.finished_at = event.at;
+  session.updated_at = event.at;
+  if (state.names_held.get(session.display_name) === session.session_id) state.names_held.delete(session.display_name);
+  return true;
+}
+
+/** `receipt.recorded`: the reader's folded delivery state; false (a finding) for an unknown signal or its own sender. */
+function applyReceipt(state: CoordinationState, event: DecodedEvent): boolean {
+  const parsed = accepted<ReceiptRecordedData>(event);
+  if (!parsed.success) return (addFinding(state, event, rejectionText(event)), false);
+  const d = parsed.data;
+  const index = state.signal_index.get(d.signal_id);
+  if (index === undefined) return (addFinding(state, event, `receipt for unknown signal ${d.signal_id}`), false);
+  if (state.signals[index]!.data.sender_identity === d.reader_identity) return (addFinding(state, event, `receipt by the sender of ${d.signal_id}`), false);
+  let readers = state.receipts.get(d.signal_id);
+  if (!readers) state.receipts.set(d.signal_id, (readers = new Map()));
+  readers.set(d.reader_identity, foldReceiptState(readers.get(d.reader_identity), d.delivery_state));
+  return true;
+}
+
+/** `wu.defined`: the WU's initiative and lane, as coordination reads them. */
+function applyWuDefined(state: CoordinationState, event: DecodedEvent): void {
+  const parsed = accepted<WuDefinedData>(event);
+  if (!parsed.success) return;
+  const wu = state.wus.get(parsed.data.wu_id) ?? { initiative: null, lane: null, claimant: null };
+  if (parsed.data.initiative !== undefined) wu.initiative = parsed.data.initiative;
+  if (parsed.data.lane !== undefined) wu.lane = parsed.data.lane;
+  state.wus.set(parsed.data.wu_id, wu);
+}
+
+/** `wu.claimed`: the WU's claimant, and the claiming session's latest WU. */
+function applyWuClaimed(state: CoordinationState, event: DecodedEvent): void {
+  const parsed = accepted<WuClaimedData>(event);
+  if (!parsed.success) return;
+  const wu = state.wus.get(parsed.data.wu_id) ?? { initiative: null, lane: null, claimant: null };
+  wu.claimant = parsed.data.session_id;
+  state.wus.set(parsed.data.wu_id, wu);
+  const claimant = parsed.data.session_id === null ? undefined : state.sessions.get(parsed.data.session_id);
+  if (claimant) claimant.claimed_wu = parsed.data.wu_id;
 }
 
 /**
@@ -219,7 +261,7 @@ export function applyCoordination(state: CoordinationState, event: DecodedEvent)
  * `recipients` and is reported (§5.4). The fold decides with the compiled checks alone, so it never
  * needs zod and never throws on history.
  */
-function signalData(event: DecodedEvent, finding: (reason: string) => void): SignalSentData | undefined {
+function signalData(state: CoordinationState, event: DecodedEvent): SignalSentData | undefined {
   const raw = event.data;
   // The catalog accepts today's shape or a legacy one (which carries no schema_version); accepted
   // data with a schema_version is today's shape, decoded already.
@@ -230,19 +272,20 @@ function signalData(event: DecodedEvent, finding: (reason: string) => void): Sig
     const { target_agent: alias, ...withoutAlias } = raw;
     const kept = compiled.SignalSentData.parse(withoutAlias);
     if (kept !== INVALID) {
-      finding(`signal ${kept.signal_id}: target_agent ${String(alias)} differs from recipients[0]; recipients kept`);
+      addFinding(state, event, `signal ${kept.signal_id}: target_agent ${String(alias)} differs from recipients[0]; recipients kept`);
       return { ...kept, target_agent: alias } as SignalSentData;
     }
   }
-  finding(event.rejected !== undefined ? rejectionText(event) : 'invalid signal.sent data: not an A2A.V1 signal after upcasting');
+  addFinding(state, event, event.rejected !== undefined ? rejectionText(event) : 'invalid signal.sent data: not an A2A.V1 signal after upcasting');
   return undefined;
 }
 
-function applySignal(state: CoordinationState, event: DecodedEvent, finding: (reason: string) => void): void {
-  const data = signalData(event, finding);
+/** `signal.sent`: the signal, indexed by id, thread and idempotency scope; a second record of an id is a finding. */
+function applySignal(state: CoordinationState, event: DecodedEvent): void {
+  const data = signalData(state, event);
   if (data === undefined) return;
-  if (state.signal_index.has(data.signal_id)) return finding(`signal ${data.signal_id} recorded twice`);
-  if (event.stream !== `thread/${data.thread_id}`) finding(`signal ${data.signal_id} is on ${event.stream}, not thread/${data.thread_id}`);
+  if (state.signal_index.has(data.signal_id)) return addFinding(state, event, `signal ${data.signal_id} recorded twice`);
+  if (event.stream !== `thread/${data.thread_id}`) addFinding(state, event, `signal ${data.signal_id} is on ${event.stream}, not thread/${data.thread_id}`);
   const index = state.signals.length;
   state.signals.push({ seq: event.seq, at: event.at, actor: event.actor, data });
   state.signal_index.set(data.signal_id, index);

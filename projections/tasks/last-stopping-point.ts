@@ -78,90 +78,37 @@ export function currentSession(state: TasksState, now: string, scope: string | u
   return best;
 }
 
+/** The four buckets of §9.3, each in its listing order. */
+interface TaskBuckets {
+  active: TaskRecord[];
+  queued: TaskRecord[];
+  stopped: TaskRecord[];
+  completed: TaskRecord[];
+}
+
+/** What the next action reads besides the tasks: the fold, the clock and the command prefix. */
+interface CommandContext {
+  state: TasksState;
+  now: string;
+  /** The resume invocation. */
+  cli: string[];
+  /** `--dir <installDir>`. */
+  dir: string[];
+}
+
 export function lastStoppingPoint(state: TasksState, inputs: LspInputs): LastStoppingPoint {
   const { now, installDir, invocation, scope } = inputs;
   const nowMs = Date.parse(now);
-  const cli = [...invocation];
-  const dir = ['--dir', installDir];
-  const considered = [...state.tasks.values()].filter((t) => scope === undefined || t.session_id === scope);
-  const recent = (t: TaskRecord): boolean => Date.parse(t.updated_at) >= nowMs - RECENT_WINDOW_MS;
-
-  const active = considered.filter((t) => ACTIVE_STATES.includes(t.state)).sort(byUpdatedDesc);
-  const queued = considered.filter((t) => t.state === TaskState.queued).sort(byCreatedAsc);
-  const stopped = considered.filter((t) => STOPPED.includes(t.state) && recent(t)).sort(byUpdatedDesc);
-  const completed = considered.filter((t) => t.state === TaskState.completed && recent(t)).sort(byUpdatedDesc);
-
-  const ownership: Ownership[] = [];
-  for (const t of [...active, ...queued, ...stopped, ...completed]) {
-    for (const o of t.ownership) if (!ownership.some((seen) => sameOwnership(seen, o))) ownership.push(orderedOwnership(o));
-  }
+  const ctx: CommandContext = { state, now, cli: [...invocation], dir: ['--dir', installDir] };
+  const buckets = taskBuckets(state, scope, nowMs);
+  const { active, queued, stopped, completed } = buckets;
 
   const waiting = active.filter((t) => t.state === TaskState.waiting_for_user);
   const checkpoints = waiting.flatMap((t) => (t.waiting_for ? [t.waiting_for] : []));
   const ofKinds = (...kinds: string[]): WizardCheckpoint[] => checkpoints.filter((c) => kinds.includes(c.kind)).map(wizardCheckpoint);
 
   const current = currentSession(state, now, scope);
-  const sessionStatus = (id: string): SessionStatus => {
-    const s = state.coordination.sessions.get(id);
-    return s ? effectiveStatus(s, now) : SessionStatus.abandoned;
-  };
-  const live = (t: TaskRecord): boolean => sessionStatus(t.session_id) === SessionStatus.active;
-  const taskCommand = (t: TaskRecord): string[] => [...cli, 'task', t.id, ...dir];
-
-  const next = ((): NextAction => {
-    const w = waiting[0];
-    if (w) {
-      const s = w.waiting_for?.summary ? w.waiting_for.summary : w.label;
-      const kind = w.waiting_for?.kind;
-      if (kind === CheckpointKind.mcp_install || kind === CheckpointKind.mcp_action) {
-        return { kind: NextActionKind.await_mcp_action, description: `A task is waiting for an MCP action: ${s}.`, command: taskCommand(w) };
-      }
-      if (kind === CheckpointKind.manual_verification) {
-        return { kind: NextActionKind.await_verification, description: `A task is waiting for manual verification: ${s}.`, command: taskCommand(w) };
-      }
-      return { kind: NextActionKind.await_user_choice, description: `A task is waiting for user input: ${s}.`, command: taskCommand(w) };
-    }
-    const blocked = active.filter((t) => t.state === TaskState.blocked);
-    const auth = blocked.find((t) => t.blocked_reason !== null && isAuthProblem(t.blocked_reason));
-    if (auth) return { kind: NextActionKind.fix_auth, description: `Blocked: ${auth.blocked_reason}. Sign in again to resume.`, command: taskCommand(auth) };
-    const b = blocked[0];
-    if (b) {
-      return {
-        kind: NextActionKind.inspect_failure,
-        description: `Blocked: ${b.blocked_reason ?? b.label}. Inspect the task and address the blocker.`,
-        command: taskCommand(b),
-      };
-    }
-    if (active.some((t) => t.state === TaskState.running && live(t))) {
-      return { kind: NextActionKind.resume, description: 'A task is still running. Re-attach or wait for completion.', command: [...cli, 'status', ...dir] };
-    }
-    const orphan = [...active.filter((t) => t.state === TaskState.running), ...queued].filter((t) => !live(t)).sort(byUpdatedDesc)[0];
-    if (orphan) {
-      return {
-        kind: NextActionKind.inspect_failure,
-        description: `Task ${orphan.label} is ${orphan.state} but its session ${orphan.session_id} is ${sessionStatus(orphan.session_id)}. Inspect it, then cancel or supersede it.`,
-        command: taskCommand(orphan),
-      };
-    }
-    const q = queued.find(live);
-    if (q) return { kind: NextActionKind.resume, description: `A task is queued and has not started: ${q.label}.`, command: taskCommand(q) };
-    if (current && effectiveStatus(current, now) === SessionStatus.active) {
-      return {
-        kind: NextActionKind.resume,
-        description: 'Session is active but no task is running. Re-run the agent to continue.',
-        command: [...cli, 'session', current.session_id, ...dir],
-      };
-    }
-    const stop = stopped[0];
-    if (stop) {
-      return {
-        kind: NextActionKind.inspect_failure,
-        description: `Most recent stop: ${stop.label} (${stop.state}). Inspect with \`${shellJoin([...cli, 'task', stop.id])}\`.`,
-        command: taskCommand(stop),
-      };
-    }
-    return { kind: NextActionKind.none, description: 'No active or recently stopped tasks. Nothing to resume.', command: [...cli, 'status', ...dir] };
-  })();
+  const next = nextActionOf(ctx, buckets, waiting, current);
 
   return {
     generatedAt: nowMs,
@@ -173,11 +120,107 @@ export function lastStoppingPoint(state: TasksState, inputs: LspInputs): LastSto
     queuedTasks: queued.map(wizardTask),
     stoppedTasks: stopped.map(wizardTask),
     recentlyCompletedTasks: completed.map(wizardTask),
-    relevantOwnership: ownership,
+    relevantOwnership: relevantOwnership(buckets),
     pendingChoices: ofKinds(CheckpointKind.user_choice, CheckpointKind.event_plan_confirm),
     pendingMcpActions: ofKinds(CheckpointKind.mcp_install, CheckpointKind.mcp_action),
     pendingManualVerifications: ofKinds(CheckpointKind.manual_verification),
     nextAction: next,
     resumeCommand: shellJoin(next.command),
   };
+}
+
+/** §9.3: the tasks considered (the scope session's, else every session's), by bucket. */
+function taskBuckets(state: TasksState, scope: string | undefined, nowMs: number): TaskBuckets {
+  const considered = [...state.tasks.values()].filter((t) => scope === undefined || t.session_id === scope);
+  const recent = (t: TaskRecord): boolean => Date.parse(t.updated_at) >= nowMs - RECENT_WINDOW_MS;
+  return {
+    active: considered.filter((t) => ACTIVE_STATES.includes(t.state)).sort(byUpdatedDesc),
+    queued: considered.filter((t) => t.state === TaskState.queued).sort(byCreatedAsc),
+    stopped: considered.filter((t) => STOPPED.includes(t.state) && recent(t)).sort(byUpdatedDesc),
+    completed: considered.filter((t) => t.state === TaskState.completed && recent(t)).sort(byUpdatedDesc),
+  };
+}
+
+/** §9.4: the ownership of the listed tasks, bucket by bucket, each duplicate kept once (first seen). */
+function relevantOwnership(buckets: TaskBuckets): Ownership[] {
+  const ownership: Ownership[] = [];
+  for (const t of [...buckets.active, ...buckets.queued, ...buckets.stopped, ...buckets.completed]) {
+    for (const o of t.ownership) if (!ownership.some((seen) => sameOwnership(seen, o))) ownership.push(orderedOwnership(o));
+  }
+  return ownership;
+}
+
+/** A task's session's effective status now; a session the fold does not know counts as abandoned. */
+function sessionStatusOf(ctx: CommandContext, id: string): SessionStatus {
+  const s = ctx.state.coordination.sessions.get(id);
+  return s ? effectiveStatus(s, ctx.now) : SessionStatus.abandoned;
+}
+
+function isLive(ctx: CommandContext, t: TaskRecord): boolean {
+  return sessionStatusOf(ctx, t.session_id) === SessionStatus.active;
+}
+
+function taskCommand(ctx: CommandContext, t: TaskRecord): string[] {
+  return [...ctx.cli, 'task', t.id, ...ctx.dir];
+}
+
+/** §9.6: the first rule that matches. */
+function nextActionOf(ctx: CommandContext, buckets: TaskBuckets, waiting: TaskRecord[], current: SessionRecord | null): NextAction {
+  const { active, queued, stopped } = buckets;
+  const { cli, dir } = ctx;
+  const w = waiting[0];
+  if (w) return waitingAction(ctx, w);
+  const blocked = active.filter((t) => t.state === TaskState.blocked);
+  const auth = blocked.find((t) => t.blocked_reason !== null && isAuthProblem(t.blocked_reason));
+  if (auth) return { kind: NextActionKind.fix_auth, description: `Blocked: ${auth.blocked_reason}. Sign in again to resume.`, command: taskCommand(ctx, auth) };
+  const b = blocked[0];
+  if (b) {
+    return {
+      kind: NextActionKind.inspect_failure,
+      description: `Blocked: ${b.blocked_reason ?? b.label}. Inspect the task and address the blocker.`,
+      command: taskCommand(ctx, b),
+    };
+  }
+  if (active.some((t) => t.state === TaskState.running && isLive(ctx, t))) {
+    return { kind: NextActionKind.resume, description: 'A task is still running. Re-attach or wait for completion.', command: [...cli, 'status', ...dir] };
+  }
+  const orphan = [...active.filter((t) => t.state === TaskState.running), ...queued].filter((t) => !isLive(ctx, t)).sort(byUpdatedDesc)[0];
+  if (orphan) {
+    return {
+      kind: NextActionKind.inspect_failure,
+      description: `Task ${orphan.label} is ${orphan.state} but its session ${orphan.session_id} is ${sessionStatusOf(ctx, orphan.session_id)}. Inspect it, then cancel or supersede it.`,
+      command: taskCommand(ctx, orphan),
+    };
+  }
+  const q = queued.find((t) => isLive(ctx, t));
+  if (q) return { kind: NextActionKind.resume, description: `A task is queued and has not started: ${q.label}.`, command: taskCommand(ctx, q) };
+  if (current && effectiveStatus(current, ctx.now) === SessionStatus.active) {
+    return {
+      kind: NextActionKind.resume,
+      description: 'Session is active but no task is running. Re-run the agent to continue.',
+      command: [...cli, 'session', current.session_id, ...dir],
+    };
+  }
+  const stop = stopped[0];
+  if (stop) {
+    return {
+      kind: NextActionKind.inspect_failure,
+      description: `Most recent stop: ${stop.label} (${stop.state}). Inspect with \`${shellJoin([...cli, 'task', stop.id])}\`.`,
+      command: taskCommand(ctx, stop),
+    };
+  }
+  return { kind: NextActionKind.none, description: 'No active or recently stopped tasks. Nothing to resume.', command: [...cli, 'status', ...dir] };
+}
+
+/** §9.6 rule 1: the first waiting task, by its checkpoint's kind (S: the summary, else the label). */
+function waitingAction(ctx: CommandContext, w: TaskRecord): NextAction {
+  const s = w.waiting_for?.summary ? w.waiting_for.summary : w.label;
+  const kind = w.waiting_for?.kind;
+  if (kind === CheckpointKind.mcp_install || kind === CheckpointKind.mcp_action) {
+    return { kind: NextActionKind.await_mcp_action, description: `A task is waiting for an MCP action: ${s}.`, command: taskCommand(ctx, w) };
+  }
+  if (kind === CheckpointKind.manual_verification) {
+    return { kind: NextActionKind.await_verification, description: `A task is waiting for manual verification: ${s}.`, command: taskCommand(ctx, w) };
+  }
+  return { kind: NextActionKind.await_user_choice, description: `A task is waiting for user input: ${s}.`, command: taskCommand(ctx, w) };
 }

@@ -385,70 +385,101 @@ function setYaml(wu: WuRecord, mark: Mark, status: string): void {
   wu.yaml_status_mark = mark;
 }
 
+/**
+ * One WU fact (work-units.md §3–§5): a definition event sets fields; any other event first steps the
+ * `wu` machine (a refused step is a finding and changes nothing), then records its fact by family.
+ */
 function applyWuEvent(state: WorkUnitsState, event: DecodedEvent, mark: Mark): void {
   const d = event.data;
   const wuId = str(d['wu_id']);
   if (wuId === null || !(event.type.startsWith('wu.') || event.type.startsWith('observation.') || event.type.startsWith('delegation.') || event.type === 'handoff.emitted')) return;
   const wu = wuOf(state, wuId);
 
-  if (event.type === 'wu.defined') {
-    if (wu.created_seq !== null) return reject(wu, event, `${wuId} was already defined at seq ${wu.created_seq}; a second wu.defined changes nothing`);
-    wu.defined = true;
-    wu.created_seq = event.seq;
-    const { wu_id: _id, ...fields } = d;
-    applyFields(wu, fields, [], mark);
-    if (wu.yaml_status === null) {
-      wu.yaml_status = YamlStatus.ready;
-      wu.yaml_status_mark = mark;
-    }
-    return;
-  }
+  if (event.type === 'wu.defined') return applyDefined(wu, wuId, event, mark);
   if (event.type === 'wu.updated') {
     applyFields(wu, (d['changed'] as Record<string, unknown> | undefined) ?? {}, (d['removed_fields'] as unknown[] | undefined) ?? [], mark);
     return;
   }
 
-  const machineEvent = machineEventOf(event);
-  let lifecycle = wu.lifecycle;
-  if (machineEvent !== null) {
-    const next = stepWu(wu.lifecycle, machineEvent);
-    if (next === null) {
-      const terminal = wu.lifecycle.state === 'done' || wu.lifecycle.stamp_file;
-      return reject(
-        wu,
-        event,
-        terminal
-          ? `${wuId} is done (terminal); ${event.type} is not allowed`
-          : `${event.type} is not allowed while ${wuId} is ${wu.lifecycle.state}`,
-      );
-    }
-    lifecycle = next;
-  }
+  const lifecycle = steppedLifecycle(wu, wuId, event);
+  if (lifecycle === null) return;
   const before = wu.lifecycle;
   const wasClaimed = before.state === 'in_progress' || before.state === 'blocked' || before.picked_up;
   wu.lifecycle = lifecycle;
 
   switch (event.type) {
-    case 'observation.wu_yaml': {
-      wu.defined = true;
-      const fields = (d['fields'] as Record<string, unknown> | undefined) ?? {};
-      const removed = (d['removed_fields'] as unknown[] | undefined) ?? [];
-      applyFields(wu, fields, removed, mark);
-      for (const [k, v] of Object.entries(fields)) (wu.yaml_fields as Record<string, unknown>)[k] = v;
-      for (const k of removed) if (typeof k === 'string') delete (wu.yaml_fields as Record<string, unknown>)[k];
-      wu.yaml_content_hash = str(d['content_hash']);
-      const status = str(fields['status']);
-      if (status !== null) {
-        setYaml(wu, mark, status);
-        if ((status === 'in_progress' || status === 'blocked') && !wasClaimed) wu.claimed_true_seq = event.seq;
-      }
-      if (typeof fields['claimed_at'] === 'string') {
-        const parsed = Date.parse(fields['claimed_at']);
-        wu.yaml_claimed_at = withMark(mark, { at: Number.isNaN(parsed) ? event.at : new Date(parsed).toISOString() });
-      }
-      if (typeof fields['blocked_reason'] === 'string' && status === 'blocked') wu.blocked = withMark(mark, { reason: fields['blocked_reason'] });
-      return;
-    }
+    case 'observation.wu_yaml':
+      return applyYamlObservation(wu, event, mark, wasClaimed);
+    case 'handoff.emitted':
+      return applyHandoff(state, wu, wuId, event, mark);
+    case 'observation.worktree':
+    case 'observation.branch':
+    case 'observation.stamp_file':
+      return applyGitObservation(wu, event, mark);
+    default:
+      return applyLifecycleFact(wu, wuId, event, mark, lifecycle, wasClaimed);
+  }
+}
+
+/** `wu.defined`: the first one defines the WU (yaml status `ready` unless a YAML said otherwise); a second is refused. */
+function applyDefined(wu: WuRecord, wuId: string, event: DecodedEvent, mark: Mark): void {
+  if (wu.created_seq !== null) return reject(wu, event, `${wuId} was already defined at seq ${wu.created_seq}; a second wu.defined changes nothing`);
+  wu.defined = true;
+  wu.created_seq = event.seq;
+  const { wu_id: _id, ...fields } = event.data;
+  applyFields(wu, fields, [], mark);
+  if (wu.yaml_status === null) {
+    wu.yaml_status = YamlStatus.ready;
+    wu.yaml_status_mark = mark;
+  }
+}
+
+/**
+ * The lifecycle after the event: the machine's next state, the current one when the event is no
+ * machine event, or null when the machine refuses it (then the WU carries the finding).
+ */
+function steppedLifecycle(wu: WuRecord, wuId: string, event: DecodedEvent): WuLifecycle | null {
+  const machineEvent = machineEventOf(event);
+  if (machineEvent === null) return wu.lifecycle;
+  const next = stepWu(wu.lifecycle, machineEvent);
+  if (next !== null) return next;
+  const terminal = wu.lifecycle.state === 'done' || wu.lifecycle.stamp_file;
+  reject(
+    wu,
+    event,
+    terminal
+      ? `${wuId} is done (terminal); ${event.type} is not allowed`
+      : `${event.type} is not allowed while ${wuId} is ${wu.lifecycle.state}`,
+  );
+  return null;
+}
+
+/** `observation.wu_yaml`: the WU's YAML as read, its fields, status, claim time and block reason. */
+function applyYamlObservation(wu: WuRecord, event: DecodedEvent, mark: Mark, wasClaimed: boolean): void {
+  const d = event.data;
+  wu.defined = true;
+  const fields = (d['fields'] as Record<string, unknown> | undefined) ?? {};
+  const removed = (d['removed_fields'] as unknown[] | undefined) ?? [];
+  applyFields(wu, fields, removed, mark);
+  for (const [k, v] of Object.entries(fields)) (wu.yaml_fields as Record<string, unknown>)[k] = v;
+  for (const k of removed) if (typeof k === 'string') delete (wu.yaml_fields as Record<string, unknown>)[k];
+  wu.yaml_content_hash = str(d['content_hash']);
+  const status = str(fields['status']);
+  if (status !== null) {
+    setYaml(wu, mark, status);
+    if ((status === 'in_progress' || status === 'blocked') && !wasClaimed) wu.claimed_true_seq = event.seq;
+  }
+  if (typeof fields['claimed_at'] === 'string') {
+    const parsed = Date.parse(fields['claimed_at']);
+    wu.yaml_claimed_at = withMark(mark, { at: Number.isNaN(parsed) ? event.at : new Date(parsed).toISOString() });
+  }
+  if (typeof fields['blocked_reason'] === 'string' && status === 'blocked') wu.blocked = withMark(mark, { reason: fields['blocked_reason'] });
+}
+
+/** The claim, block, return and stamp facts of the lifecycle (the `wu.*` and `delegation.*` events). */
+function applyLifecycleFact(wu: WuRecord, wuId: string, event: DecodedEvent, mark: Mark, lifecycle: WuLifecycle, wasClaimed: boolean): void {
+  const d = event.data;
+  switch (event.type) {
     case 'wu.claimed':
       wu.claim = withMark(mark, {
         session_id: str(d['session_id']),
@@ -486,28 +517,39 @@ function applyWuEvent(state: WorkUnitsState, event: DecodedEvent, mark: Mark): v
       wu.pickup = mark;
       if (!wasClaimed) wu.claimed_true_seq = event.seq;
       return;
-    case 'handoff.emitted': {
-      const relaunch = d['relaunch'] === true;
-      wu.handoff = withMark(mark, {
-        initiative: str(d['initiative']) ?? '',
-        launch_attempt: Number(d['launch_attempt']),
-        claimed_mode: str(d['claimed_mode']) ?? 'worktree',
-        worktree_path: str(d['worktree_path']),
-        branch: str(d['branch']) ?? '',
-        relaunch,
-        handoff_format: str(d['handoff_format']) ?? 'markdown',
-        handoff_artifact_path: str(d['handoff_artifact_path']) ?? '',
-        content_sha256: str(d['content_sha256']) ?? '',
-        logical_wave: Number(d['logical_wave']),
-      });
-      if (relaunch) {
-        wu.window_start = event.seq;
-        setYaml(wu, mark, YamlStatus.ready);
-      }
-      const attempt = (state.attempts[wu.handoff.initiative] ?? []).find((a) => a.launch_attempt === wu.handoff!.launch_attempt);
-      attempt?.handoffs.push(Object.assign(Object.assign({}, wu.handoff), { wu_id: wuId, lane: str(d['lane']) ?? '' }));
+    default:
       return;
-    }
+  }
+}
+
+/** `handoff.emitted`: the WU's handoff (a relaunch opens a new window), also listed on its launch attempt. */
+function applyHandoff(state: WorkUnitsState, wu: WuRecord, wuId: string, event: DecodedEvent, mark: Mark): void {
+  const d = event.data;
+  const relaunch = d['relaunch'] === true;
+  wu.handoff = withMark(mark, {
+    initiative: str(d['initiative']) ?? '',
+    launch_attempt: Number(d['launch_attempt']),
+    claimed_mode: str(d['claimed_mode']) ?? 'worktree',
+    worktree_path: str(d['worktree_path']),
+    branch: str(d['branch']) ?? '',
+    relaunch,
+    handoff_format: str(d['handoff_format']) ?? 'markdown',
+    handoff_artifact_path: str(d['handoff_artifact_path']) ?? '',
+    content_sha256: str(d['content_sha256']) ?? '',
+    logical_wave: Number(d['logical_wave']),
+  });
+  if (relaunch) {
+    wu.window_start = event.seq;
+    setYaml(wu, mark, YamlStatus.ready);
+  }
+  const attempt = (state.attempts[wu.handoff.initiative] ?? []).find((a) => a.launch_attempt === wu.handoff!.launch_attempt);
+  attempt?.handoffs.push(Object.assign(Object.assign({}, wu.handoff), { wu_id: wuId, lane: str(d['lane']) ?? '' }));
+}
+
+/** What git and the file system showed: a worktree, a branch, the stamp file. */
+function applyGitObservation(wu: WuRecord, event: DecodedEvent, mark: Mark): void {
+  const d = event.data;
+  switch (event.type) {
     case 'observation.worktree': {
       const path = str(d['path']);
       if (path !== null) setOwnValue(wu.worktrees, path, withMark(mark, { present: d['present'] === true, branch: str(d['branch']) }));
