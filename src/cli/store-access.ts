@@ -10,3 +10,4 @@ export { assertNoLinkBelow } from '../artifacts/owned-paths.js';
 export { openStore } from '../store/open-store.js';
 export { readStoreConfig } from '../store/read-store-config.js';
 export { readConfigText, resolveWorkspace } from '../workspace.js';
+export { checkWorkspaceDir } from './workspace-dir.js';
