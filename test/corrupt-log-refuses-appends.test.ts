@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogVerificationEnvelope } from '../src/cli/envelopes.js';
@@ -14,6 +14,7 @@ import { makeTempDir, removeTempDirs, segmentBytes, segmentPaths, storedEvents }
 afterEach(removeTempDirs);
 
 const NOW = { BATON_NOW: '2026-05-02T08:00:00Z' };
+const note = (text: string): string[] => ['--json', 'log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', JSON.stringify({ text })];
 
 /** A log of `count` note events, written through the library in batches of `batch` (one handle, closed). */
 async function buildLog(count: number, batch: number, options: { segmentBytes?: number } = {}): Promise<string> {
@@ -95,6 +96,21 @@ describe('a corrupt middle line refuses every append, on a short and a long log'
     expect(segmentPaths(dir).length).toBeGreaterThan(3);
     corruptEvent(dir, 120);
     await expectAppendRefused(dir, 120);
+  });
+
+  it('a damage the file identity cannot show (bit rot: simulated by a record matching the damaged file) is refused once a read met it', async () => {
+    const dir = await buildLog(3_000, 100);
+    expect((await batonIn(dir, note('healthy'), { env: NOW })).code).toBe(0);
+    corruptEvent(dir, 1_500);
+    const recordPath = join(dir, '.baton', 'cache', 'verified-prefix.json');
+    const record = JSON.parse(readFileSync(recordPath, 'utf8')) as { segments: Record<string, unknown>[] };
+    const stats = statSync(segmentPaths(dir)[0]!, { bigint: true });
+    record.segments[0] = { ...record.segments[0], ino: String(stats.ino), size: String(stats.size), mtime_ns: String(stats.mtimeNs), ctime_ns: String(stats.ctimeNs) };
+    writeFileSync(recordPath, JSON.stringify(record));
+    const show = await batonIn(dir, ['--json', 'log', 'show'], { env: NOW });
+    expect(show.code).toBe(3);
+    expect(existsSync(recordPath)).toBe(false);
+    await expectAppendRefused(dir, 1_500);
   });
 
   it('a healthy long log keeps taking appends, from the CLI and from concurrent handles', async () => {

@@ -179,6 +179,7 @@ export class JsonlEventStore implements EventStore {
   private verifiedSegments: VerifiedSegment[] | undefined;
   /** The record as loaded or last saved, to skip rewriting an unchanged one. */
   private verifiedSaved = '';
+  private recordedOnce = false;
 
   constructor(workspace: string, options: JsonlStoreOptions = {}) {
     this.layout = workspaceLayout(workspace);
@@ -296,6 +297,13 @@ export class JsonlEventStore implements EventStore {
         syncFd = this.fdFor(this.tail!.segment);
       } else {
         syncFd = this.writeCommitted(plan.events, plan.lines);
+        // A handle's first write records what it checked at once, under the lock, where the file
+        // is exactly what it checked and wrote: the next CLI append (a process of its own) then
+        // finds the record matching and checks nothing. Later writes are recorded on close.
+        if (!this.recordedOnce) {
+          this.recordedOnce = true;
+          this.recordVerifiedPrefix();
+        }
         if (this.index) {
           recordWritten(this.index, plan.events, batch.digest, batch.idempotencyKey);
           this.foldedSinceCache += plan.events.length;
