@@ -143,7 +143,7 @@ describe.skipIf(!canMount)('a store Baton cannot write: exit 5 STORE_UNAVAILABLE
         continue;
       }
       failures += 1;
-      expectExit(r, 5, 'STORE_UNAVAILABLE', 'no space left', 'was not appended');
+      expectExit(r, 5, 'STORE_UNAVAILABLE', 'no space left', 'was not appended', join(dir, '.baton'));
       const { message } = errorEnvelopeOf(r);
       // Either nothing was written, or what was is said: cut off again, or left for quarantine.
       expect(/nothing was written|cut off again|stay at .* unacknowledged/.test(message), message).toBe(true);

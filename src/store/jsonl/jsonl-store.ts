@@ -23,7 +23,8 @@ import { CompiledEventCatalog } from '../../../events/compiled-catalog.js';
 import { isSchemasNotLoaded, loadSchemas } from '../../../events/schema-loader.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
 import type { LogRecoveredData } from '../../../events/log.js';
-import { BatonError, ConflictError, ErrorCode, invalidInput, LogCorruptError } from '../../errors.js';
+import { ConflictError, invalidInput, LogCorruptError } from '../../errors.js';
+import { storeUnavailable, writeFailed } from './write-failure.js';
 import { assertNoLinkBelow, ensureOwnedDir } from '../../artifacts/owned-paths.js';
 import type { ValidatedBatch } from '../append-plan.js';
 import type { ChainChecker } from '../chain-checker.js';
@@ -93,34 +94,6 @@ export interface VerifyRun {
   ranges: number;
   /** Why a verify big enough for workers ran serially (a custom catalog, a worker that failed). */
   fallback?: string;
-}
-
-/** A file-system failure while writing the store, as STORE_UNAVAILABLE (exit 5) naming the path and saying what happened. */
-function storeUnavailable(error: unknown, what: string): BatonError {
-  const err = error as NodeJS.ErrnoException;
-  const reason = err.code === 'ENOSPC' ? 'no space left on the device' : err.code === 'EROFS' ? 'read-only file system' : err.code === 'EDQUOT' ? 'disk quota exceeded' : err.message;
-  return new BatonError(ErrorCode.STORE_UNAVAILABLE, `${reason}${err.path ? ` (${err.path})` : ''}: ${what}`, { ...(err.code ? { errno: err.code } : {}), ...(err.path ? { path: err.path } : {}) });
-}
-
-/**
- * A batch write that failed part-way (e.g. ENOSPC after some bytes): the bytes it did write are cut
- * off again under the lock, so no partial batch stays behind. When even that fails, the message says
- * where the partial batch is and what happens to it (never acknowledged, ignored by reads, moved to
- * quarantine by the next append).
- */
-function writeFailed(error: unknown, segment: Segment, fd: number, start: number, written: number, events: number): BatonError {
-  const batch = `the batch of ${events} event${events === 1 ? '' : 's'} was not appended`;
-  if (written === 0) return storeUnavailable(error, `${batch}; nothing was written`);
-  try {
-    ftruncateSync(fd, start);
-    fdatasyncSync(fd);
-    return storeUnavailable(error, `${batch}; the ${written} bytes of it written before the failure were cut off again, the log is as it was`);
-  } catch {
-    return storeUnavailable(
-      error,
-      `${batch}; ${written} bytes of it stay at ${segment.name}:${start}, unacknowledged: reads ignore them and the next append moves them to .baton/quarantine/`,
-    );
-  }
 }
 
 const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
@@ -608,7 +581,7 @@ export class JsonlEventStore implements EventStore {
         closeSync(out);
         out = undefined;
         rmSync(join(this.layout.quarantine, quarantineName), { force: true });
-        throw storeUnavailable(error, `could not move ${bytes} torn bytes at ${segment.name}:${offset} to quarantine; the log is unchanged and reads still ignore them`);
+        throw storeUnavailable(error, `could not move ${bytes} torn bytes at ${segment.name}:${offset} to quarantine; the log is unchanged and reads still ignore them`, join(this.layout.quarantine, quarantineName));
       } finally {
         if (out !== undefined) closeSync(out);
       }
