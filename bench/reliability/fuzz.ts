@@ -1,5 +1,5 @@
-import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { cpSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Command, Option } from 'commander';
 import { buildProgram } from '../../src/cli/program.js';
 import { pick, runCli, seeded } from './cli.js';
@@ -168,6 +168,16 @@ function plantTraps(random: () => number, { ws, outside }: Place): void {
   }
 }
 
+/** The real path of `path`, through links, for as much of it as exists. */
+function realish(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realish(parent), basename(path));
+  }
+}
+
 function insideOf(dir: string, path: string): boolean {
   const rel = relative(dir, path);
   return rel === '' || !(rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel));
@@ -209,8 +219,12 @@ export async function fuzzCampaign(options: FuzzOptions): Promise<CampaignResult
       const args: string[] = [];
       const named: string[] = [];
       const value = (name: string): string => {
-        const v = lane() < 0.5 ? plausible(lane, name, fx, place) : hostile(lane, place);
-        named.push(v);
+        let v = lane() < 0.5 ? plausible(lane, name, fx, place) : hostile(lane, place);
+        // `--dir /` would make the machine's root the workspace (init writes /.baton there): the
+        // one hostile value a sandboxed run cannot take.
+        if (name === '--dir' && v === '/') v = '.';
+        // Only what an invocation is asked to write may change outside its workspace.
+        if (name === '--out' || name === '--dir') named.push(v);
         return v;
       };
       args.push(lane() < 0.5 ? '--json' : '--human');
@@ -253,10 +267,12 @@ export async function fuzzCampaign(options: FuzzOptions): Promise<CampaignResult
         const changed = changedPaths(beforeWs, snapshotTree(ws, skipInWorkspace));
         if (changed.length > 0) record(result, 'changedOnExit2', `${shown}: changed ${changed.slice(0, 3).join(', ')}`);
       }
-      const allowed = named.map((p) => resolve(place.scratch, p));
+      // What the arguments name may be written: an export's --out, and a --dir (the workspace the
+      // user named, which init and log import create when missing), with everything inside it.
+      const allowed = named.filter((p) => p.trim() !== '').map((p) => realish(resolve(place.scratch, p)));
       const outside = changedPaths(beforeHome, snapshotTree(home, notWorkspace))
         .map((rel) => join(home, rel))
-        .filter((path) => !allowed.some((a) => a === path || insideOf(path, a)));
+        .filter((path) => !allowed.some((a) => insideOf(a, path)));
       if (outside.length > 0) record(result, 'writesOutside', `${shown}: wrote ${outside.slice(0, 3).join(', ')}`);
       done += 1;
       options.onProgress?.(done);
