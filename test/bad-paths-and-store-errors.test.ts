@@ -75,6 +75,17 @@ describe('--dir that is not a usable folder: exit 2 naming --dir and the path, n
   });
 });
 
+describe('the library names a workspace folder that does not exist yet', () => {
+  it('the store creates it with its parents (the CLI checks --dir first; the benchmarks rely on this)', async () => {
+    const { JsonlEventStore } = await import('../src/store/jsonl/jsonl-store.js');
+    const dir = join(makeTempDir('baton-lib-'), 'a', 'b');
+    const store = new JsonlEventStore(dir);
+    await store.append([{ type: 'note.recorded', stream: 'note/x', data: { text: 'x' } }]);
+    await store.close();
+    expect(storedEvents(dir).map((e) => e.seq)).toEqual([1]);
+  });
+});
+
 describe('file arguments: exit 2 naming the flag and the path', () => {
   it('log append --events: a missing file, a folder, a name too long; nothing appended', async () => {
     const dir = makeTempDir('baton-events-');
