@@ -101,7 +101,7 @@ export const OUTPUTS: readonly OutputSpec[] = [
   },
   {
     file: 'src/validators.generated.ts',
-    purpose: "the CLI's read path: `mem inbox` input and envelope, config.yaml sections, the store index cache",
+    purpose: "the CLI's read path: `mem inbox` input and envelope, config.yaml sections, the store index cache and verified prefix",
     targets: [
       { module: 'src/cli/envelopes-coordination.ts', name: 'InboxEnvelope', lazy: true },
       { module: 'src/coordination/inbox-input.ts', name: 'InboxInput', lazy: true },
@@ -109,6 +109,7 @@ export const OUTPUTS: readonly OutputSpec[] = [
       { module: 'src/store/store-config.ts', name: 'ConfigFileSchema' },
       { module: 'src/store/store-config.ts', name: 'StoreConfigSchema' },
       { module: 'src/store/jsonl/index-cache-schema.ts', name: 'IndexCacheSchema' },
+      { module: 'src/store/jsonl/verified-prefix-schema.ts', name: 'VerifiedPrefixSchema' },
     ],
   },
   {

@@ -37,7 +37,9 @@ function componentsBelow(workspace: string, target: string): string[] {
  */
 export function ensureOwnedDir(workspace: string, dir: string, mode?: number): boolean {
   let current = workspace;
-  let created = false;
+  // The workspace itself is the caller's (a library user may name one that does not exist yet, as
+  // before owned folders were checked): created with its parents, at the default mode.
+  let created = mkdirSync(workspace, { recursive: true }) !== undefined;
   for (const part of componentsBelow(workspace, dir)) {
     current = join(current, part);
     created = checkFolder(current, mode) || created;

@@ -75,10 +75,21 @@ export class CommandContext {
 
   async workspace(): Promise<string> {
     if (this.workspaceDir === undefined) {
-      const { resolveWorkspace } = await this.storeAccess();
-      this.workspaceDir = resolveWorkspace(this.flags.dir ?? this.env['BATON_DIR']);
+      const { resolveWorkspace, checkWorkspaceDir } = await this.storeAccess();
+      const explicit = this.flags.dir ?? this.env['BATON_DIR'];
+      const dir = resolveWorkspace(explicit);
+      // A --dir naming a file, a missing folder or a dangling link is exit 2 naming it (workspace-dir.ts).
+      if (explicit !== undefined) checkWorkspaceDir(dir, explicit, this.flags.dir !== undefined ? '--dir' : 'BATON_DIR', this.createsWorkspace);
+      this.workspaceDir = dir;
     }
     return this.workspaceDir;
+  }
+
+  private createsWorkspace = false;
+
+  /** `init` and `log import`: a missing --dir folder is created (its parent must exist). Call before workspace(). */
+  mayCreateWorkspace(): void {
+    this.createsWorkspace = true;
   }
 
   /** Where projection snapshots go: `.baton/cache/` of the workspace, whatever the store. */

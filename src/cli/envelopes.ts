@@ -24,6 +24,8 @@ export const LogVerificationEnvelope = envelope('log_verification', {
   first_bad: z
     .strictObject({ seq: z.number().int(), offset: z.number().int(), segment: z.string().optional(), reason: z.string() })
     .nullable(),
+  /** When not ok: how to get a sound log back (the intact prefix, exported and imported into a fresh workspace). */
+  recovery: z.strictObject({ intact_to: z.number().int().min(0), steps: z.array(z.string()).min(1) }).optional(),
 });
 
 export const LogStatsEnvelope = envelope('log_stats', {

@@ -125,7 +125,7 @@ Environment:
   BATON_NOW          fix the clock for the whole command (ISO-8601 UTC)
   BATON_STORE_URL    postgres://… to use PostgreSQL instead of the embedded JSONL log
 
-Exit codes: 0 ok, 1 unexpected, 2 invalid input, 3 integrity failure, 4 conflict, 5 store unavailable, 130 interrupted.`,
+Exit codes: 0 ok, 1 unexpected, 2 invalid input, 3 integrity failure, 4 conflict, 5 store unavailable, 6 not converged (mem converged), 130 interrupted.`,
     );
   for (const { register } of registrarsFor(argv)) register(program);
   return program;

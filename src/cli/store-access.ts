@@ -9,3 +9,4 @@ export { assertNoLinkBelow } from '../artifacts/owned-paths.js';
 export { openStore } from '../store/open-store.js';
 export { readStoreConfig } from '../config/store.js';
 export { readConfigText, resolveWorkspace } from '../workspace.js';
+export { checkWorkspaceDir } from './workspace-dir.js';

@@ -19,7 +19,7 @@ export async function coordinationDemo(baton: BatonRun, show: (cmd: string, r: {
   const step = async (args: string[], env?: Record<string, string>): Promise<Envelope> => {
     const r = await baton(args, env);
     show(args.map((a) => (/^[\w.:/@=-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' '), r);
-    if (r.code !== 0 && !(args.includes('converged') && r.code === 1)) throw new Error(`demo step failed (exit ${r.code}): baton ${args.join(' ')}\n${r.stdout}${r.stderr}`);
+    if (r.code !== 0 && !(args.includes('converged') && r.code === 6)) throw new Error(`demo step failed (exit ${r.code}): baton ${args.join(' ')}\n${r.stdout}${r.stderr}`);
     return lastJson(r.stdout);
   };
   const implementer = (await step(['--json', 'session', 'start', '--agent-identity', 'codex:implementer:demo', '--role', 'implementer', '--client', 'codex'])).session!;

@@ -9,6 +9,15 @@ import { BatonError } from '../errors.js';
  * signal number when a signal ended it. Baton ignores SIGINT meanwhile: the terminal delivers it
  * to the child, and the child's result is what Baton reports.
  */
+/**
+ * A resume command that runs `baton` runs this very Baton (the Node binary and the script running
+ * now), not whatever `baton` the PATH holds — or none, when Baton was started by its path.
+ */
+export function ownBaton(command: readonly string[], execPath = process.execPath, script = process.argv[1]): string[] {
+  if (command[0] !== 'baton' || script === undefined) return [...command];
+  return [execPath, script, ...command.slice(1)];
+}
+
 export async function executeResume(command: readonly string[]): Promise<number> {
   if (command.length === 0) throw new BatonError(TaskErrorCode.EMPTY_COMMAND, 'Resume command is empty — nothing to execute.');
   // The envelope printed before must reach stdout before the child writes to the same fd.

@@ -19,7 +19,7 @@ describe('convergence (coordination.md §15, 29–31)', () => {
     const p = await ws.signal('Approve boundary?', ['--to', `${s1},${s2}`, '--intent', 'PROPOSE', '--requires-ack'], { as: s0 });
     await ws.signal('yes', ['--reply-to', p.signal_id, '--intent', 'AGREE'], { as: s1 });
     const open = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
-    expect(open.code).toBe(1);
+    expect(open.code).toBe(6);
     expect(envelope(ConvergenceEnvelope, open)).toMatchObject({ type: 'convergence', state: 'open', pending: [s2], agreed: [s1], required: [s1, s2], proposal_author: s0 });
     await ws.signal('yes too', ['--reply-to', p.signal_id, '--intent', 'AGREE'], { as: s2 });
     const done = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
@@ -28,11 +28,11 @@ describe('convergence (coordination.md §15, 29–31)', () => {
 
     const counter = await ws.signal('what about X', ['--reply-to', p.signal_id, '--intent', 'COUNTER'], { as: s2 });
     const reopened = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
-    expect(reopened.code).toBe(1);
+    expect(reopened.code).toBe(6);
     expect(envelope(ConvergenceEnvelope, reopened)).toMatchObject({ state: 'open', required: [s0, s1], proposal_signal_id: counter.signal_id, proposal_author: s2 });
     await ws.signal('no', ['--reply-to', p.signal_id, '--intent', 'REJECT'], { as: s1 });
     const rejected = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
-    expect(rejected.code).toBe(1);
+    expect(rejected.code).toBe(6);
     expect(envelope(ConvergenceEnvelope, rejected)).toMatchObject({ state: 'rejected', rejected: [s1] });
   });
 
@@ -42,7 +42,7 @@ describe('convergence (coordination.md §15, 29–31)', () => {
     await ws.signal('+1', ['--reply-to', b.signal_id, '--intent', 'AGREE'], { as: s1 });
     await ws.signal('+1', ['--reply-to', b.signal_id, '--intent', 'AGREE'], { as: s2 });
     const r = await ws.run(['mem', 'converged', '--thread', b.thread_id]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(6);
     const view = envelope(ConvergenceEnvelope, r);
     expect(view).toMatchObject({ state: 'open', required: [] });
     expect(view.other_votes.map((v) => v.identity)).toEqual([s1, s2]);
@@ -57,7 +57,7 @@ describe('convergence (coordination.md §15, 29–31)', () => {
     const p = await ws.signal('plan', ['--to', s1, '--thread', 'plan-1', '--intent', 'PROPOSE'], { as: s0 });
     // The root of plan-1 is the early vote (lowest seq, broadcast): never converges.
     const r = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(6);
     expect(envelope(ConvergenceEnvelope, r).state).toBe('open');
     const q = await ws.signal('plan B', ['--to', s1, '--intent', 'PROPOSE'], { as: s0 });
     await ws.signal('not asked', ['--reply-to', q.signal_id, '--intent', 'REJECT'], { as: s2 });

@@ -11,6 +11,7 @@ store:
 `;
 
 export async function initCommand(ctx: CommandContext): Promise<void> {
+  ctx.mayCreateWorkspace();
   const dir = await ctx.workspace();
   const created = JsonlEventStore.initWorkspace(dir);
   const config = join(dir, '.baton', 'config.yaml');

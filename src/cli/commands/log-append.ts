@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { pathError } from '../output-path.js';
 import { z } from 'zod';
 import type { NewEvent } from '../../../events/envelope.js';
 import type { EventCatalog } from '../../../events/catalog.js';
@@ -77,7 +78,13 @@ async function callsFromFile(flags: LogAppendFlags, catalog: EventCatalog): Prom
   for (const [flag, value] of [['--type', flags.type], ['--stream', flags.stream], ['--data', flags.data], ['--expected-version', flags.expectedVersion]] as const) {
     if (value !== undefined) throw invalidInput('cannot be combined with --events (put it in each line)', flag);
   }
-  const text = readFileSync(flags.events === '-' ? 0 : flags.events!, 'utf8');
+  let text: string;
+  try {
+    text = readFileSync(flags.events === '-' ? 0 : flags.events!, 'utf8');
+  } catch (error) {
+    // A missing file, a folder, a name too long: exit 2 naming --events and the path.
+    throw pathError(error, '--events', flags.events!);
+  }
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   if (lines.length === 0) throw invalidInput('holds no events', '--events');
   const parsed = lines.map((line, i) => {

@@ -3,10 +3,13 @@ import { LogExportedEnvelope } from '../envelopes.js';
 import { invalidInput } from '../../errors.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
 import { AtomicOutput, checkOutputPath } from '../output-path.js';
+import { parsePositiveInt } from '../flags.js';
 import { storedLines } from './stored-lines.js';
 
-export async function logExport(ctx: CommandContext, flags: { out: string }): Promise<void> {
+export async function logExport(ctx: CommandContext, flags: { out: string; to?: string }): Promise<void> {
   if (flags.out.trim() === '') throw invalidInput('must be a file path or -', '--out');
+  // `--to`: the events up to that seq only; reads stop there, so a corrupt line after it is never met.
+  const to = flags.to !== undefined ? parsePositiveInt(flags.to, '--to') : undefined;
   const toStdout = flags.out === '-';
   // Checked before the store is opened: an export onto `.baton/` must change nothing.
   const target = toStdout ? undefined : checkOutputPath(await ctx.workspace(), flags.out, '--out');
@@ -23,7 +26,7 @@ export async function logExport(ctx: CommandContext, flags: { out: string }): Pr
       if (output !== undefined) output.write(text);
       else if (!process.stdout.write(text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
     };
-    for await (const { line, event } of storedLines(store, {})) {
+    for await (const { line, event } of storedLines(store, to !== undefined ? { to } : {})) {
       buffer.push(line + '\n');
       events += 1;
       headSeq = event.seq;

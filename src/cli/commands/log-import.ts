@@ -1,10 +1,11 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { StoredEventSchema, type StoredEvent } from '../../../events/envelope.js';
 import { describeZodIssues, formatProblems } from '../../../events/validation.js';
 import { BatonError, ErrorCode, invalidInput } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 import { LogImportedEnvelope } from '../envelopes.js';
+import { pathError } from '../output-path.js';
 
 /**
  * Parse an export line by line and check each envelope before the store sees it. Lines are counted
@@ -48,13 +49,25 @@ async function* exportedEvents(source: NodeJS.ReadableStream): AsyncGenerator<St
 
 export async function logImport(ctx: CommandContext, file: string): Promise<void> {
   if (file.trim() === '') throw invalidInput('must be a file path or -', 'file');
+  if (file !== '-') {
+    // A folder opens like a file and fails only when read: refused here, naming it.
+    let isFolder = false;
+    try {
+      isFolder = statSync(file).isDirectory();
+    } catch {
+      // Reported by the open below, with its reason.
+    }
+    if (isFolder) throw pathError(Object.assign(new Error('is a folder'), { code: 'EISDIR' }), 'file', file);
+  }
   const source: NodeJS.ReadableStream = file === '-' ? process.stdin : createReadStream(file);
   await new Promise<void>((resolve, reject) => {
     if (file === '-') return resolve();
     (source as ReturnType<typeof createReadStream>).once('open', () => resolve()).once('error', (error: NodeJS.ErrnoException) => {
-      reject(error.code === 'ENOENT' ? invalidInput(`no such file "${file}"`, 'file') : new BatonError(ErrorCode.UNEXPECTED, error.message));
+      // A missing file, a folder, a name too long: exit 2 naming the argument and the path.
+      reject(error.code === 'ENOENT' ? invalidInput(`no such file "${file}"`, 'file') : pathError(error, 'file', file));
     });
   });
+  ctx.mayCreateWorkspace();
   const store = await ctx.store();
   let events = 0;
   const counted = async function* (): AsyncGenerator<StoredEvent> {

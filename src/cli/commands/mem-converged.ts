@@ -3,7 +3,12 @@ import type { CommandContext } from '../context.js';
 import { coordinationEnv } from '../coordination-env.js';
 import { ConvergenceEnvelope } from '../envelopes-coordination.js';
 
-/** Exit 0 when converged, 1 when open or rejected (like `test`). */
+/**
+ * Exit 0 when converged, NOT_CONVERGED_EXIT when open or rejected (like `test`, non-zero, but never
+ * 1: exit 1 is an unexpected failure everywhere, #23). The convergence envelope is printed either way.
+ */
+export const NOT_CONVERGED_EXIT = 6;
+
 export async function memConverged(ctx: CommandContext, thread: string): Promise<number> {
   const env = await coordinationEnv(ctx);
   const view = await threadConvergence(env, thread);
@@ -16,5 +21,5 @@ export async function memConverged(ctx: CommandContext, thread: string): Promise
       `  pending:  ${v.pending.join(', ') || '-'}`,
     ].join('\n'),
   );
-  return view.state === 'converged' ? 0 : 1;
+  return view.state === 'converged' ? 0 : NOT_CONVERGED_EXIT;
 }

@@ -18,6 +18,6 @@ export async function resume(ctx: CommandContext, given: string, flags: { execut
     [e.description, `Resume: ${e.baton.resume_command}`, ...(execute ? [] : ['(pass --execute to invoke this command directly)'])].join('\n'),
   );
   if (!execute) return 0;
-  const { executeResume } = await import('../../tasks/resume-exec.js');
-  return executeResume(envelope.command);
+  const { executeResume, ownBaton } = await import('../../tasks/resume-exec.js');
+  return executeResume(ownBaton(envelope.command));
 }

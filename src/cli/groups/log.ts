@@ -66,8 +66,9 @@ export function registerLog(program: Command): void {
     .command('export')
     .description('write every stored event, in seq order, exactly as stored')
     .requiredOption('--out <file>', 'destination file, or - for stdout')
-    .addHelpText('after', '\nExamples:\n  baton log export --out backup.jsonl\n  baton log export --out - | gzip > backup.jsonl.gz')
-    .action(async (options: { out: string }, command: Command) => {
+    .option('--to <seq>', 'stop after this seq (the intact prefix of a log with a corrupt line: see log verify)')
+    .addHelpText('after', '\nExamples:\n  baton log export --out backup.jsonl\n  baton log export --out - | gzip > backup.jsonl.gz\n  baton log export --to 9000 --out intact.jsonl && baton --dir ../restored log import intact.jsonl')
+    .action(async (options: { out: string; to?: string }, command: Command) => {
       await runCommand(command, async (ctx) => (await import('../commands/log-export.js')).logExport(ctx, options));
     });
 

@@ -54,7 +54,7 @@ export function registerMem(program: Command): void {
 
   mem
     .command('converged')
-    .description('whether a proposal thread converged (exit 0) or not (exit 1: open or rejected)')
+    .description('whether a proposal thread converged (exit 0) or not (exit 6: open or rejected; its envelope is printed either way)')
     .requiredOption('--thread <thread>', 'the thread')
     .addHelpText('after', '\nExamples:\n  baton mem converged --thread thread-01hx…  && echo agreed')
     .action(async (options: { thread: string }, command: Command) => {

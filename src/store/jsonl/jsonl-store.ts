@@ -22,7 +22,8 @@ import type { NewEvent, StoredEvent } from '../../../events/envelope.js';
 import { builtInCatalog } from '../../../events/builtin-catalog.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
 import type { LogRecoveredData } from '../../../events/log.js';
-import { ConflictError, invalidInput } from '../../errors.js';
+import { ConflictError, invalidInput, LogCorruptError } from '../../errors.js';
+import { storeUnavailable, writeFailed } from './write-failure.js';
 import { assertNoLinkBelow, ensureOwnedDir } from '../../artifacts/owned-paths.js';
 import type { ValidatedBatch } from '../append-plan.js';
 import type { ChainChecker } from '../chain-checker.js';
@@ -47,6 +48,8 @@ import { DEFAULT_SEAL_WORKER_MIN_BYTES } from './seal-checker.js';
 import { LineReader } from './line-reader.js';
 import type * as WriterModules from './writer-modules.js';
 import { cursorFor, findTail, listSegments, scanFrom, scanRuns, scanTailLines, startCursor, type Cursor, type ScanEnd, type ScannedEvent, type Segment } from './segment-scan.js';
+import { forgetVerifiedPrefix, fstatIdentity, loadVerifiedPrefix, sameIdentity, saveVerifiedPrefix, statIdentity, trustedStart, type FileIdentity } from './verified-prefix.js';
+import type { VerifiedSegment } from './verified-prefix-schema.js';
 
 export interface JsonlStoreOptions {
   catalog?: EventCatalog;
@@ -140,6 +143,15 @@ export class JsonlEventStore implements EventStore {
   private readonly parallelVerifyRangeBytes: number;
   /** How the last verify() ran (see VerifyRun). */
   lastVerify: VerifyRun | undefined;
+  /**
+   * The segments this handle checked line by line (or found unchanged since a writer did), from the
+   * log's first, with each file's identity when it last matched what was checked (verified-prefix.ts).
+   * Set once the tail was found by checking the whole log; undefined while it never was.
+   */
+  private verifiedSegments: VerifiedSegment[] | undefined;
+  /** The record as loaded or last saved, to skip rewriting an unchanged one. */
+  private verifiedSaved = '';
+  private recordedOnce = false;
 
   constructor(workspace: string, options: JsonlStoreOptions = {}) {
     this.layout = workspaceLayout(workspace);
@@ -251,6 +263,13 @@ export class JsonlEventStore implements EventStore {
         syncFd = this.fdFor(this.tail!.segment);
       } else {
         syncFd = this.writeCommitted(plan.events, plan.bytes);
+        // A handle's first write records what it checked at once, under the lock, where the file
+        // is exactly what it checked and wrote: the next CLI append (a process of its own) then
+        // finds the record matching and checks nothing. Later writes are recorded on close.
+        if (!this.recordedOnce) {
+          this.recordedOnce = true;
+          this.recordVerifiedPrefix();
+        }
         if (this.index) {
           recordWritten(this.index, plan.events, batch.digest, batch.idempotencyKey);
           this.foldedSinceCache += plan.events.length;
@@ -281,12 +300,20 @@ export class JsonlEventStore implements EventStore {
     let segment = tail.segment;
     if (segment.name === '' || (tail.offset >= this.segmentBytes && tail.seq > segment.firstSeq)) {
       // Events of the old segment must be durable before any event of the new one can be.
-      if (segment.name !== '') fdatasyncSync(this.fdFor(segment));
+      if (segment.name !== '') {
+        fdatasyncSync(this.fdFor(segment));
+        this.sealVerifiedSegment(segment, tail);
+      }
       segment = this.createSegment(tail.seq);
     }
     const fd = this.fdFor(segment);
+    const start = segment.name === tail.segment.name ? tail.offset : 0;
     let written = 0;
-    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+    try {
+      while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+    } catch (error) {
+      throw writeFailed(error, segment, fd, start, written, events.length);
+    }
     if (syncNow) fdatasyncSync(fd);
     const last = events.at(-1)!;
     const offset = segment.name === tail.segment.name ? tail.offset + bytes.length : bytes.length;
@@ -337,10 +364,7 @@ export class JsonlEventStore implements EventStore {
     if (atTail) return atTail;
     const segments = this.segments();
     if (!this.tail || !segments.some((s) => s.name === this.tail!.segment.name)) {
-      const { end, last } = findTail(segments);
-      this.tail = end.cursor;
-      this.headHash = last?.hash ?? end.cursor.prevHash ?? GENESIS_HASH;
-      this.headId = last?.id;
+      const end = this.checkWholeLog(segments);
       if (this.index && this.index.seq !== end.cursor.seq - 1) this.index = undefined;
       this.foldedSinceCache = this.index ? this.foldedSinceCache : 0;
       return end;
@@ -360,6 +384,117 @@ export class JsonlEventStore implements EventStore {
     builder?.flush();
     this.tail = step.value.cursor;
     return step.value;
+  }
+
+  /**
+   * Find the committed tail by checking every line of the log, from the first byte or from where
+   * the verified-prefix record (verified-prefix.ts) says nothing changed since a writer checked it:
+   * a corrupt line anywhere refuses the append (LOG_CORRUPT), however long the log. Sets the tail,
+   * head and the segments checked.
+   */
+  private checkWholeLog(segments: readonly Segment[]): ScanEnd {
+    const start = trustedStart(loadVerifiedPrefix(this.layout.cache), segments);
+    if (start === undefined) {
+      this.tail = { segment: { name: '', firstSeq: 1, path: '' }, offset: 0, seq: 1, prevHash: GENESIS_HASH };
+      this.headHash = GENESIS_HASH;
+      this.headId = undefined;
+      this.verifiedSegments = [];
+      return { cursor: { ...this.tail }, uncommittedBytes: 0, uncommittedLines: 0 };
+    }
+    // Each file's identity before its lines are read: a change made while they are read then shows.
+    const identities = new Map<string, FileIdentity | undefined>();
+    for (const segment of segments.slice(start.trusted.length)) identities.set(segment.name, statIdentity(segment.path));
+    const lastOf = new Map<string, StoredEvent>();
+    let last: StoredEvent | undefined;
+    const scan = scanFrom(segments, start.cursor, (segment) => (this.writeFd?.segment === segment.name ? this.writeFd.fd : undefined));
+    const next = (): IteratorResult<ScannedEvent, ScanEnd> => {
+      try {
+        return scan.next();
+      } catch (error) {
+        if (!(error instanceof LogCorruptError)) throw error;
+        throw new LogCorruptError(`${error.message}; nothing is appended to a corrupt log (baton log verify says how to recover)`, error.details as ConstructorParameters<typeof LogCorruptError>[1]);
+      }
+    };
+    let step = next();
+    let segmentName = '';
+    while (!step.done) {
+      // The last event of each segment read: what a sealed segment's entry records.
+      if (last !== undefined && step.value.segment.name !== segmentName) lastOf.set(segmentName, last);
+      segmentName = step.value.segment.name;
+      last = step.value.event;
+      step = next();
+    }
+    const end = step.value;
+    this.tail = end.cursor;
+    this.headHash = last?.hash ?? end.cursor.prevHash ?? GENESIS_HASH;
+    this.headId = last?.id ?? start.lastId;
+    const entries = [...start.trusted];
+    const endIndex = segments.findIndex((s) => s.name === end.cursor.segment.name);
+    for (let i = start.trusted.length; i <= endIndex; i++) {
+      const segment = segments[i]!;
+      const identity = identities.get(segment.name);
+      const final = i === endIndex ? { seq: end.cursor.seq - 1, hash: end.cursor.prevHash } : lastOf.get(segment.name);
+      if (identity === undefined || final === undefined || final.hash === undefined) break;
+      if (i === endIndex && (Number(identity.size) !== end.cursor.offset || end.uncommittedBytes > 0)) break;
+      entries.push({ name: segment.name, ...identity, last_seq: final.seq, last_hash: final.hash });
+    }
+    this.verifiedSegments = entries;
+    return end;
+  }
+
+  /**
+   * Record what this handle checked (verified-prefix.ts), so the next writer checks only what
+   * changed since. The segment it ends in is re-stat'ed now: when others appended meanwhile, their
+   * lines are checked first (without the lock: a write in flight just means no record this time).
+   */
+  private recordVerifiedPrefix(): void {
+    const entries = this.verifiedSegments;
+    const tail = this.tail;
+    if (entries === undefined || tail === undefined || tail.segment.name === '' || tail.prevHash === undefined) return;
+    try {
+      const segments = listSegments(this.layout.log);
+      const index = segments.findIndex((s) => s.name === tail.segment.name);
+      const sealed = entries.filter((e) => e.name !== tail.segment.name);
+      // The record must name the log's segments in order, from its first, up to the tail's.
+      if (index < 0 || sealed.length !== index || sealed.some((e, i) => e.name !== segments[i]!.name)) return;
+      const previous = entries.find((e) => e.name === tail.segment.name);
+      const identity = statIdentity(tail.segment.path);
+      let live: VerifiedSegment;
+      if (previous !== undefined && sameIdentity(identity, previous)) live = previous;
+      else {
+        if (identity === undefined) return;
+        let at: Cursor = tail;
+        if (Number(identity.size) !== tail.offset) {
+          const scan = scanFrom(segments, tail);
+          let step = scan.next();
+          while (!step.done) step = scan.next();
+          const end = step.value;
+          if (end.cursor.segment.name !== tail.segment.name || end.cursor.offset !== Number(identity.size) || end.uncommittedBytes > 0) return;
+          at = end.cursor;
+        }
+        if (at.prevHash === undefined) return;
+        live = { name: tail.segment.name, ...identity, last_seq: at.seq - 1, last_hash: at.prevHash };
+      }
+      const record = [...sealed, live];
+      const text = JSON.stringify(record);
+      if (text === this.verifiedSaved) return;
+      saveVerifiedPrefix(this.layout.cache, record);
+      this.verifiedSaved = text;
+    } catch {
+      // Not recorded: the next writer checks from the first segment that changed.
+    }
+  }
+
+  /** The segment being rolled away from is complete and checked: recorded as such (under the lock). */
+  private sealVerifiedSegment(segment: Segment, tail: Cursor): void {
+    if (this.verifiedSegments === undefined || tail.prevHash === undefined) return;
+    const rest = this.verifiedSegments.filter((e) => e.name !== segment.name);
+    const identity = statIdentity(segment.path);
+    if (identity === undefined || Number(identity.size) !== tail.offset) {
+      this.verifiedSegments = undefined;
+      return;
+    }
+    this.verifiedSegments = [...rest, { name: segment.name, ...identity, last_seq: tail.seq - 1, last_hash: tail.prevHash }];
   }
 
   /**
@@ -429,10 +564,17 @@ export class JsonlEventStore implements EventStore {
         }
       }
       try {
-        writeSync(out, buffer);
+        let copied = 0;
+        while (copied < bytes) copied += writeSync(out, buffer, copied, bytes - copied);
         fsyncSync(out);
-      } finally {
+      } catch (error) {
+        // No quarantine file is left half written (or empty), and nothing is cut from the log.
         closeSync(out);
+        out = undefined;
+        rmSync(join(this.layout.quarantine, quarantineName), { force: true });
+        throw storeUnavailable(error, `could not move ${bytes} torn bytes at ${segment.name}:${offset} to quarantine; the log is unchanged and reads still ignore them`, join(this.layout.quarantine, quarantineName));
+      } finally {
+        if (out !== undefined) closeSync(out);
       }
       // The quarantine file's directory entry must be durable before the bytes are cut.
       const dirFd = openSync(this.layout.quarantine, 'r');
@@ -476,7 +618,11 @@ export class JsonlEventStore implements EventStore {
     if (this.index) return this.index;
     const { emptyIndex, IndexBuilder, loadIndexCache } = this.writer!;
     const segments = this.segments();
-    const cached = loadIndexCache(this.layout.cache, segments);
+    // Streams are only trusted from a log checked line by line (a corrupt line refuses the append).
+    if (this.tail === undefined) this.checkWholeLog(segments);
+    const checked = this.tail!.seq;
+    const loaded = loadIndexCache(this.layout.cache, segments);
+    const cached = loaded !== undefined && loaded.cursor.seq <= checked ? loaded : undefined;
     const index = cached?.index ?? emptyIndex();
     const cursor = cached?.cursor ?? startCursor(segments);
     this.foldedSinceCache = 0;
@@ -547,15 +693,27 @@ export class JsonlEventStore implements EventStore {
       sealWorkerMinBytes: this.sealWorkerMinBytes,
       ...(to !== undefined ? { expectedEvents: Math.max(0, to - first + 1) } : {}),
     });
-    for (let step = scan.next(); !step.done; step = scan.next()) {
+    for (let step = this.forgettingOnCorrupt(() => scan.next()); !step.done; step = this.forgettingOnCorrupt(() => scan.next())) {
       const run = step.value;
       if (run[0]!.event.seq >= first && run[run.length - 1]!.event.seq <= last) {
         yield run;
+        // Done at `to`: what follows (maybe a corrupt line) is never read.
+        if (run[run.length - 1]!.event.seq === last) return;
         continue;
       }
       const inRange = run.filter((item) => item.event.seq >= first && item.event.seq <= last);
       if (inRange.length > 0) yield inRange;
       if (run[run.length - 1]!.event.seq >= last) return;
+    }
+  }
+
+  /** A read that meets a corrupt line drops the verified-prefix record, so no writer trusts it. */
+  private forgettingOnCorrupt<T>(next: () => T): T {
+    try {
+      return next();
+    } catch (error) {
+      if (error instanceof LogCorruptError) forgetVerifiedPrefix(this.layout.cache);
+      throw error;
     }
   }
 
@@ -634,6 +792,7 @@ export class JsonlEventStore implements EventStore {
         const outcome = await parallelVerify(segments, this.catalog, { minRangeBytes: this.parallelVerifyRangeBytes });
         if ('report' in outcome) {
           this.lastVerify = { mode: 'parallel', workers: outcome.workers, ranges: outcome.ranges };
+          if (!outcome.report.ok) forgetVerifiedPrefix(this.layout.cache);
           return outcome.report;
         }
         // Not checked on workers (a custom catalog, a worker that failed to start or died): the
@@ -647,6 +806,12 @@ export class JsonlEventStore implements EventStore {
 
   /** One pass in this thread; parallel-verify.ts must give exactly this report. */
   private async verifySerially(segments: readonly Segment[]): Promise<VerifyReport> {
+    const report = await this.verifyEachLine(segments);
+    if (!report.ok) forgetVerifiedPrefix(this.layout.cache);
+    return report;
+  }
+
+  private async verifyEachLine(segments: readonly Segment[]): Promise<VerifyReport> {
     const checker = await this.chainChecker();
     let pendingBatch = 0;
     for (let i = 0; i < segments.length; i++) {
@@ -739,6 +904,8 @@ export class JsonlEventStore implements EventStore {
             closeSync(dirFd);
           }
           this.closeWriteFd();
+          // Every line was checked on its way in.
+          this.verifiedSegments = [];
           this.tail = { segment, offset: size, seq: last.seq + 1, prevHash: last.hash };
           this.headHash = last.hash;
           this.headId = last.id;
@@ -763,6 +930,7 @@ export class JsonlEventStore implements EventStore {
     await this.queue;
     for (const sub of [...this.subscriptions]) await sub.close();
     this.closeWriteFd();
+    this.recordVerifiedPrefix();
     if (this.index && this.foldedSinceCache >= CACHE_EVERY && this.tail) {
       this.writer!.saveIndexCache(this.layout.cache, this.index, this.tail);
       this.foldedSinceCache = 0;
