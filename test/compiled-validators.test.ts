@@ -286,6 +286,16 @@ const SEED_STATUS = {
 
 /** Valid inputs per compiled target; mutations of them explore the invalid side. */
 const SEEDS: Record<string, unknown[]> = {
+  VerifiedPrefixSchema: [
+    { version: 1, segments: [] },
+    {
+      version: 1,
+      segments: [
+        { name: '000000000001.jsonl', ino: '1234567', size: '4096', mtime_ns: '1795677963683000000', ctime_ns: '1795677963683000000', last_seq: 10, last_hash: 'a'.repeat(64) },
+        { name: '000000000011.jsonl', ino: '1234568', size: '0', mtime_ns: '1', ctime_ns: '2', last_seq: 10, last_hash: 'a'.repeat(64) },
+      ],
+    },
+  ],
   StoredEventSchema: [
     { v: 1, seq: 1, id: '01JZ0000000000000000000000', type: 'note.recorded', stream: 'note/ops', at: T, actor: 'system', data: { text: 'hi' }, prev: '0'.repeat(64), hash: 'a'.repeat(64) },
     { v: 1, seq: 7, id: 'e7', type: 'wu.claimed', stream: 'wu/WU-1', at: T, actor: 'session_x', data: { a: [1] }, idempotency_key: 'k-1', batch_end: 8, prev: 'b'.repeat(64), hash: 'c'.repeat(64) },
