@@ -44,14 +44,5 @@ export function linesOf(events: readonly StoredEvent[]): Buffer {
   return Buffer.from(events.map((e) => serializeEvent(e) + '\n').join(''), 'utf8');
 }
 
-/** A deterministic PRNG (mulberry32) so a failing random run can be replayed from its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic PRNG (mulberry32), the reliability campaigns' own, so a failing random run replays from its seed. */
+export { seeded as seededRandom } from '../../bench/reliability/cli.js';
