@@ -136,8 +136,9 @@ export async function main(argv: readonly string[]): Promise<void> {
   const commands = [program, ...allSubcommands(program)];
   for (const command of commands) {
     command.exitOverride();
-    // Commander's own error text is replaced by Baton's error envelope below.
-    command.configureOutput({ writeErr: () => undefined, outputError: () => undefined });
+    // Commander's own error text is replaced by Baton's error envelope below. What is left on its
+    // error stream is the help a bare `baton` or a bare group shows: print it, as `--help` does.
+    command.configureOutput({ writeErr: (text) => process.stdout.write(text), outputError: () => undefined });
   }
   process.once('SIGINT', () => {
     const output = new Output(chooseMode(program.opts(), stdoutIsTTY));
