@@ -28,7 +28,6 @@ export { readInbox, threadConvergence } from './coordination/inbox.js';
 export { InboxInput } from './coordination/inbox-input.js';
 export { drainHook, watchSignals, renderPrompt, type DeliveredSignal, type WatchDelivery } from './coordination/delivery.js';
 export { signalGate, recordOverride, type SignalGateOutcome } from './coordination/prep.js';
-export { installClaudeCodeHook } from './coordination/hooks-install.js';
 export { setupClaudeCode, mergeClaudeSettings, CLAUDE_HOOK_EVENTS } from './integrations/claude-code/setup.js';
 export { setupCodex, setupCursor } from './integrations/mcp-clients.js';
 export { batonSessionIdFor } from './integrations/claude-code/session-map.js';

@@ -32,8 +32,8 @@ function realTarget(absolute: string): string {
     stats = statSync(absolute);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    // A dangling link: where it points is where the write would go.
-    if (isLink(absolute)) return realTarget(resolve(dirname(absolute), readLinkTarget(absolute)));
+    // A dangling link (realpath fails on it): where it points is where the write would go.
+    if (isLink(absolute)) return realTarget(resolve(dirname(absolute), readlinkSync(absolute)));
     const parent = dirname(absolute);
     const parentStats = statSync(parent);
     if (!parentStats.isDirectory()) throw Object.assign(new Error('parent is not a folder'), { code: 'ENOTDIR' });
@@ -51,10 +51,6 @@ function isLink(path: string): boolean {
   }
 }
 
-/** realpathSync fails on a dangling link; readlink gives where it points. */
-function readLinkTarget(path: string): string {
-  return readlinkSync(path);
-}
 
 function realOrSelf(path: string): string {
   try {

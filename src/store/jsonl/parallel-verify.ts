@@ -1,13 +1,13 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { EventCatalog } from '../../../events/catalog.js';
+import type { EventCatalog } from '../../../events/catalog.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
 import type { VerifyReport } from '../contract.js';
 import { NEWLINE } from './line-reader.js';
 import type { Segment } from './segment-scan.js';
 import type { RangeReport, VerifyRange } from './verify-range.js';
-import type { FromWorker, ToWorker, VerifyWorkerData } from './verify-worker.js';
+import type { FromWorker, ToWorker } from './verify-worker.js';
 import { workerEntry } from './worker-script.js';
 
 /**
@@ -44,14 +44,15 @@ export function workerCount(): number {
 }
 
 export async function parallelVerify(segments: readonly Segment[], catalog: EventCatalog, options: ParallelVerifyOptions): Promise<ParallelOutcome> {
-  const kind = await builtInCatalogKind(catalog);
-  if (kind === undefined) return { fallback: 'the catalog is not the built-in one, which is all a worker can load' };
+  // A worker cannot be handed the store's catalog object; it builds the built-in one, so any other
+  // catalog (extra or custom event types) is verified serially.
+  if (!catalog.builtIn) return { fallback: 'the catalog is not the built-in one, which is all a worker can load' };
   let pool: WorkerPool | undefined;
   try {
     const workers = workerCount();
     const plan = planRanges(segments, (sizes) => Math.max(options.minRangeBytes, Math.ceil(sum(sizes) / (RANGES_PER_WORKER * workers))));
     const started = Math.min(workers, plan.ranges.length);
-    const workerPool = (pool = new WorkerPool(plan.ranges, kind));
+    const workerPool = (pool = new WorkerPool(plan.ranges));
     workerPool.start(started);
     const report = await mergeRanges(plan, (range) => workerPool.report(range.index));
     return { report, workers: started, ranges: plan.ranges.length };
@@ -63,15 +64,6 @@ export async function parallelVerify(segments: readonly Segment[], catalog: Even
   } finally {
     await pool?.close();
   }
-}
-
-/**
- * The built-in catalog a worker can rebuild, when `catalog` is one: a worker cannot be handed the
- * store's catalog object, so any other catalog (extra or custom event types, a subclass answering
- * differently) is verified serially.
- */
-async function builtInCatalogKind(catalog: EventCatalog): Promise<VerifyWorkerData['catalog'] | undefined> {
-  return catalog.builtIn ? 'built-in' : undefined;
 }
 
 function sum(values: readonly number[]): number {
@@ -203,10 +195,7 @@ class WorkerPool {
   private lastNeeded: number;
   private closing = false;
 
-  constructor(
-    private readonly ranges: readonly VerifyRange[],
-    private readonly catalog: VerifyWorkerData['catalog'],
-  ) {
+  constructor(private readonly ranges: readonly VerifyRange[]) {
     this.reports = ranges.map(() => deferred<RangeReport>());
     this.lastNeeded = ranges.length - 1;
   }
@@ -215,9 +204,8 @@ class WorkerPool {
   start(count: number): void {
     const entry = workerEntry('verify-worker');
     if (entry === undefined) throw new Error('the verify worker module is missing');
-    const workerData: VerifyWorkerData = { catalog: this.catalog };
     for (let i = 0; i < count; i++) {
-      const worker = new Worker(entry.script, { eval: entry.evaluate, workerData });
+      const worker = new Worker(entry.script, { eval: entry.evaluate });
       this.workers.push(worker);
       worker.on('message', (message: FromWorker) => this.received(worker, message));
       worker.on('error', (error) => this.fail(error));

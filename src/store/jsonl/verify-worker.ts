@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { builtInCatalog } from '../../../events/builtin-catalog.js';
 import { ChainChecker } from '../chain-checker.js';
 import { checkRange, type RangeReport, type VerifyRange } from './verify-range.js';
@@ -9,22 +9,15 @@ import { checkRange, type RangeReport, type VerifyRange } from './verify-range.j
  * every report; the coordinator terminates it when the verify is done.
  */
 
-/**
- * The catalog to check data with: the built-in one, the only kind a worker can rebuild (a
- * catalog with extra types is verified serially), so each line's answer is the serial verify's.
- */
-export interface VerifyWorkerData {
-  catalog: 'built-in';
-}
-
 export type ToWorker = VerifyRange;
 
 export type FromWorker = { kind: 'ready' } | { kind: 'report'; index: number; report: RangeReport };
 
 const port = parentPort;
 if (port === null) throw new Error('verify-worker runs as a worker thread (parallel-verify.ts starts it)');
-void (workerData as VerifyWorkerData);
-// The serial verify loads the zod schemas before checking, to word what is wrong: so does the worker.
+// The built-in catalog, the only one a worker can rebuild (parallel-verify.ts falls back to the serial
+// verify for any other), so each line's answer is the serial verify's. The serial verify loads the
+// zod schemas before checking, to word what is wrong: so does the worker.
 const catalog = builtInCatalog();
 await catalog.loadSchemas();
 
