@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { INVALID, type Upcaster } from './compiled.js';
-import type { DecodedEvent, StoredEvent } from './envelope.js';
+import type { AcceptedEvent, BatonEvent, RejectedEvent } from './baton-event.js';
+import type { Rejection, StoredEvent } from './envelope.js';
 import { streamCategory } from './patterns.js';
 import { type FieldProblem, validateWith } from './validation.js';
 
@@ -9,8 +10,8 @@ import { type FieldProblem, validateWith } from './validation.js';
  * upcasters that lift legacy stored shapes to today's shape on read. Upcasters run in order and
  * must leave a current shape unchanged.
  */
-export interface EventDefinition<S extends z.ZodType = z.ZodType> {
-  readonly type: string;
+export interface EventDefinition<S extends z.ZodType = z.ZodType, T extends string = string> {
+  readonly type: T;
   readonly schema: S;
   /** Stream categories (the part before `/`) this type may be appended to. */
   readonly streams: readonly string[];
@@ -20,7 +21,8 @@ export interface EventDefinition<S extends z.ZodType = z.ZodType> {
   readonly internal?: boolean;
 }
 
-export function defineEvent<S extends z.ZodType>(def: EventDefinition<S>): EventDefinition<S> {
+/** Keeps the literal `type` and the schema's type, so the typed event union can be derived from the definitions. */
+export function defineEvent<const T extends string, S extends z.ZodType>(def: EventDefinition<S, T>): EventDefinition<S, T> {
   return def;
 }
 
@@ -39,8 +41,8 @@ export interface CatalogEntry {
 }
 
 export type DecodeResult =
-  | { ok: true; event: DecodedEvent }
-  | { ok: false; reason: 'unknown_type' | 'invalid_data'; problems: FieldProblem[] };
+  | { ok: true; event: AcceptedEvent }
+  | { ok: false; reason: Rejection['reason']; problems: FieldProblem[] };
 
 export type NewEventCheck = { ok: true; data: Record<string, unknown> } | { ok: false; problems: FieldProblem[] };
 
@@ -134,22 +136,40 @@ export class EventCatalog {
    * has just validated and appended. Types without upcasters pass through as the same object; the
    * caller must not mutate it.
    */
-  upcast(event: StoredEvent): DecodedEvent {
-    const upcasters = this.entries.get(event.type)?.upcasters;
-    if (upcasters === undefined || upcasters.length === 0) return event;
-    let data = event.data;
-    for (const upcast of upcasters) data = upcast(data);
-    return { ...event, data };
+  upcast(event: StoredEvent): BatonEvent {
+    // The one place a validated event is given its type without a check: the caller checked it.
+    const data = this.upcastData(event);
+    return (data === event.data ? event : { ...event, data }) as AcceptedEvent;
   }
 
   /** Upcast a stored event's data to today's shape and check it. Never throws. */
   decode(event: StoredEvent): DecodeResult {
     const entry = this.entries.get(event.type);
     if (!entry) return { ok: false, reason: 'unknown_type', problems: [{ field: 'type', rule: `unknown event type "${event.type}"` }] };
-    const upcast = this.upcast(event);
-    const checked = entry.check(upcast.data);
-    if (checked !== INVALID) return { ok: true, event: { ...upcast, data: checked as Record<string, unknown> } };
-    return { ok: false, reason: 'invalid_data', problems: this.problemsOf(event.type, upcast.data) };
+    const data = this.upcastData(event);
+    const checked = entry.check(data);
+    // The decoding boundary: data that passed its type's check is that type's schema output.
+    if (checked !== INVALID) return { ok: true, event: { ...event, data: checked } as AcceptedEvent };
+    return { ok: false, reason: 'invalid_data', problems: this.problemsOf(event.type, data) };
+  }
+
+  /**
+   * A stored event as the folds receive it, never throwing: accepted and typed, or marked
+   * `rejected` with its upcast data as stored and the fields at fault (worded by zod when the
+   * schemas are loaded).
+   */
+  toBatonEvent(event: StoredEvent): BatonEvent {
+    const decoded = this.decode(event);
+    if (decoded.ok) return decoded.event;
+    const rejected: RejectedEvent = { ...event, data: this.upcastData(event), rejected: { reason: decoded.reason, problems: decoded.problems } };
+    return rejected;
+  }
+
+  private upcastData(event: StoredEvent): Record<string, unknown> {
+    const upcasters = this.entries.get(event.type)?.upcasters;
+    let data = event.data;
+    if (upcasters !== undefined) for (const upcast of upcasters) data = upcast(data);
+    return data;
   }
 
   /** What is wrong with `data`: zod's words when the schemas are loaded, else the type alone. */

@@ -31,16 +31,6 @@ export interface Rejection {
   problems: FieldProblem[];
 }
 
-/**
- * An event after upcasting and decoding of its data by the catalog (once, by the projection
- * runner). An event the catalog refused still reaches the folds, with its upcast data as stored and
- * `rejected` saying why: a fold reports it as an integrity finding and never throws on it.
- */
-export interface DecodedEvent<D = Record<string, unknown>> extends Omit<StoredEvent, 'data'> {
-  data: D;
-  rejected?: Rejection;
-}
-
 /** What a caller hands to `append`: the store assigns seq, id, prev and hash. */
 export const NewEventSchema = z.strictObject({
   type: z.string().regex(EVENT_TYPE_PATTERN, 'must be a dotted lower-case event type like wu.claimed'),

@@ -2,6 +2,7 @@ import { EventCatalog, entryOf, type EventDefinition } from './catalog.js';
 import { ALL_EVENT_DEFINITIONS } from './definitions.js';
 import { COMPILED_EVENT_TYPES } from './validators.generated.js';
 
+export type * from './baton-event.js';
 export * from './canonical.js';
 export * from './catalog.js';
 export * from './envelope.js';

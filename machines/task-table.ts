@@ -1,3 +1,4 @@
+import { Refusal } from '../deciders/refusal.js';
 import { isTerminal, TaskState, TASK_STATES } from '../events/tasks/terms.js';
 
 /**
@@ -29,13 +30,13 @@ export function illegalTransitionMessage(taskId: string, from: TaskState, to: Ta
 }
 
 /** The typed refusal of §4.3 (pure: the CLI maps it to ILLEGAL_TRANSITION, exit 2). */
-export class IllegalTaskTransitionError extends Error {
+export class IllegalTaskTransitionError extends Refusal {
   override readonly name = 'IllegalTaskTransitionError';
   constructor(
     readonly taskId: string,
     readonly from: TaskState,
     readonly to: TaskState,
   ) {
-    super(illegalTransitionMessage(taskId, from, to));
+    super('ILLEGAL_TRANSITION', illegalTransitionMessage(taskId, from, to), { task_id: taskId, from, to });
   }
 }

@@ -1,4 +1,4 @@
-import type { DecodedEvent } from '../events/envelope.js';
+import type { BatonEvent } from '../events/baton-event.js';
 import { GENESIS_HASH, HASH_PATTERN } from '../events/patterns.js';
 import type { Projection } from './projection.js';
 
@@ -50,7 +50,7 @@ export const logStatsProjection: Projection<LogStatsState, LogStatsView> = {
     return { events: 0, head_seq: 0, head_hash: GENESIS_HASH, streams: new Set(), by_type: new Map() };
   },
 
-  apply(state: LogStatsState, event: DecodedEvent) {
+  apply(state: LogStatsState, event: BatonEvent) {
     state.events += 1;
     state.head_seq = event.seq;
     state.head_hash = event.hash;

@@ -1,4 +1,4 @@
-import type { DecodedEvent } from '../events/envelope.js';
+import type { BatonEvent } from '../events/baton-event.js';
 
 /**
  * A projection: a pure fold from the log to a view. No I/O, no clock — `now` is an argument of
@@ -22,7 +22,7 @@ export interface Projection<S, V> {
   readonly name: string;
   readonly version: number;
   init(): S;
-  apply(state: S, event: DecodedEvent): S;
+  apply(state: S, event: BatonEvent): S;
   view(state: S, now: string): V;
   /**
    * Projections that are views over one fold (the same init, apply, serialize and version) carry
@@ -46,7 +46,7 @@ export type StateOf<P> = P extends Projection<infer S, unknown> ? S : never;
 export type ViewOf<P> = P extends Projection<infer _S, infer V> ? V : never;
 
 /** Pure fold of `events` into `state` (default: a fresh `init()`). The state passed in is consumed. */
-export function foldEvents<S, V>(projection: Projection<S, V>, events: Iterable<DecodedEvent>, state: S = projection.init()): S {
+export function foldEvents<S, V>(projection: Projection<S, V>, events: Iterable<BatonEvent>, state: S = projection.init()): S {
   let current = state;
   for (const event of events) current = projection.apply(current, event);
   return current;

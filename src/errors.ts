@@ -1,20 +1,9 @@
 import type { FieldProblem } from '../events/validation.js';
 import { formatProblems } from '../events/validation.js';
 
-/** The shared error codes of the architecture spec and their exit codes. Domains add their own. */
-export const ErrorCode = {
-  INVALID_INPUT: 'INVALID_INPUT',
-  UNKNOWN_ID: 'UNKNOWN_ID',
-  ILLEGAL_TRANSITION: 'ILLEGAL_TRANSITION',
-  LOG_CORRUPT: 'LOG_CORRUPT',
-  INTEGRITY_BLOCKED: 'INTEGRITY_BLOCKED',
-  CONFLICT: 'CONFLICT',
-  IDEMPOTENCY_CONFLICT: 'IDEMPOTENCY_CONFLICT',
-  STORE_UNAVAILABLE: 'STORE_UNAVAILABLE',
-  UNEXPECTED: 'UNEXPECTED',
-  INTERRUPTED: 'INTERRUPTED',
-} as const;
-export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+import { ErrorCode } from '../deciders/error-codes.js';
+
+export { ErrorCode };
 
 export const EXIT_CODES: Record<string, number> = {
   INVALID_INPUT: 2,

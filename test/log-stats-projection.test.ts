@@ -4,10 +4,12 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createCatalog, defineEvent, GENESIS_HASH, type DecodedEvent, type NewEvent, type StoredEvent } from '../events/index.js';
+import { createCatalog, defineEvent, GENESIS_HASH, type NewEvent, type StoredEvent } from '../events/index.js';
 import { PROJECTIONS } from '../projections/index.js';
 import { logStatsProjection, type LogStatsState } from '../projections/log-stats.js';
 import { foldEvents } from '../projections/projection.js';
+import type { BatonEvent } from '../events/baton-event.js';
+import { decoded as decodedEvent } from './helpers/decoded.js';
 import type { EventStore } from '../src/store/contract.js';
 import { MemoryEventStore } from '../src/store/memory-store.js';
 import { runProjection } from '../src/store/projection-runner.js';
@@ -32,8 +34,8 @@ async function storeWith(events: readonly NewEvent[]): Promise<{ store: EventSto
   return { store, stored };
 }
 
-function decoded(type: string, stream: string, seq: number): DecodedEvent {
-  return { v: 1, seq, id: `id${seq}`, type, stream, at: NOW, actor: 'system', data: {}, prev: GENESIS_HASH, hash: String(seq % 10).repeat(64) };
+function decoded(type: string, stream: string, seq: number): BatonEvent {
+  return decodedEvent({ v: 1, seq, id: `id${seq}`, type, stream, at: NOW, actor: 'system', data: {}, prev: GENESIS_HASH, hash: String(seq % 10).repeat(64) });
 }
 
 describe('log_stats projection', () => {

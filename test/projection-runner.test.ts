@@ -1,10 +1,11 @@
+import type { BatonEvent } from '../events/baton-event.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createCatalog, defineEvent, GENESIS_HASH, type DecodedEvent, type NewEvent, type StoredEvent } from '../events/index.js';
+import { createCatalog, defineEvent, GENESIS_HASH, type NewEvent, type StoredEvent } from '../events/index.js';
 import { logStatsProjection } from '../projections/log-stats.js';
 import { foldEvents, type Projection } from '../projections/projection.js';
 import type { EventStore, ReadOptions } from '../src/store/contract.js';
@@ -40,7 +41,8 @@ const noteTexts: Projection<NoteTextsState, { v: 1; type: 'note_texts'; generate
   init: () => ({ count: 0, order: [], last: {} }),
   apply(state, event) {
     state.count += 1;
-    const text = event.data['text'];
+    const data: Record<string, unknown> = event.data;
+    const text = data['text'];
     if (typeof text === 'string') {
       if (!Object.hasOwn(state.last, event.stream)) state.order.push(event.stream);
       state.last[event.stream] = text;
@@ -438,7 +440,7 @@ describe('projection runner', () => {
       name: 'collect',
       version: 1,
       init: () => null,
-      apply(state, event: DecodedEvent) {
+      apply(state, event: BatonEvent) {
         seen.push(event.data);
         return state;
       },

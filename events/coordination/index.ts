@@ -1,4 +1,3 @@
-import type { EventDefinition } from '../catalog.js';
 import { RECEIPT_EVENTS } from './receipt.js';
 import { SESSION_EVENTS } from './session.js';
 import { SIGNAL_EVENTS } from './signal.js';
@@ -10,9 +9,9 @@ export * from './session.js';
 export * from './signal.js';
 export * from './work-unit-facts.js';
 
-export const COORDINATION_EVENTS: readonly EventDefinition[] = [
+export const COORDINATION_EVENTS = [
   ...SESSION_EVENTS,
   ...SIGNAL_EVENTS,
   ...RECEIPT_EVENTS,
   ...WU_PREP_EVENTS,
-];
+] as const;

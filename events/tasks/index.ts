@@ -1,4 +1,3 @@
-import type { EventDefinition } from '../catalog.js';
 import { SUBAGENT_EVENTS } from './subagent-events.js';
 import { TASK_LIFECYCLE_EVENTS } from './task-events.js';
 
@@ -8,4 +7,4 @@ export * from './subagent-events.js';
 export * from './task-events.js';
 export * from './vocabulary.js';
 
-export const TASK_EVENTS: readonly EventDefinition[] = [...TASK_LIFECYCLE_EVENTS, ...SUBAGENT_EVENTS];
+export const TASK_EVENTS = [...TASK_LIFECYCLE_EVENTS, ...SUBAGENT_EVENTS] as const;

@@ -1,4 +1,3 @@
-import type { EventDefinition } from '../catalog.js';
 import { DEFINITION_EVENTS } from './definition.js';
 import { LIFECYCLE_EVENTS } from './lifecycle.js';
 import { OBSERVATION_EVENTS } from './observations.js';
@@ -10,4 +9,4 @@ export * from './observations.js';
 export * from './orchestration.js';
 export * from './vocabulary.js';
 
-export const WORK_UNIT_EVENTS: readonly EventDefinition[] = [...DEFINITION_EVENTS, ...LIFECYCLE_EVENTS, ...ORCHESTRATION_EVENTS, ...OBSERVATION_EVENTS];
+export const WORK_UNIT_EVENTS = [...DEFINITION_EVENTS, ...LIFECYCLE_EVENTS, ...ORCHESTRATION_EVENTS, ...OBSERVATION_EVENTS] as const;

@@ -1,5 +1,5 @@
 import { SessionStatus } from '../../events/coordination/vocabulary.js';
-import type { DecodedEvent } from '../../events/envelope.js';
+import type { BatonEvent } from '../../events/baton-event.js';
 import type { Projection } from '../projection.js';
 import { effectiveStatus, readerIdentityOf, sessionsInOrder } from './sessions.js';
 import { applyCoordination, deserializeCoordination, initCoordination, serializeCoordination, type CoordinationState, type IntegrityFinding } from './state.js';
@@ -68,7 +68,7 @@ export function coordinationProjection<V>(
     version: 1,
     fold: COORDINATION_FOLD,
     init: initCoordination,
-    apply: (state: CoordinationState, event: DecodedEvent) => applyCoordination(state, event),
+    apply: (state: CoordinationState, event: BatonEvent) => applyCoordination(state, event),
     view: (state: CoordinationState, now: string) => view(state, now, {}),
     viewWith: view,
     serialize: serializeCoordination,

@@ -1,13 +1,9 @@
 import { INVALID } from '../../events/compiled.js';
 import type { SignalSentData } from '../../events/coordination/signal.js';
 import { DeliveryState, type DeliveryState as DeliveryStateT, type EndStatus, SessionStatus } from '../../events/coordination/vocabulary.js';
-import type { DecodedEvent } from '../../events/envelope.js';
+import type { BatonEvent, EventOf, RejectedEvent } from '../../events/baton-event.js';
 import * as compiled from '../../events/validators.generated.js';
-import type { ReceiptRecordedData } from '../../events/coordination/receipt.js';
-import type { SessionEndedData, SessionHeartbeatData, SessionStartedData } from '../../events/coordination/session.js';
-import type { InitiativeCreatedData, WuDefinedData } from '../../events/work-units/definition.js';
-import type { WuClaimedData } from '../../events/work-units/lifecycle.js';
-import { accepted, rejectionText } from '../accepted.js';
+import { rejectionText } from '../rejection-text.js';
 
 /**
  * The coordination fold: sessions (with display names settled at each seq), signals, receipts per
@@ -111,14 +107,15 @@ export function foldReceiptState(current: DeliveryStateT | undefined, next: Deli
  * session alive (§2 heartbeat rule), while a session start and a refused session or receipt event
  * do not.
  */
-export function applyCoordination(state: CoordinationState, event: DecodedEvent): CoordinationState {
+export function applyCoordination(state: CoordinationState, event: BatonEvent): CoordinationState {
   state.head_seq = event.seq;
   if (applyFact(state, event)) keepActorAlive(state, event);
   return state;
 }
 
 /** The event's own change, by type; whether it counts as a fact its actor recorded (see applyCoordination). */
-function applyFact(state: CoordinationState, event: DecodedEvent): boolean {
+function applyFact(state: CoordinationState, event: BatonEvent): boolean {
+  if (event.rejected !== undefined) return applyRejected(state, event);
   switch (event.type) {
     case 'session.started':
       applySessionStarted(state, event);
@@ -132,11 +129,9 @@ function applyFact(state: CoordinationState, event: DecodedEvent): boolean {
       return true;
     case 'receipt.recorded':
       return applyReceipt(state, event);
-    case 'initiative.created': {
-      const parsed = accepted<InitiativeCreatedData>(event);
-      if (parsed.success && !state.initiatives.has(parsed.data.initiative)) state.initiatives.set(parsed.data.initiative, { lanes: parsed.data.lanes });
+    case 'initiative.created':
+      if (!state.initiatives.has(event.data.initiative)) state.initiatives.set(event.data.initiative, { lanes: event.data.lanes });
       return true;
-    }
     case 'wu.defined':
       applyWuDefined(state, event);
       return true;
@@ -148,22 +143,48 @@ function applyFact(state: CoordinationState, event: DecodedEvent): boolean {
   }
 }
 
+/**
+ * An event the catalog refused: a finding for the types coordination folds (a refused signal may
+ * still be kept, see signalData); false where it must not keep its actor alive.
+ */
+function applyRejected(state: CoordinationState, event: RejectedEvent): boolean {
+  switch (event.type) {
+    case 'session.started':
+      addFinding(state, event, rejectionText(event));
+      return false;
+    case 'session.heartbeat':
+      addFinding(state, event, 'heartbeat of an unknown session');
+      return false;
+    case 'session.ended':
+      addFinding(state, event, 'end of an unknown session');
+      return false;
+    case 'receipt.recorded':
+      addFinding(state, event, rejectionText(event));
+      return false;
+    case 'signal.sent': {
+      const data = refusedSignalData(state, event);
+      if (data !== undefined) recordSignal(state, event, data);
+      return true;
+    }
+    default:
+      return true;
+  }
+}
+
 /** Any fact a live session records keeps it alive (§2 heartbeat rule). */
-function keepActorAlive(state: CoordinationState, event: DecodedEvent): void {
+function keepActorAlive(state: CoordinationState, event: BatonEvent): void {
   const actor = state.sessions.get(event.actor);
   if (actor && actor.stored_status === SessionStatus.active) actor.last_heartbeat_at = laterOf(actor.last_heartbeat_at, event.at);
 }
 
 /** An odd event becomes an integrity finding, in fold order. */
-function addFinding(state: CoordinationState, event: DecodedEvent, reason: string): void {
+function addFinding(state: CoordinationState, event: BatonEvent, reason: string): void {
   state.findings.push({ seq: event.seq, type: event.type, reason });
 }
 
 /** `session.started`: a new session under its settled display name; a second start is a finding. */
-function applySessionStarted(state: CoordinationState, event: DecodedEvent): void {
-  const parsed = accepted<SessionStartedData>(event);
-  if (!parsed.success) return addFinding(state, event, rejectionText(event));
-  const d = parsed.data;
+function applySessionStarted(state: CoordinationState, event: EventOf<'session.started'>): void {
+  const d = event.data;
   if (state.sessions.has(d.session_id)) return addFinding(state, event, `session ${d.session_id} started twice`);
   const name = settleName(state.names_held, d.display_name);
   state.names_held.set(name, d.session_id);
@@ -191,9 +212,8 @@ function applySessionStarted(state: CoordinationState, event: DecodedEvent): voi
 }
 
 /** `session.heartbeat` of an active session; false (a finding) for an unknown or ended one. */
-function applyHeartbeat(state: CoordinationState, event: DecodedEvent): boolean {
-  const parsed = accepted<SessionHeartbeatData>(event);
-  const session = parsed.success ? state.sessions.get(parsed.data.session_id) : undefined;
+function applyHeartbeat(state: CoordinationState, event: EventOf<'session.heartbeat'>): boolean {
+  const session = state.sessions.get(event.data.session_id);
   if (!session) return (addFinding(state, event, 'heartbeat of an unknown session'), false);
   if (session.stored_status !== SessionStatus.active) return (addFinding(state, event, `heartbeat of ended session ${session.session_id}`), false);
   session.last_heartbeat_at = laterOf(session.last_heartbeat_at, event.at);
@@ -205,15 +225,14 @@ function applyHeartbeat(state: CoordinationState, event: DecodedEvent): boolean 
  * `session.ended`: the session ends and frees its display name; false for an unknown session (a
  * finding) or one already ended (a finding only when the status differs).
  */
-function applySessionEnded(state: CoordinationState, event: DecodedEvent): boolean {
-  const parsed = accepted<SessionEndedData>(event);
-  const session = parsed.success ? state.sessions.get(parsed.data.session_id) : undefined;
-  if (!parsed.success || !session) return (addFinding(state, event, 'end of an unknown session'), false);
+function applySessionEnded(state: CoordinationState, event: EventOf<'session.ended'>): boolean {
+  const session = state.sessions.get(event.data.session_id);
+  if (!session) return (addFinding(state, event, 'end of an unknown session'), false);
   if (session.stored_status !== SessionStatus.active) {
-    if (session.stored_status !== parsed.data.status) addFinding(state, event, `session ${session.session_id} already ended ${session.stored_status}`);
+    if (session.stored_status !== event.data.status) addFinding(state, event, `session ${session.session_id} already ended ${session.stored_status}`);
     return false;
   }
-  session.stored_status = parsed.data.status;
+  session.stored_status = event.data.status;
   session.finished_at = event.at;
   session.updated_at = event.at;
   if (state.names_held.get(session.display_name) === session.session_id) state.names_held.delete(session.display_name);
@@ -221,10 +240,8 @@ function applySessionEnded(state: CoordinationState, event: DecodedEvent): boole
 }
 
 /** `receipt.recorded`: the reader's folded delivery state; false (a finding) for an unknown signal or its own sender. */
-function applyReceipt(state: CoordinationState, event: DecodedEvent): boolean {
-  const parsed = accepted<ReceiptRecordedData>(event);
-  if (!parsed.success) return (addFinding(state, event, rejectionText(event)), false);
-  const d = parsed.data;
+function applyReceipt(state: CoordinationState, event: EventOf<'receipt.recorded'>): boolean {
+  const d = event.data;
   const index = state.signal_index.get(d.signal_id);
   if (index === undefined) return (addFinding(state, event, `receipt for unknown signal ${d.signal_id}`), false);
   if (state.signals[index]!.data.sender_identity === d.reader_identity) return (addFinding(state, event, `receipt by the sender of ${d.signal_id}`), false);
@@ -235,37 +252,41 @@ function applyReceipt(state: CoordinationState, event: DecodedEvent): boolean {
 }
 
 /** `wu.defined`: the WU's initiative and lane, as coordination reads them. */
-function applyWuDefined(state: CoordinationState, event: DecodedEvent): void {
-  const parsed = accepted<WuDefinedData>(event);
-  if (!parsed.success) return;
-  const wu = state.wus.get(parsed.data.wu_id) ?? { initiative: null, lane: null, claimant: null };
-  if (parsed.data.initiative !== undefined) wu.initiative = parsed.data.initiative;
-  if (parsed.data.lane !== undefined) wu.lane = parsed.data.lane;
-  state.wus.set(parsed.data.wu_id, wu);
+function applyWuDefined(state: CoordinationState, event: EventOf<'wu.defined'>): void {
+  const d = event.data;
+  const wu = state.wus.get(d.wu_id) ?? { initiative: null, lane: null, claimant: null };
+  if (d.initiative !== undefined) wu.initiative = d.initiative;
+  if (d.lane !== undefined) wu.lane = d.lane;
+  state.wus.set(d.wu_id, wu);
 }
 
 /** `wu.claimed`: the WU's claimant, and the claiming session's latest WU. */
-function applyWuClaimed(state: CoordinationState, event: DecodedEvent): void {
-  const parsed = accepted<WuClaimedData>(event);
-  if (!parsed.success) return;
-  const wu = state.wus.get(parsed.data.wu_id) ?? { initiative: null, lane: null, claimant: null };
-  wu.claimant = parsed.data.session_id;
-  state.wus.set(parsed.data.wu_id, wu);
-  const claimant = parsed.data.session_id === null ? undefined : state.sessions.get(parsed.data.session_id);
-  if (claimant) claimant.claimed_wu = parsed.data.wu_id;
+function applyWuClaimed(state: CoordinationState, event: EventOf<'wu.claimed'>): void {
+  const d = event.data;
+  const wu = state.wus.get(d.wu_id) ?? { initiative: null, lane: null, claimant: null };
+  wu.claimant = d.session_id;
+  state.wus.set(d.wu_id, wu);
+  const claimant = d.session_id === null ? undefined : state.sessions.get(d.session_id);
+  if (claimant) claimant.claimed_wu = d.wu_id;
 }
 
 /**
- * A stored signal's data, or undefined when it is invalid (reported). A signal whose only fault is
- * its deprecated alias (`target_agent` absent from, or not equal to, recipients[0]) keeps its
- * `recipients` and is reported (§5.4). The fold decides with the compiled checks alone, so it never
- * needs zod and never throws on history.
+ * `signal.sent` the catalog accepted: today's shape (it carries `schema_version`), or a legacy
+ * record the upcaster could not complete, which is checked against today's shape like a refused one.
  */
-function signalData(state: CoordinationState, event: DecodedEvent): SignalSentData | undefined {
-  const raw = event.data;
-  // The catalog accepts today's shape or a legacy one (which carries no schema_version); accepted
-  // data with a schema_version is today's shape, decoded already.
-  if (event.rejected === undefined && raw['schema_version'] !== undefined) return raw as SignalSentData;
+function applySignal(state: CoordinationState, event: EventOf<'signal.sent'>): void {
+  const data = 'schema_version' in event.data ? event.data : refusedSignalData(state, event);
+  if (data !== undefined) recordSignal(state, event, data);
+}
+
+/**
+ * The data of a signal that is not today's shape, or undefined when it is invalid (reported). A
+ * signal whose only fault is its deprecated alias (`target_agent` absent from, or not equal to,
+ * recipients[0]) keeps its `recipients` and is reported (§5.4). Decided with the compiled checks
+ * alone, so the fold never needs zod and never throws on history.
+ */
+function refusedSignalData(state: CoordinationState, event: BatonEvent): SignalSentData | undefined {
+  const raw: Record<string, unknown> = event.data;
   const parsed = compiled.SignalSentData.parse(raw);
   if (parsed !== INVALID) return parsed;
   if ('target_agent' in raw) {
@@ -280,10 +301,8 @@ function signalData(state: CoordinationState, event: DecodedEvent): SignalSentDa
   return undefined;
 }
 
-/** `signal.sent`: the signal, indexed by id, thread and idempotency scope; a second record of an id is a finding. */
-function applySignal(state: CoordinationState, event: DecodedEvent): void {
-  const data = signalData(state, event);
-  if (data === undefined) return;
+/** A signal, indexed by id, thread and idempotency scope; a second record of an id is a finding. */
+function recordSignal(state: CoordinationState, event: BatonEvent, data: SignalSentData): void {
   if (state.signal_index.has(data.signal_id)) return addFinding(state, event, `signal ${data.signal_id} recorded twice`);
   if (event.stream !== `thread/${data.thread_id}`) addFinding(state, event, `signal ${data.signal_id} is on ${event.stream}, not thread/${data.thread_id}`);
   const index = state.signals.length;

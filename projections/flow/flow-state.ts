@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { DeepDiveEventType, type DeepDiveCompiledData, type DeepDiveInitializedData } from '../../events/flow/deep-dive-events.js';
-import type { DecodedEvent } from '../../events/envelope.js';
-import { FlowEventType, FlowFact, type FlowStartedData } from '../../events/flow/flow-events.js';
-import { accepted, rejectionText } from '../accepted.js';
+import { DeepDiveEventType } from '../../events/flow/deep-dive-events.js';
+import type { AcceptedEvent, BatonEvent } from '../../events/baton-event.js';
+import { FlowEventType, FlowFact } from '../../events/flow/flow-events.js';
+import { rejectionText } from '../rejection-text.js';
 import { Mode, Variant } from '../../events/flow/vocabulary.js';
 import { FlowContext, startedContext } from '../../machines/flow-context.js';
 import type { FlowMachineEvent } from '../../machines/flow-events.js';
@@ -93,7 +93,7 @@ function withFlow(state: FlowState, record: FlowRecord): FlowState {
   return { ...state, flows: { ...state.flows, [record.context.variant]: record } };
 }
 
-function finding(state: FlowState, event: DecodedEvent, reason: string): FlowState {
+function finding(state: FlowState, event: BatonEvent, reason: string): FlowState {
   return { ...state, findings: [...state.findings, { seq: event.seq, type: event.type, stream: event.stream, reason }] };
 }
 
@@ -116,31 +116,39 @@ export function applyFlowFact(record: FlowRecord, fact: FlowFact, at: string): {
   return { record: { ...counted, context: { ...result.context, outbox: [] }, entries, expected: rest } };
 }
 
-export function applyFlowEvent(state: FlowState, event: DecodedEvent): FlowState {
-  if (event.type === FlowEventType.started) {
-    const parsed = accepted<FlowStartedData>(event);
-    if (!parsed.success) return finding(state, event, rejectionText(event));
-    const context = startedContext(parsed.data, event.at);
-    const record: FlowRecord = { stream: event.stream, version: 1, start_mode: parsed.data.mode, context, entries: initialEntries(event.at), expected: [] };
-    return { ...withFlow(state, record), latest: parsed.data.variant };
+type FlowFactEvent = Extract<AcceptedEvent, { type: FlowFact['type'] }>;
+const FLOW_FACT_TYPES: ReadonlySet<string> = new Set(FlowFact.options.map((option) => option.shape.type.value));
+
+function isFlowFact(event: AcceptedEvent): event is FlowFactEvent {
+  return FLOW_FACT_TYPES.has(event.type);
+}
+
+/** The fact an event records, as the machine emits it (type and data, no envelope). */
+function factOf(event: FlowFactEvent): FlowFact {
+  // TypeScript does not correlate `type` and `data` across a union's members once destructured.
+  return { type: event.type, data: event.data } as FlowFact;
+}
+
+export function applyFlowEvent(state: FlowState, event: BatonEvent): FlowState {
+  if (event.rejected !== undefined) {
+    const folded = event.type.startsWith('flow.') || event.type === DeepDiveEventType.initialized || event.type === DeepDiveEventType.compiled;
+    return folded ? finding(state, event, rejectionText(event)) : state;
   }
-  if (event.type === DeepDiveEventType.initialized) {
-    const parsed = accepted<DeepDiveInitializedData>(event);
-    if (!parsed.success) return finding(state, event, rejectionText(event));
-    return { ...state, deep_dive: initializedRecord(parsed.data, event.stream, event.at) };
+  switch (event.type) {
+    case FlowEventType.started: {
+      const record: FlowRecord = { stream: event.stream, version: 1, start_mode: event.data.mode, context: startedContext(event.data, event.at), entries: initialEntries(event.at), expected: [] };
+      return { ...withFlow(state, record), latest: event.data.variant };
+    }
+    case DeepDiveEventType.initialized:
+      return { ...state, deep_dive: initializedRecord(event.data, event.stream, event.at) };
+    case DeepDiveEventType.compiled:
+      if (state.deep_dive === null || state.deep_dive.stream !== event.stream) return finding(state, event, 'a compile of a deep dive that is not the latest one');
+      return { ...state, deep_dive: compiledRecord(state.deep_dive, event.data, event.at) };
   }
-  if (event.type === DeepDiveEventType.compiled) {
-    const parsed = accepted<DeepDiveCompiledData>(event);
-    if (!parsed.success) return finding(state, event, rejectionText(event));
-    if (state.deep_dive === null || state.deep_dive.stream !== event.stream) return finding(state, event, 'a compile of a deep dive that is not the latest one');
-    return { ...state, deep_dive: compiledRecord(state.deep_dive, parsed.data, event.at) };
-  }
-  if (!event.type.startsWith('flow.')) return state;
-  if (event.rejected !== undefined) return finding(state, event, rejectionText(event));
-  const parsed = { data: { type: event.type, data: event.data } as FlowFact };
+  if (!isFlowFact(event)) return state;
   const record = flowOf(state, event.stream);
   if (record === null) return finding(state, event, 'an event for a flow that is not the most recent of its variant');
-  const applied = applyFlowFact(record, parsed.data, event.at);
+  const applied = applyFlowFact(record, factOf(event), event.at);
   if ('error' in applied) {
     // Not applied; the stream still counts the event, so expected versions stay right.
     return finding(withFlow(state, { ...record, version: record.version + 1, expected: [] }), event, applied.error);

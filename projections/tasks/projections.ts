@@ -1,7 +1,7 @@
-import type { DecodedEvent } from '../../events/envelope.js';
+import type { BatonEvent } from '../../events/baton-event.js';
 import { TASK_STATES, type TaskState } from '../../events/tasks/terms.js';
 import type { Projection } from '../projection.js';
-import { ViewRefusal, TaskErrorCode } from './refusal.js';
+import { Refusal, TaskErrorCode } from './refusal.js';
 import { applyTasks, deserializeTasks, initTasks, serializeTasks, type TasksState } from './state.js';
 import { DEFAULT_WORK_UNITS_CONFIG } from '../work-units/settings.js';
 import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from '../work-units/state.js';
@@ -26,14 +26,14 @@ export function viewContextFrom(args: ViewArgs, now: string): ViewContext {
 
 export function parseStateFilter(raw: string): TaskState {
   if (!(TASK_STATES as readonly string[]).includes(raw)) {
-    throw new ViewRefusal(TaskErrorCode.INVALID_INPUT, `Invalid --state value: '${raw}'. Allowed: ${TASK_STATES.join(', ')}.`, { field: '--state' });
+    throw new Refusal(TaskErrorCode.INVALID_INPUT, `Invalid --state value: '${raw}'. Allowed: ${TASK_STATES.join(', ')}.`, { field: '--state' });
   }
   return raw as TaskState;
 }
 
 function required(args: ViewArgs, key: string, flag: string): string {
   const value = str(args, key);
-  if (value === undefined) throw new ViewRefusal(TaskErrorCode.INVALID_INPUT, `${flag} is required for this view`, { field: flag });
+  if (value === undefined) throw new Refusal(TaskErrorCode.INVALID_INPUT, `${flag} is required for this view`, { field: flag });
   return value;
 }
 
@@ -50,12 +50,12 @@ function tasksProjection<V>(
     version: 1,
     fold: TASKS_FOLD,
     init: initTasks,
-    apply: (state: TasksState, event: DecodedEvent) => applyTasks(state, event),
+    apply: (state: TasksState, event: BatonEvent) => applyTasks(state, event),
     view: (state, now) => {
       try {
         return view(state, now, {});
       } catch (error) {
-        if (error instanceof ViewRefusal) return { v: 1 as const, type: name, generated_at: now };
+        if (error instanceof Refusal) return { v: 1 as const, type: name, generated_at: now };
         throw error;
       }
     },
@@ -103,7 +103,7 @@ export const lastStoppingPointProjection: Projection<LastStoppingPointState, Sta
     try {
       return lspView(state, now, {});
     } catch (error) {
-      if (error instanceof ViewRefusal) return { v: 1 as const, type: 'last_stopping_point', generated_at: now };
+      if (error instanceof Refusal) return { v: 1 as const, type: 'last_stopping_point', generated_at: now };
       throw error;
     }
   },

@@ -1,17 +1,6 @@
-/**
- * A view that cannot be built from its arguments (a malformed or unknown id): pure, carries the
- * error code and message of tasks.md §2; the CLI turns it into a BatonError (exit 2).
- */
-export class ViewRefusal extends Error {
-  override readonly name = 'ViewRefusal';
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly details: Record<string, unknown> | undefined = undefined,
-  ) {
-    super(message);
-  }
-}
+import { Refusal } from '../../deciders/refusal.js';
+
+export { Refusal };
 
 export const TaskErrorCode = {
   UNKNOWN_TASK: 'UNKNOWN_TASK',
@@ -32,17 +21,17 @@ const PATTERNS = {
 /** §2: the full pattern, at most 128 characters, checked before anything is read. */
 export function checkId(prefix: keyof typeof PATTERNS, raw: string, field?: string): string {
   if (raw.length > 128 || !PATTERNS[prefix].test(raw)) {
-    throw new ViewRefusal(TaskErrorCode.INVALID_INPUT, `Expected ${prefix}_<id>, got '${raw}'`, field ? { field } : undefined);
+    throw new Refusal(TaskErrorCode.INVALID_INPUT, `Expected ${prefix}_<id>, got '${raw}'`, field ? { field } : undefined);
   }
   return raw;
 }
 
-export function taskNotFound(id: string): ViewRefusal {
-  return new ViewRefusal(TaskErrorCode.UNKNOWN_TASK, `Task ${id} not found`, { task_id: id });
+export function taskNotFound(id: string): Refusal {
+  return new Refusal(TaskErrorCode.UNKNOWN_TASK, `Task ${id} not found`, { task_id: id });
 }
-export function sessionNotFound(id: string): ViewRefusal {
-  return new ViewRefusal(TaskErrorCode.UNKNOWN_SESSION, `Session ${id} not found`, { session_id: id });
+export function sessionNotFound(id: string): Refusal {
+  return new Refusal(TaskErrorCode.UNKNOWN_SESSION, `Session ${id} not found`, { session_id: id });
 }
-export function subagentNotFound(id: string): ViewRefusal {
-  return new ViewRefusal(TaskErrorCode.UNKNOWN_SUBAGENT, `Subagent ${id} not found`, { subagent_id: id });
+export function subagentNotFound(id: string): Refusal {
+  return new Refusal(TaskErrorCode.UNKNOWN_SUBAGENT, `Subagent ${id} not found`, { subagent_id: id });
 }

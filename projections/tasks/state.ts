@@ -1,11 +1,9 @@
-import type { DecodedEvent } from '../../events/envelope.js';
+import type { BatonEvent, EventOf } from '../../events/baton-event.js';
 import { SessionStatus } from '../../events/coordination/vocabulary.js';
 import type { Ownership } from '../../events/tasks/ownership.js';
 import { ownershipIdentity, sameOwnership } from '../../events/tasks/ownership-terms.js';
 import { CREATABLE_STATES, isTerminal, TaskState, type ErrorClass } from '../../events/tasks/terms.js';
-import type { SubagentFinishedData, SubagentStartedData } from '../../events/tasks/subagent-events.js';
-import type { TaskCreatedData, TaskOwnershipAddedData, TaskTransitionedData } from '../../events/tasks/task-events.js';
-import { accepted, rejectionText } from '../accepted.js';
+import { rejectionText } from '../rejection-text.js';
 import { isLegalTransition, illegalTransitionMessage } from '../../machines/task-table.js';
 import { applyCoordination, deserializeCoordination, initCoordination, serializeCoordination, type CoordinationState } from '../coordination/state.js';
 
@@ -85,72 +83,79 @@ export function streamVersionIn(state: TasksState, stream: string): number {
   return state.stream_versions.get(stream) ?? 0;
 }
 
-export function applyTasks(state: TasksState, event: DecodedEvent): TasksState {
+/** The event types this fold reads (a refused one of these is a finding; others are ignored). */
+const TASK_FOLD_TYPES: ReadonlySet<string> = new Set(['task.created', 'task.transitioned', 'task.ownership_added', 'subagent.started', 'subagent.finished']);
+
+type Finding = (reason: string) => TasksState;
+
+export function applyTasks(state: TasksState, event: BatonEvent): TasksState {
   applyCoordination(state.coordination, event);
   if (event.stream.startsWith('task/') || event.stream.startsWith('subagent/')) {
     state.stream_versions.set(event.stream, (state.stream_versions.get(event.stream) ?? 0) + 1);
   }
-  const finding = (reason: string): TasksState => {
+  const finding: Finding = (reason) => {
     state.findings.push({ seq: event.seq, type: event.type, reason, stream: event.stream });
     return state;
   };
+  if (event.rejected !== undefined) return TASK_FOLD_TYPES.has(event.type) ? finding(rejectionText(event)) : state;
   switch (event.type) {
     case 'task.created':
       return applyCreated(state, event, finding);
     case 'task.transitioned':
       return applyTransitioned(state, event, finding);
-    case 'task.ownership_added': {
-      const parsed = accepted<TaskOwnershipAddedData>(event);
-      if (!parsed.success) return finding(rejectionText(event));
-      const task = state.tasks.get(parsed.data.task_id);
-      if (!task || event.stream !== `task/${task.id}`) return finding(`ownership for unknown task ${parsed.data.task_id}`);
-      const entry = parsed.data.ownership;
-      const index = task.ownership.findIndex((o) => ownershipIdentity(o) === ownershipIdentity(entry));
-      if (index >= 0 && sameOwnership(task.ownership[index]!, entry)) return state;
-      if (index >= 0) task.ownership[index] = entry;
-      else task.ownership.push(entry);
-      task.updated_at = event.at;
-      task.last_seq = event.seq;
-      task.history.push({ seq: event.seq, at: event.at, type: 'ownership_added', actor: event.actor, ownership: entry });
-      return state;
-    }
-    case 'subagent.started': {
-      const parsed = accepted<SubagentStartedData>(event);
-      if (!parsed.success) return finding(rejectionText(event));
-      const d = parsed.data;
-      if (event.stream !== `subagent/${d.subagent_id}`) return finding(`subagent ${d.subagent_id} started on ${event.stream}`);
-      if (state.subagents.has(d.subagent_id)) return finding(`subagent ${d.subagent_id} started twice`);
-      const root = state.tasks.get(d.root_task_id);
-      if (!root || root.session_id !== d.session_id) return finding(`root task ${d.root_task_id} is not a task of session ${d.session_id}`);
-      state.subagents.set(d.subagent_id, {
-        id: d.subagent_id,
-        session_id: d.session_id,
-        kind: d.kind,
-        root_task_id: d.root_task_id,
-        created_at: event.at,
-        finished_at: null,
-        idempotency_key: event.idempotency_key ?? null,
-      });
-      return state;
-    }
-    case 'subagent.finished': {
-      const parsed = accepted<SubagentFinishedData>(event);
-      if (!parsed.success) return finding(rejectionText(event));
-      const subagent = state.subagents.get(parsed.data.subagent_id);
-      if (!subagent) return finding(`finish of unknown subagent ${parsed.data.subagent_id}`);
-      if (subagent.finished_at !== null) return finding(`subagent ${subagent.id} finished twice`);
-      subagent.finished_at = event.at;
-      return state;
-    }
+    case 'task.ownership_added':
+      return applyOwnershipAdded(state, event, finding);
+    case 'subagent.started':
+      return applySubagentStarted(state, event, finding);
+    case 'subagent.finished':
+      return applySubagentFinished(state, event, finding);
     default:
       return state;
   }
 }
 
-function applyCreated(state: TasksState, event: DecodedEvent, finding: (reason: string) => TasksState): TasksState {
-  const parsed = accepted<TaskCreatedData>(event);
-  if (!parsed.success) return finding(rejectionText(event));
-  const d = parsed.data;
+function applyOwnershipAdded(state: TasksState, event: EventOf<'task.ownership_added'>, finding: Finding): TasksState {
+  const task = state.tasks.get(event.data.task_id);
+  if (!task || event.stream !== `task/${task.id}`) return finding(`ownership for unknown task ${event.data.task_id}`);
+  const entry = event.data.ownership;
+  const index = task.ownership.findIndex((o) => ownershipIdentity(o) === ownershipIdentity(entry));
+  if (index >= 0 && sameOwnership(task.ownership[index]!, entry)) return state;
+  if (index >= 0) task.ownership[index] = entry;
+  else task.ownership.push(entry);
+  task.updated_at = event.at;
+  task.last_seq = event.seq;
+  task.history.push({ seq: event.seq, at: event.at, type: 'ownership_added', actor: event.actor, ownership: entry });
+  return state;
+}
+
+function applySubagentStarted(state: TasksState, event: EventOf<'subagent.started'>, finding: Finding): TasksState {
+  const d = event.data;
+  if (event.stream !== `subagent/${d.subagent_id}`) return finding(`subagent ${d.subagent_id} started on ${event.stream}`);
+  if (state.subagents.has(d.subagent_id)) return finding(`subagent ${d.subagent_id} started twice`);
+  const root = state.tasks.get(d.root_task_id);
+  if (!root || root.session_id !== d.session_id) return finding(`root task ${d.root_task_id} is not a task of session ${d.session_id}`);
+  state.subagents.set(d.subagent_id, {
+    id: d.subagent_id,
+    session_id: d.session_id,
+    kind: d.kind,
+    root_task_id: d.root_task_id,
+    created_at: event.at,
+    finished_at: null,
+    idempotency_key: event.idempotency_key ?? null,
+  });
+  return state;
+}
+
+function applySubagentFinished(state: TasksState, event: EventOf<'subagent.finished'>, finding: Finding): TasksState {
+  const subagent = state.subagents.get(event.data.subagent_id);
+  if (!subagent) return finding(`finish of unknown subagent ${event.data.subagent_id}`);
+  if (subagent.finished_at !== null) return finding(`subagent ${subagent.id} finished twice`);
+  subagent.finished_at = event.at;
+  return state;
+}
+
+function applyCreated(state: TasksState, event: EventOf<'task.created'>, finding: Finding): TasksState {
+  const d = event.data;
   if (event.stream !== `task/${d.task_id}`) return finding(`task ${d.task_id} created on ${event.stream}`);
   if (state.tasks.has(d.task_id)) return finding(`task ${d.task_id} created twice`);
   if (!CREATABLE_STATES.includes(d.state)) return finding(`a task can only be created queued or running; got '${d.state}'`);
@@ -186,10 +191,8 @@ function applyCreated(state: TasksState, event: DecodedEvent, finding: (reason: 
   return state;
 }
 
-function applyTransitioned(state: TasksState, event: DecodedEvent, finding: (reason: string) => TasksState): TasksState {
-  const parsed = accepted<TaskTransitionedData>(event);
-  if (!parsed.success) return finding(rejectionText(event));
-  const d = parsed.data;
+function applyTransitioned(state: TasksState, event: EventOf<'task.transitioned'>, finding: Finding): TasksState {
+  const d = event.data;
   const task = state.tasks.get(d.task_id);
   if (!task || event.stream !== `task/${task.id}`) return finding(`transition of unknown task ${d.task_id}`);
   if (d.from !== task.state) return finding(`from '${d.from}' differs from the state held, '${task.state}'`);

@@ -20,7 +20,7 @@ import {
 /**
  * The envelopes of tasks.md §10.3, built from the fold (pure). Each starts with `v`, `type`,
  * `generated_at` (ISO), `generatedAt` (the same ISO, wizard key) and `installDir`.
- * Malformed or unknown ids are refused with a ViewRefusal (§2).
+ * Malformed or unknown ids are refused with a Refusal (§2).
  */
 export interface ViewContext {
   now: string;

@@ -1,4 +1,4 @@
-import type { DecodedEvent } from '../../events/envelope.js';
+import type { BatonEvent } from '../../events/baton-event.js';
 import type { Projection } from '../projection.js';
 import { DEFAULT_WORK_UNITS_CONFIG, type WorkUnitsConfig } from './settings.js';
 import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from './state.js';
@@ -21,7 +21,7 @@ export function workUnitsProjection<V>(name: string, view: (state: WorkUnitsStat
     version: VERSION,
     fold: WORK_UNITS_FOLD,
     init: initWorkUnits,
-    apply: (state: WorkUnitsState, event: DecodedEvent) => applyWorkUnits(state, event),
+    apply: (state: WorkUnitsState, event: BatonEvent) => applyWorkUnits(state, event),
     view: (state: WorkUnitsState, now: string) => view(state, now, {}, DEFAULT_WORK_UNITS_CONFIG),
     viewWith: (state: WorkUnitsState, now: string, args: ViewArgs) => view(state, now, args, DEFAULT_WORK_UNITS_CONFIG),
   } satisfies Projection<WorkUnitsState, V> & { viewWith: unknown };

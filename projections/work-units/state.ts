@@ -1,6 +1,6 @@
 import { ownValue, setOwnValue } from '../own-keys.js';
-import type { DecodedEvent } from '../../events/envelope.js';
-import { rejectionText } from '../accepted.js';
+import type { AcceptedEvent, BatonEvent, EventOf, RejectedEvent } from '../../events/baton-event.js';
+import { rejectionText } from '../rejection-text.js';
 import type { DefinitionFields } from '../../events/work-units/definition.js';
 import { DEFINITION_FIELD_NAMES, isTerminalYamlStatus, YamlStatus } from '../../events/work-units/terms.js';
 import { INITIAL_WU_LIFECYCLE, stepWu, type WuLifecycle } from '../../machines/work-unit-steps.js';
@@ -169,8 +169,7 @@ export function yamlStatusClass(status: string): YamlStatusClass {
 }
 
 /** The machine event a stored event is, or null when the event is not a lifecycle fact. */
-export function machineEventOf(event: DecodedEvent): WuMachineEvent | null {
-  const d = event.data;
+export function machineEventOf(event: AcceptedEvent): WuMachineEvent | null {
   switch (event.type) {
     case 'wu.claimed':
       return { type: 'CLAIM' };
@@ -191,12 +190,12 @@ export function machineEventOf(event: DecodedEvent): WuMachineEvent | null {
     case 'delegation.completed':
       return { type: 'DELEGATION_COMPLETED' };
     case 'handoff.emitted':
-      return d['relaunch'] === true ? { type: 'RELAUNCH' } : { type: 'HANDOFF' };
+      return event.data.relaunch ? { type: 'RELAUNCH' } : { type: 'HANDOFF' };
     case 'observation.stamp_file':
-      return { type: 'STAMP_FILE', valid: d['present'] === true && d['valid'] === true };
+      return { type: 'STAMP_FILE', valid: event.data.present && event.data.valid };
     case 'observation.wu_yaml': {
-      const fields = d['fields'] as Record<string, unknown> | undefined;
-      return typeof fields?.['status'] === 'string' ? { type: 'YAML_STATUS', status: yamlStatusClass(fields['status']) } : null;
+      const status = event.data.fields.status;
+      return typeof status === 'string' ? { type: 'YAML_STATUS', status: yamlStatusClass(status) } : null;
     }
     default:
       return null;
@@ -224,25 +223,29 @@ function laterOf(a: string, b: string): string {
   return Date.parse(b) > Date.parse(a) ? b : a;
 }
 
-function applyFields(wu: WuRecord, fields: Record<string, unknown>, removed: readonly unknown[], seq: Mark): void {
+/** Copy one definition field; a helper so the key and its value's type stay correlated. */
+function copyField<K extends keyof DefinitionFields>(to: DefinitionFields, from: DefinitionFields, name: K): void {
+  to[name] = from[name];
+}
+
+function applyFields(wu: WuRecord, fields: DefinitionFields, removed: readonly (keyof DefinitionFields)[], seq: Mark): void {
   for (const name of DEFINITION_FIELD_NAMES) {
     if (Object.hasOwn(fields, name)) {
-      (wu.def as Record<string, unknown>)[name] = fields[name];
+      copyField(wu.def, fields, name);
       wu.def_seq[name] = seq;
     }
   }
   for (const name of removed) {
-    if (typeof name === 'string' && Object.hasOwn(wu.def, name)) {
-      delete (wu.def as Record<string, unknown>)[name];
+    if (Object.hasOwn(wu.def, name)) {
+      delete wu.def[name];
       wu.def_seq[name] = seq;
     }
   }
 }
 
-export function applyWorkUnits(state: WorkUnitsState, event: DecodedEvent): WorkUnitsState {
+export function applyWorkUnits(state: WorkUnitsState, event: BatonEvent): WorkUnitsState {
   state.head_seq = event.seq;
   if (event.rejected !== undefined) return applyRejected(state, event);
-  const d = event.data;
   // Events of other domains (most of a long log) carry nothing for this fold but liveness: skip
   // building a mark and its summary for them.
   if (!concernsWorkUnits(event.type)) {
@@ -253,57 +256,61 @@ export function applyWorkUnits(state: WorkUnitsState, event: DecodedEvent): Work
   // Sessions: the light facts stall detection reads (tasks.md §1.1, coordination.md §2).
   switch (event.type) {
     case 'session.started': {
-      const id = str(d['session_id']);
-      if (id !== null && ownValue(state.sessions, id) === undefined) {
-        setOwnValue(state.sessions, id, { last_heartbeat_at: event.at, ended: false, ttl_seconds: typeof d['ttl_seconds'] === 'number' ? d['ttl_seconds'] : 14_400 });
-      }
+      const id = event.data.session_id;
+      if (ownValue(state.sessions, id) === undefined) setOwnValue(state.sessions, id, { last_heartbeat_at: event.at, ended: false, ttl_seconds: event.data.ttl_seconds });
       return state;
     }
     case 'session.ended': {
-      const s = ownValue(state.sessions, str(d['session_id']) ?? '');
+      const s = ownValue(state.sessions, event.data.session_id);
       if (s !== undefined) s.ended = true;
       return state;
     }
-    case 'initiative.created': {
-      const id = str(d['initiative']);
-      if (id === null || state.initiatives[id] !== undefined) return state;
-      const slug = str(d['slug']);
-      state.initiatives[id] = { seq: event.seq, initiative: id, title: str(d['title']) ?? id, slug, lanes: Array.isArray(d['lanes']) ? (d['lanes'] as string[]) : [] };
-      if (slug !== null && ownValue(state.slugs, slug) === undefined) setOwnValue(state.slugs, slug, id);
+    case 'initiative.created':
+      applyInitiativeCreated(state, event);
       return state;
-    }
-    case 'orchestration.attempt_started': {
-      const id = str(d['initiative']);
-      if (id === null) return state;
-      (state.attempts[id] ??= []).push(withMark(mark, {
-        launch_attempt: Number(d['launch_attempt']),
-        client: str(d['client']) ?? 'generic',
-        max_active_workers: typeof d['max_active_workers'] === 'number' ? d['max_active_workers'] : null,
-        max_active_workers_source: str(d['max_active_workers_source']) ?? 'default',
-        stall_threshold: str(d['stall_threshold']) ?? '4h',
-        handoff_format: str(d['handoff_format']) ?? 'markdown',
-        logical_waves: Array.isArray(d['logical_waves']) ? (d['logical_waves'] as number[]) : [],
-        waves: Array.isArray(d['waves']) ? (d['waves'] as unknown[]) : [],
-        deferred: Array.isArray(d['deferred']) ? (d['deferred'] as unknown[]) : [],
-        handoffs: [],
-      }));
+    case 'orchestration.attempt_started':
+      applyAttemptStarted(state, event, mark);
       return state;
-    }
     case 'observation.dirty_paths':
-      state.dirty = withMark(mark, { paths: Array.isArray(d['paths']) ? (d['paths'] as string[]) : [] });
+      state.dirty = withMark(mark, { paths: event.data.paths });
       return state;
     case 'signal.sent': {
-      const wuId = str(d['wu_id']);
-      if (wuId !== null) wuOf(state, wuId).signal = mark;
+      const wuId = event.data.wu_id;
+      if (wuId !== undefined) wuOf(state, wuId).signal = mark;
       break;
     }
     case 'session.heartbeat':
       break;
     default:
-      applyWuEvent(state, event, mark);
+      if (isWuFact(event)) applyWuEvent(state, event, mark);
   }
   bumpSessions(state, event);
   return state;
+}
+
+/** `initiative.created`: the first definition of an id wins; its slug resolves to it. */
+function applyInitiativeCreated(state: WorkUnitsState, event: EventOf<'initiative.created'>): void {
+  const { initiative: id, slug, title, lanes } = event.data;
+  if (state.initiatives[id] !== undefined) return;
+  state.initiatives[id] = { seq: event.seq, initiative: id, title, slug, lanes };
+  if (slug !== null && ownValue(state.slugs, slug) === undefined) setOwnValue(state.slugs, slug, id);
+}
+
+/** `orchestration.attempt_started`: the settings a launch attempt used; its handoffs follow. */
+function applyAttemptStarted(state: WorkUnitsState, event: EventOf<'orchestration.attempt_started'>, mark: Mark): void {
+  const d = event.data;
+  (state.attempts[d.initiative] ??= []).push(withMark(mark, {
+    launch_attempt: d.launch_attempt,
+    client: d.client,
+    max_active_workers: d.max_active_workers,
+    max_active_workers_source: d.max_active_workers_source,
+    stall_threshold: d.stall_threshold,
+    handoff_format: d.handoff_format,
+    logical_waves: d.logical_waves,
+    waves: d.waves,
+    deferred: d.deferred,
+    handoffs: [],
+  }));
 }
 
 /** One `key=value` of a summary ('' when the value is absent). */
@@ -317,10 +324,11 @@ function summaryBit(key: string, v: unknown): string {
  * data keys when present, in this order. Written out key by key — it runs for every work-unit
  * event a fold reads, and a loop over the key names made each lookup a slow generic one.
  */
-function summarize(event: DecodedEvent): string {
-  const d = event.data;
-  const fields = d['fields'] as Record<string, unknown> | undefined;
-  const paths = d['paths'];
+function summarize(event: AcceptedEvent): string {
+  // Read across every type this fold summarises, by key name.
+  const d: Record<string, unknown> = event.data;
+  const fields = event.type === 'observation.wu_yaml' ? event.data.fields : undefined;
+  const paths = event.type === 'observation.dirty_paths' ? event.data.paths : undefined;
   return (
     event.type +
     summaryBit('wu_id', d['wu_id']) +
@@ -335,7 +343,7 @@ function summarize(event: DecodedEvent): string {
     summaryBit('status', fields?.['status']) +
     summaryBit('launch_attempt', d['launch_attempt']) +
     summaryBit('relaunch', d['relaunch']) +
-    (Array.isArray(paths) ? ` paths=${(paths as string[]).slice(0, 5).join(',')}` : '')
+    (paths !== undefined ? ` paths=${paths.slice(0, 5).join(',')}` : '')
   );
 }
 
@@ -354,8 +362,8 @@ function concernsWorkUnits(type: string): boolean {
 }
 
 /** Any fact a live session records keeps it alive (coordination.md §2 heartbeat rule). */
-function bumpSessions(state: WorkUnitsState, event: DecodedEvent): void {
-  if (event.type === 'session.heartbeat') bumpSession(ownValue(state.sessions, str(event.data['session_id']) ?? ''), event.at);
+function bumpSessions(state: WorkUnitsState, event: BatonEvent): void {
+  if (event.rejected === undefined && event.type === 'session.heartbeat') bumpSession(ownValue(state.sessions, event.data.session_id), event.at);
   bumpSession(ownValue(state.sessions, event.actor), event.at);
 }
 
@@ -367,7 +375,7 @@ function bumpSession(session: SessionFacts | undefined, at: string): void {
  * An event the catalog refused changes nothing but liveness (any fact a session records keeps it
  * alive); when it names a known WU, that WU carries the finding, so status and explain list it.
  */
-function applyRejected(state: WorkUnitsState, event: DecodedEvent): WorkUnitsState {
+function applyRejected(state: WorkUnitsState, event: RejectedEvent): WorkUnitsState {
   bumpSessions(state, event);
   if (!concernsWorkUnits(event.type)) return state;
   const wu = ownValue(state.wus, str(event.data['wu_id']) ?? '');
@@ -376,7 +384,7 @@ function applyRejected(state: WorkUnitsState, event: DecodedEvent): WorkUnitsSta
 }
 
 /** A finding on the WU: the machine refused the event, which changes nothing else. */
-function reject(wu: WuRecord, event: DecodedEvent, message: string): void {
+function reject(wu: WuRecord, event: BatonEvent, message: string): void {
   wu.findings.push({ seq: event.seq, stream: event.stream, type: event.type, code: 'REJECTED_BY_MACHINE', message });
 }
 
@@ -385,21 +393,24 @@ function setYaml(wu: WuRecord, mark: Mark, status: string): void {
   wu.yaml_status_mark = mark;
 }
 
+/** The events of one WU (they carry its `wu_id`): its definition, lifecycle, observations, handoffs. */
+type WuFactEvent = Extract<AcceptedEvent, { type: `wu.${string}` | `observation.${string}` | `delegation.${string}` | 'handoff.emitted'; data: { wu_id: string } }>;
+
+function isWuFact(event: AcceptedEvent): event is WuFactEvent {
+  const t = event.type;
+  return (t.startsWith('wu.') || t.startsWith('observation.') || t.startsWith('delegation.') || t === 'handoff.emitted') && 'wu_id' in event.data && typeof event.data.wu_id === 'string';
+}
+
 /**
  * One WU fact (work-units.md §3–§5): a definition event sets fields; any other event first steps the
  * `wu` machine (a refused step is a finding and changes nothing), then records its fact by family.
  */
-function applyWuEvent(state: WorkUnitsState, event: DecodedEvent, mark: Mark): void {
-  const d = event.data;
-  const wuId = str(d['wu_id']);
-  if (wuId === null || !(event.type.startsWith('wu.') || event.type.startsWith('observation.') || event.type.startsWith('delegation.') || event.type === 'handoff.emitted')) return;
+function applyWuEvent(state: WorkUnitsState, event: WuFactEvent, mark: Mark): void {
+  const wuId = event.data.wu_id;
   const wu = wuOf(state, wuId);
 
   if (event.type === 'wu.defined') return applyDefined(wu, wuId, event, mark);
-  if (event.type === 'wu.updated') {
-    applyFields(wu, (d['changed'] as Record<string, unknown> | undefined) ?? {}, (d['removed_fields'] as unknown[] | undefined) ?? [], mark);
-    return;
-  }
+  if (event.type === 'wu.updated') return applyFields(wu, event.data.changed, event.data.removed_fields ?? [], mark);
 
   const lifecycle = steppedLifecycle(wu, wuId, event);
   if (lifecycle === null) return;
@@ -422,7 +433,7 @@ function applyWuEvent(state: WorkUnitsState, event: DecodedEvent, mark: Mark): v
 }
 
 /** `wu.defined`: the first one defines the WU (yaml status `ready` unless a YAML said otherwise); a second is refused. */
-function applyDefined(wu: WuRecord, wuId: string, event: DecodedEvent, mark: Mark): void {
+function applyDefined(wu: WuRecord, wuId: string, event: EventOf<'wu.defined'>, mark: Mark): void {
   if (wu.created_seq !== null) return reject(wu, event, `${wuId} was already defined at seq ${wu.created_seq}; a second wu.defined changes nothing`);
   wu.defined = true;
   wu.created_seq = event.seq;
@@ -438,7 +449,7 @@ function applyDefined(wu: WuRecord, wuId: string, event: DecodedEvent, mark: Mar
  * The lifecycle after the event: the machine's next state, the current one when the event is no
  * machine event, or null when the machine refuses it (then the WU carries the finding).
  */
-function steppedLifecycle(wu: WuRecord, wuId: string, event: DecodedEvent): WuLifecycle | null {
+function steppedLifecycle(wu: WuRecord, wuId: string, event: WuFactEvent): WuLifecycle | null {
   const machineEvent = machineEventOf(event);
   if (machineEvent === null) return wu.lifecycle;
   const next = stepWu(wu.lifecycle, machineEvent);
@@ -455,16 +466,16 @@ function steppedLifecycle(wu: WuRecord, wuId: string, event: DecodedEvent): WuLi
 }
 
 /** `observation.wu_yaml`: the WU's YAML as read, its fields, status, claim time and block reason. */
-function applyYamlObservation(wu: WuRecord, event: DecodedEvent, mark: Mark, wasClaimed: boolean): void {
+function applyYamlObservation(wu: WuRecord, event: EventOf<'observation.wu_yaml'>, mark: Mark, wasClaimed: boolean): void {
   const d = event.data;
   wu.defined = true;
-  const fields = (d['fields'] as Record<string, unknown> | undefined) ?? {};
-  const removed = (d['removed_fields'] as unknown[] | undefined) ?? [];
+  const fields = d.fields;
+  const removed = d.removed_fields;
   applyFields(wu, fields, removed, mark);
-  for (const [k, v] of Object.entries(fields)) (wu.yaml_fields as Record<string, unknown>)[k] = v;
-  for (const k of removed) if (typeof k === 'string') delete (wu.yaml_fields as Record<string, unknown>)[k];
-  wu.yaml_content_hash = str(d['content_hash']);
-  const status = str(fields['status']);
+  Object.assign(wu.yaml_fields, fields);
+  for (const k of removed) delete wu.yaml_fields[k];
+  wu.yaml_content_hash = d.content_hash;
+  const status = str(fields.status);
   if (status !== null) {
     setYaml(wu, mark, status);
     if ((status === 'in_progress' || status === 'blocked') && !wasClaimed) wu.claimed_true_seq = event.seq;
@@ -477,15 +488,14 @@ function applyYamlObservation(wu: WuRecord, event: DecodedEvent, mark: Mark, was
 }
 
 /** The claim, block, return and stamp facts of the lifecycle (the `wu.*` and `delegation.*` events). */
-function applyLifecycleFact(wu: WuRecord, wuId: string, event: DecodedEvent, mark: Mark, lifecycle: WuLifecycle, wasClaimed: boolean): void {
-  const d = event.data;
+function applyLifecycleFact(wu: WuRecord, wuId: string, event: WuFactEvent, mark: Mark, lifecycle: WuLifecycle, wasClaimed: boolean): void {
   switch (event.type) {
     case 'wu.claimed':
       wu.claim = withMark(mark, {
-        session_id: str(d['session_id']),
-        mode: str(d['mode']) ?? 'worktree',
-        worktree_path: str(d['worktree_path']),
-        branch: str(d['branch']),
+        session_id: event.data.session_id,
+        mode: event.data.mode,
+        worktree_path: event.data.worktree_path,
+        branch: event.data.branch,
       });
       wu.claimed_true_seq = event.seq;
       setYaml(wu, mark, YamlStatus.in_progress);
@@ -498,7 +508,7 @@ function applyLifecycleFact(wu: WuRecord, wuId: string, event: DecodedEvent, mar
       wu.returned = mark;
       return;
     case 'wu.blocked':
-      wu.blocked = withMark(mark, { reason: str(d['reason']) ?? '' });
+      wu.blocked = withMark(mark, { reason: event.data.reason });
       setYaml(wu, mark, YamlStatus.blocked);
       return;
     case 'wu.unblocked':
@@ -510,7 +520,7 @@ function applyLifecycleFact(wu: WuRecord, wuId: string, event: DecodedEvent, mar
       setYaml(wu, mark, YamlStatus.ready);
       return;
     case 'wu.stamped':
-      wu.stamped = withMark(mark, { title: str(d['title']) ?? wuId, completed_date: str(d['completed_date']) ?? '', stamp_path: str(d['stamp_path']) ?? '' });
+      wu.stamped = withMark(mark, { title: event.data.title, completed_date: event.data.completed_date, stamp_path: event.data.stamp_path });
       setYaml(wu, mark, YamlStatus.done);
       return;
     case 'delegation.picked_up':
@@ -523,45 +533,40 @@ function applyLifecycleFact(wu: WuRecord, wuId: string, event: DecodedEvent, mar
 }
 
 /** `handoff.emitted`: the WU's handoff (a relaunch opens a new window), also listed on its launch attempt. */
-function applyHandoff(state: WorkUnitsState, wu: WuRecord, wuId: string, event: DecodedEvent, mark: Mark): void {
+function applyHandoff(state: WorkUnitsState, wu: WuRecord, wuId: string, event: EventOf<'handoff.emitted'>, mark: Mark): void {
   const d = event.data;
-  const relaunch = d['relaunch'] === true;
+  const relaunch = d.relaunch;
   wu.handoff = withMark(mark, {
-    initiative: str(d['initiative']) ?? '',
-    launch_attempt: Number(d['launch_attempt']),
-    claimed_mode: str(d['claimed_mode']) ?? 'worktree',
-    worktree_path: str(d['worktree_path']),
-    branch: str(d['branch']) ?? '',
+    initiative: d.initiative,
+    launch_attempt: d.launch_attempt,
+    claimed_mode: d.claimed_mode,
+    worktree_path: d.worktree_path,
+    branch: d.branch,
     relaunch,
-    handoff_format: str(d['handoff_format']) ?? 'markdown',
-    handoff_artifact_path: str(d['handoff_artifact_path']) ?? '',
-    content_sha256: str(d['content_sha256']) ?? '',
-    logical_wave: Number(d['logical_wave']),
+    handoff_format: d.handoff_format,
+    handoff_artifact_path: d.handoff_artifact_path,
+    content_sha256: d.content_sha256,
+    logical_wave: d.logical_wave,
   });
   if (relaunch) {
     wu.window_start = event.seq;
     setYaml(wu, mark, YamlStatus.ready);
   }
   const attempt = (state.attempts[wu.handoff.initiative] ?? []).find((a) => a.launch_attempt === wu.handoff!.launch_attempt);
-  attempt?.handoffs.push(Object.assign(Object.assign({}, wu.handoff), { wu_id: wuId, lane: str(d['lane']) ?? '' }));
+  attempt?.handoffs.push(Object.assign(Object.assign({}, wu.handoff), { wu_id: wuId, lane: d.lane }));
 }
 
 /** What git and the file system showed: a worktree, a branch, the stamp file. */
-function applyGitObservation(wu: WuRecord, event: DecodedEvent, mark: Mark): void {
-  const d = event.data;
+function applyGitObservation(wu: WuRecord, event: WuFactEvent, mark: Mark): void {
   switch (event.type) {
-    case 'observation.worktree': {
-      const path = str(d['path']);
-      if (path !== null) setOwnValue(wu.worktrees, path, withMark(mark, { present: d['present'] === true, branch: str(d['branch']) }));
+    case 'observation.worktree':
+      setOwnValue(wu.worktrees, event.data.path, withMark(mark, { present: event.data.present, branch: event.data.branch }));
       return;
-    }
-    case 'observation.branch': {
-      const branch = str(d['branch']);
-      if (branch !== null) setOwnValue(wu.branches, branch, withMark(mark, { present: d['present'] === true }));
+    case 'observation.branch':
+      setOwnValue(wu.branches, event.data.branch, withMark(mark, { present: event.data.present }));
       return;
-    }
     case 'observation.stamp_file':
-      wu.stamp_file = withMark(mark, { path: str(d['path']) ?? '', present: d['present'] === true, valid: d['valid'] === true });
+      wu.stamp_file = withMark(mark, { path: event.data.path, present: event.data.present, valid: event.data.valid });
       return;
     default:
       return;

@@ -4,7 +4,8 @@ import type { EventCatalog } from '../../events/catalog.js';
 import { A2A_SCHEMA_VERSION, SYSTEM_IDENTITY } from '../../events/coordination/identities.js';
 import { A2AReceiptV1, ReceiptRecordedData } from '../../events/coordination/receipt.js';
 import { A2ASignalV1, SignalSentData, toA2ASignalV1 } from '../../events/coordination/signal.js';
-import type { DecodedEvent, NewEvent } from '../../events/envelope.js';
+import type { BatonEvent } from '../../events/baton-event.js';
+import type { NewEvent } from '../../events/envelope.js';
 import { createCatalog } from '../../events/index.js';
 import type { ConvergenceView } from '../../projections/coordination/convergence.js';
 import { resolveToken } from '../../projections/coordination/sessions.js';
@@ -283,10 +284,10 @@ class World {
     return (await this.store.head()).seq;
   }
 
-  /** Every event, upcast (legacy shapes lifted), in seq order. */
-  async events(store: EventStore = this.store): Promise<DecodedEvent[]> {
-    const out: DecodedEvent[] = [];
-    for await (const event of store.read()) out.push(this.catalog.upcast(event));
+  /** Every event, decoded as the folds receive it (legacy shapes lifted), in seq order. */
+  async events(store: EventStore = this.store): Promise<BatonEvent[]> {
+    const out: BatonEvent[] = [];
+    for await (const event of store.read()) out.push(this.catalog.toBatonEvent(event));
     return out;
   }
 

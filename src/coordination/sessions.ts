@@ -2,7 +2,8 @@ import { SessionStatus, type ClientType, type EndStatus } from '../../events/coo
 import type { SessionStartedData } from '../../events/coordination/session.js';
 import { effectiveStatus } from '../../projections/coordination/sessions.js';
 import type { CoordinationState, SessionRecord } from '../../projections/coordination/state.js';
-import { BatonError, ErrorCode, isBatonError } from '../errors.js';
+import { BatonError, ErrorCode } from '../errors.js';
+import { handleCommand } from '../store/handle-command.js';
 import { CoordinationErrorCode } from './errors.js';
 import { actorOf, loadState, type CoordinationEnv } from './env.js';
 import { newSessionId } from './ids.js';
@@ -70,6 +71,12 @@ export async function startSession(env: CoordinationEnv, input: StartSessionInpu
   return { session, status: SessionStatus.active, appended: true };
 }
 
+/**
+ * Heartbeats of many writers race on one session stream: a lost race is read and decided again
+ * more often than other commands before it is CONFLICT.
+ */
+const SESSION_RETRIES = 20;
+
 /** Read the stream version, decide on the fold, append with that version; retry when another writer won. */
 async function decideAndAppend(
   env: CoordinationEnv,
@@ -77,23 +84,28 @@ async function decideAndAppend(
   decide: (session: SessionRecord) => { type: string; data: Record<string, unknown> } | null,
 ): Promise<SessionResult> {
   const stream = `session/${sessionId}`;
-  for (let attempt = 0; ; attempt++) {
-    const version = await env.store.streamVersion(stream);
-    const { state } = await loadState(env);
-    const session = state.sessions.get(sessionId);
-    if (!session) throw sessionNotFound(sessionId);
-    const event = decide(session);
-    if (event === null) return { session, status: effectiveStatus(session, env.now), appended: false };
-    try {
-      await env.store.append([{ ...event, stream, actor: actorOf(env), at: env.now }], { expectedVersion: version });
-    } catch (error) {
-      if (isBatonError(error) && error.code === ErrorCode.CONFLICT && attempt < 20) continue;
-      throw error;
-    }
-    const after = await loadState(env);
-    const updated = after.state.sessions.get(sessionId)!;
-    return { session: updated, status: effectiveStatus(updated, env.now), appended: true };
-  }
+  const handled = await handleCommand(
+    {
+      store: env.store,
+      catalog: env.catalog,
+      actor: actorOf(env),
+      now: env.now,
+      read: async () => {
+        const version = await env.store.streamVersion(stream);
+        const session = (await loadState(env)).state.sessions.get(sessionId);
+        if (!session) throw sessionNotFound(sessionId);
+        return { version, session };
+      },
+    },
+    ({ version, session }) => {
+      const event = decide(session);
+      return { events: event === null ? [] : [{ ...event, stream }], expected: { [stream]: version }, outcome: session };
+    },
+    SESSION_RETRIES,
+  );
+  if (handled.appended.length === 0) return { session: handled.state.session, status: effectiveStatus(handled.state.session, env.now), appended: false };
+  const updated = (await loadState(env)).state.sessions.get(sessionId)!;
+  return { session: updated, status: effectiveStatus(updated, env.now), appended: true };
 }
 
 function endedError(session: SessionRecord, what: string): BatonError {

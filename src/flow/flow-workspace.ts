@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import type { NewEvent } from '../../events/envelope.js';
+import type { Decision } from '../../deciders/decision.js';
 import { DEEP_DIVE_FILE, flowProjection, latestFlow, renderDeepDiveFile, renderFlowFile, STATE_FILE, type FlowState } from '../../projections/flow/index.js';
 import { withArtifactLock } from '../artifacts/artifact-lock.js';
 import { FileAccess, writeIfChanged } from '../artifacts/atomic-write.js';
 import type { CommandContext } from '../cli/context.js';
 import { BatonError, ErrorCode } from '../errors.js';
-import type { ExpectedVersion } from '../store/contract.js';
+import { handleCommand } from '../store/handle-command.js';
 import { runProjection } from '../store/projection-runner.js';
 
 /** The shell around the pure flow core: fold the log, append a decision, write the state files. */
@@ -15,17 +15,11 @@ export async function foldFlows(ctx: CommandContext): Promise<FlowState> {
   return run.state;
 }
 
-export interface Decision<R> {
-  events: NewEvent[];
-  expectedVersion: Record<string, ExpectedVersion>;
-  result: R;
-}
-
-const ATTEMPTS = 4;
-
 /**
- * Decide on the state read, append with that state's stream version; on a conflict another process
- * appended in between, so read again and decide again (up to 3 retries, then CONFLICT, exit 4).
+ * A flow command through the one command handler: the guard streams' versions are read before the
+ * fold (an append that lands between the two reads then either shows in the fold or makes this
+ * decision's expected version stale, a conflict, never neither); the decider answers the facts to
+ * append; a conflict reads and decides again (up to 3 retries, then CONFLICT, exit 4).
  */
 export async function decideAndAppend<R>(
   ctx: CommandContext,
@@ -33,23 +27,21 @@ export async function decideAndAppend<R>(
   guards: readonly string[] = [],
 ): Promise<{ result: R; appended: boolean }> {
   const store = await ctx.store();
-  for (let attempt = 1; ; attempt++) {
-    // Guard streams are read before the fold: an append that lands between the two reads then
-    // either shows in the fold or makes this decision's expected version stale (a conflict), never
-    // neither.
-    const versions: Record<string, number> = {};
-    for (const stream of guards) versions[stream] = await store.streamVersion(stream);
-    const state = await foldFlows(ctx);
-    const decision = decide(state, versions);
-    if (decision.events.length === 0) return { result: decision.result, appended: false };
-    try {
-      await store.append(decision.events, { expectedVersion: decision.expectedVersion });
-      return { result: decision.result, appended: true };
-    } catch (error) {
-      if (error instanceof BatonError && error.code === ErrorCode.CONFLICT && attempt < ATTEMPTS) continue;
-      throw error;
-    }
-  }
+  const handled = await handleCommand(
+    {
+      store,
+      catalog: await ctx.catalog(),
+      actor: ctx.actor,
+      now: ctx.now,
+      read: async () => {
+        const versions: Record<string, number> = {};
+        for (const stream of guards) versions[stream] = await store.streamVersion(stream);
+        return { state: await foldFlows(ctx), versions };
+      },
+    },
+    ({ state, versions }) => decide(state, versions),
+  );
+  return { result: handled.decision!.outcome, appended: handled.appended.length > 0 };
 }
 
 export const StateFileKind = { flow: 'flow', deepDive: 'deep_dive' } as const;

@@ -6,7 +6,8 @@ import type { NewEvent, StoredEvent } from '../../events/envelope.js';
  */
 
 /** Per-stream optimistic concurrency: an exact version, or only "must not / must exist". */
-export type ExpectedVersion = number | 'no_stream' | 'stream_exists';
+import type { ExpectedVersion } from '../../deciders/decision.js';
+export type { ExpectedVersion };
 
 export interface AppendOptions {
   /** One value checked against every stream the batch touches, or a value per stream. */

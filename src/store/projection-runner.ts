@@ -2,7 +2,8 @@ import type { EventCatalog } from '../../events/catalog.js';
 import { GENESIS_HASH } from '../../events/patterns.js';
 import { deserializeState, serializeState, type AnyProjection, type Projection, type StateOf, type ViewOf } from '../../projections/projection.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
-import type { DecodedEvent, StoredEvent } from '../../events/envelope.js';
+import type { BatonEvent } from '../../events/baton-event.js';
+import type { StoredEvent } from '../../events/envelope.js';
 import type { EventStore, ReadOptions } from './contract.js';
 import { loadSnapshot, SnapshotLoadKind, writeSnapshot, type SnapshotLoad } from './snapshots.js';
 
@@ -192,11 +193,9 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
  * (upcast) and zod's words for the fields at fault (the schemas load only when history holds such
  * an event), to become an integrity finding: folds never throw on history.
  */
-async function refusedEvent(catalog: EventCatalog, stored: StoredEvent): Promise<DecodedEvent> {
+async function refusedEvent(catalog: EventCatalog, stored: StoredEvent): Promise<BatonEvent> {
   if (!catalog.schemasLoaded) await catalog.loadSchemas();
-  const decoded = catalog.decode(stored);
-  if (decoded.ok) return decoded.event;
-  return { ...catalog.upcast(stored), rejected: { reason: decoded.reason, problems: decoded.problems } };
+  return catalog.toBatonEvent(stored);
 }
 
 /**

@@ -1,12 +1,10 @@
 import type { TaskTransitionedData } from '../../events/tasks/task-events.js';
 import { ERROR_CLASSES, isTerminal, TaskState, TASK_STATES, type ErrorClass } from '../../events/tasks/vocabulary.js';
-import { machineAllows } from '../../machines/task.js';
-import { IllegalTaskTransitionError } from '../../machines/task-table.js';
-import { checkId, taskNotFound } from '../../projections/tasks/refusal.js';
-import { streamVersionIn, type TaskRecord, type TasksState } from '../../projections/tasks/state.js';
+import { checkId } from '../../projections/tasks/refusal.js';
+import type { TaskRecord } from '../../projections/tasks/state.js';
 import { invalidInput } from '../errors.js';
-import type { Decision } from './commit.js';
-import { decideAndAppend } from './commit.js';
+import { runTasksCommand } from './commit.js';
+import { decideTransition, type TransitionTask } from '../../deciders/tasks.js';
 import type { TasksEnv } from './env.js';
 import { refusalsAsErrors } from './refusals.js';
 
@@ -22,11 +20,7 @@ export interface TransitionFlags {
   errorMessage?: string | undefined;
 }
 
-export interface TransitionRequest {
-  taskId: string;
-  to: TaskState;
-  data: Omit<TaskTransitionedData, 'task_id' | 'from' | 'to'>;
-}
+export type TransitionRequest = TransitionTask;
 
 function bounded(value: string, max: number, flag: string): string {
   if (value.length === 0) throw invalidInput('must not be empty', flag);
@@ -88,21 +82,8 @@ export function parseTransition(rawId: string, rawState: string, flags: Transiti
   return { taskId, to, data };
 }
 
-/** Decide on the fold as read: the task exists, the machine allows the move, X8 holds. */
-export function decideTransition(state: TasksState, request: TransitionRequest, actor: string, now: string): Decision {
-  const task = state.tasks.get(request.taskId);
-  if (!task) throw taskNotFound(request.taskId);
-  const supersededBy = request.data.superseded_by;
-  if (supersededBy !== undefined && !state.tasks.has(supersededBy)) throw taskNotFound(supersededBy);
-  // The trust boundary: the xstate machine itself, not the fold's table.
-  if (!machineAllows(task.id, task.state, request.to, supersededBy)) throw new IllegalTaskTransitionError(task.id, task.state, request.to);
-  const stream = `task/${task.id}`;
-  const data: TaskTransitionedData = { task_id: task.id, from: task.state, to: request.to, ...request.data };
-  return { event: { type: 'task.transitioned', stream, data, actor, at: now }, expectedVersion: streamVersionIn(state, stream) };
-}
-
 export async function transitionTask(env: TasksEnv, rawId: string, rawState: string, flags: TransitionFlags): Promise<TaskRecord> {
   const request = await refusalsAsErrors(() => parseTransition(rawId, rawState, flags));
-  const committed = await decideAndAppend(env, (state) => decideTransition(state, request, env.actor, env.now));
-  return committed.state.tasks.get(request.taskId)!;
+  const handled = await runTasksCommand(env, (state) => decideTransition(request, state));
+  return handled.state.tasks.get(request.taskId)!;
 }

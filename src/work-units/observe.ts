@@ -1,4 +1,3 @@
-import type { DecodedEvent } from '../../events/envelope.js';
 import { applyWorkUnits, type WorkUnitsState } from '../../projections/work-units/state.js';
 import { probeWorkUnits } from '../probes/work-units.js';
 import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
@@ -22,8 +21,8 @@ export async function loadObserved(env: WorkUnitsEnv, options: { append: boolean
     let next = seq;
     for (const e of proposed) {
       next += 1;
-      const event: DecodedEvent = { v: 1, seq: next, id: `dry-${next}`, type: e.type, stream: e.stream, at: env.now, actor: env.actor, data: e.data, prev: '', hash: '' };
-      applyWorkUnits(state, event);
+      // Decoded as the log would hand it back, so a probe's event the catalog refuses is a finding here too.
+      applyWorkUnits(state, env.catalog.toBatonEvent({ v: 1, seq: next, id: `dry-${next}`, type: e.type, stream: e.stream, at: env.now, actor: env.actor, data: e.data, prev: '', hash: '' }));
     }
     return { state, seq: next, observed: proposed.length };
   }

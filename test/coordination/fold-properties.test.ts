@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DecodedEvent } from '../../events/envelope.js';
+import type { BatonEvent } from '../../events/baton-event.js';
+import { dataOf, decoded, mustAccept } from '../helpers/decoded.js';
 import { convergenceView } from '../../projections/coordination/convergence.js';
 import { applyCoordination, deserializeCoordination, initCoordination, serializeCoordination, type CoordinationState } from '../../projections/coordination/state.js';
 
@@ -30,13 +31,13 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('read' as const), reader: fc.nat(2), signal: fc.nat(20), state: fc.nat(2) }),
 );
 
-function event(seq: number, type: string, stream: string, data: Record<string, unknown>, actor = 'system'): DecodedEvent {
-  return { v: 1, seq, id: `e${seq}`, type, stream, at: T, actor, data, prev: '0'.repeat(64), hash: '0'.repeat(64) };
+function event(seq: number, type: string, stream: string, data: Record<string, unknown>, actor = 'system'): BatonEvent {
+  return decoded({ v: 1, seq, id: `e${seq}`, type, stream, at: T, actor, data, prev: '0'.repeat(64), hash: '0'.repeat(64) });
 }
 
 /** Turn ops into a log: three sessions, then signals (with valid replies) and receipts. */
-function buildLog(ops: readonly Op[]): DecodedEvent[] {
-  const log: DecodedEvent[] = IDS.map((id, i) => event(i + 1, 'session.started', `session/${id}`, { session_id: id, display_name: `N${i}`, ttl_seconds: 3600 }));
+function buildLog(ops: readonly Op[]): BatonEvent[] {
+  const log: BatonEvent[] = IDS.map((id, i) => event(i + 1, 'session.started', `session/${id}`, { session_id: id, display_name: `N${i}`, ttl_seconds: 3600 }));
   const signals: { id: string; thread: string; sender: string; recipients: string[] }[] = [];
   for (const op of ops) {
     const seq = log.length + 1;
@@ -70,7 +71,7 @@ function buildLog(ops: readonly Op[]): DecodedEvent[] {
   return log;
 }
 
-function fold(events: readonly DecodedEvent[], state: CoordinationState = initCoordination()): CoordinationState {
+function fold(events: readonly BatonEvent[], state: CoordinationState = initCoordination()): CoordinationState {
   for (const e of events) state = applyCoordination(state, e);
   return state;
 }
@@ -122,17 +123,17 @@ describe('coordination fold properties', () => {
         const signalsOnly = log.filter((e) => e.type !== 'receipt.recorded');
         const receipts = log.filter((e) => e.type === 'receipt.recorded');
         // Regroup receipts per (signal, reader), keeping each pair's own order: the state must not change.
-        const key = (e: DecodedEvent) => `${String(e.data['signal_id'])}|${String(e.data['reader_identity'])}`;
+        const key = (e: BatonEvent) => `${String(dataOf(e)['signal_id'])}|${String(dataOf(e)['reader_identity'])}`;
         const regrouped = [...receipts].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.seq - b.seq));
         const a = fold([...signalsOnly, ...receipts]);
         const b = fold([...signalsOnly, ...regrouped]);
         const byId = (s: CoordinationState) => new Map([...s.receipts].map(([id, readers]) => [id, [...readers].sort()]));
         expect(byId(b)).toEqual(byId(a));
         for (const e of receipts) {
-          const id = String(e.data['signal_id']);
-          const reader = String(e.data['reader_identity']);
-          const votes = receipts.filter((r) => key(r) === key(e) && r.data['delivery_state'] !== 'delivered');
-          const expected = votes.length > 0 ? votes.at(-1)!.data['delivery_state'] : 'delivered';
+          const id = String(dataOf(e)['signal_id']);
+          const reader = String(dataOf(e)['reader_identity']);
+          const votes = receipts.filter((r) => key(r) === key(e) && dataOf(r)['delivery_state'] !== 'delivered');
+          const expected = votes.length > 0 ? dataOf(votes.at(-1)!)['delivery_state'] : 'delivered';
           expect(a.receipts.get(id)?.get(reader)).toBe(expected);
         }
       }),

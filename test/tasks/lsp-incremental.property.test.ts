@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DecodedEvent } from '../../events/envelope.js';
+import type { StoredEvent } from '../../events/envelope.js';
+import { decoded } from '../helpers/decoded.js';
 import { TASK_STATES } from '../../events/tasks/vocabulary.js';
 import { applyTasks, deserializeTasks, initTasks, serializeTasks, type TasksState } from '../../projections/tasks/state.js';
 import { sessionsEnvelope, statusEnvelope, tasksEnvelope } from '../../projections/tasks/views.js';
@@ -34,7 +35,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 
 const KINDS = ['user_choice', 'mcp_install', 'manual_verification', 'license_review'];
 
-function toEvents(steps: Step[], gapsMs: number[]): DecodedEvent[] {
+function toEvents(steps: Step[], gapsMs: number[]): StoredEvent[] {
   let at = T0;
   const held = new Map<string, string>();
   return steps.map((st, i) => {
@@ -93,7 +94,7 @@ describe('last stopping point: incremental equals from scratch', () => {
         fc.nat(),
         fc.integer({ min: 0, max: 3 * 86_400_000 }),
         (steps, gaps, cutSeed, after) => {
-          const events = toEvents(steps, gaps);
+          const events = toEvents(steps, gaps).map(decoded);
           const now = new Date(Date.parse(events.at(-1)!.at) + after).toISOString();
           const lsp = lastStoppingPointProjection;
           let scratch = lsp.init();

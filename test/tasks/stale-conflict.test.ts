@@ -3,7 +3,8 @@ import { createCatalog } from '../../events/index.js';
 import { ConflictError } from '../../src/errors.js';
 import { MemoryEventStore } from '../../src/store/memory-store.js';
 import { loadTasks, type TasksEnv } from '../../src/tasks/env.js';
-import { decideTransition, parseTransition } from '../../src/tasks/transition-task.js';
+import { decideTransition } from '../../deciders/tasks.js';
+import { parseTransition } from '../../src/tasks/transition-task.js';
 
 /** §11.1: a transition decided on a stale state is a CONFLICT at append, never a last-writer-wins overwrite. */
 describe('a transition from a stale state', () => {
@@ -16,11 +17,11 @@ describe('a transition from a stale state', () => {
     await store.append([{ type: 'task.created', stream: 'task/task_t', data: { task_id: 'task_t', session_id: 'session_s', label: 't', state: 'running' } }]);
 
     const stale = (await loadTasks(env)).state;
-    const complete = decideTransition(stale, parseTransition('task_t', 'completed', {}), 'system', now);
-    const fail = decideTransition(stale, parseTransition('task_t', 'failed', {}), 'system', now);
-    await store.append([complete.event], { expectedVersion: complete.expectedVersion });
+    const complete = decideTransition(parseTransition('task_t', 'completed', {}), stale);
+    const fail = decideTransition(parseTransition('task_t', 'failed', {}), stale);
+    await store.append(complete.events, { expectedVersion: complete.expected });
     const head = await store.head();
-    await expect(store.append([fail.event], { expectedVersion: fail.expectedVersion })).rejects.toBeInstanceOf(ConflictError);
+    await expect(store.append(fail.events, { expectedVersion: fail.expected })).rejects.toBeInstanceOf(ConflictError);
     expect((await store.head()).seq).toBe(head.seq);
     expect((await loadTasks(env)).state.tasks.get('task_t')!.state).toBe('completed');
   });

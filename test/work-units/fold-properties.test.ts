@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DecodedEvent } from '../../events/envelope.js';
+import type { BatonEvent } from '../../events/baton-event.js';
+import { dataOf, decoded, mustAccept } from '../helpers/decoded.js';
 import { stepWu } from '../../machines/work-unit-steps.js';
 import { computeInitiative, statusDocument } from '../../projections/work-units/initiative-view.js';
 import { depsOf, evidenceOf, evidenceValues, stallSeconds, valuesOf } from '../../projections/work-units/evidence.js';
@@ -62,6 +63,8 @@ function toRaw(e: { wu: string; kind: string; present?: boolean; status?: string
       };
     case 'observation.dirty_paths':
       return { type: e.kind, stream: 'workspace/root', minutes, data: { paths: e.dirty ? ['src/a.ts'] : [] } };
+    case 'wu.unblocked':
+      return { type: e.kind, stream, minutes, data: { wu_id } };
     default:
       return { type: e.kind, stream, minutes, data: { wu_id, delegation_id: 'd' } };
   }
@@ -69,16 +72,16 @@ function toRaw(e: { wu: string; kind: string; present?: boolean; status?: string
 
 const definitions = fc.tuple(...WUS.map((_, i) => fc.record({ lane: fc.constantFrom(...LANES), deps: fc.subarray(WUS.slice(0, i)) })));
 
-function history(defs: { lane: string; deps: string[] }[], raws: Raw[]): DecodedEvent[] {
+function history(defs: { lane: string; deps: string[] }[], raws: Raw[]): BatonEvent[] {
   const all: Raw[] = [
     { type: 'initiative.created', stream: 'initiative/INIT-1', minutes: 0, data: { initiative: 'INIT-1', title: 'One', slug: null, lanes: [] } },
     ...defs.map((d, i) => ({ type: 'wu.defined', stream: `wu/${WUS[i]}`, minutes: 0, data: { wu_id: WUS[i]!, initiative: 'INIT-1', lane: d.lane, title: WUS[i]!, dependencies: d.deps, code_paths: ['src/**'] } })),
     ...raws,
   ];
-  return all.map((r, i) => ({ v: 1, seq: i + 1, id: `e${i + 1}`, type: r.type, stream: r.stream, at: new Date(T0 + r.minutes * 60_000).toISOString(), actor: 'system', data: r.data, prev: '', hash: '' }));
+  return all.map((r, i) => decoded({ v: 1, seq: i + 1, id: `e${i + 1}`, type: r.type, stream: r.stream, at: new Date(T0 + r.minutes * 60_000).toISOString(), actor: 'system', data: r.data, prev: '', hash: '' }));
 }
 
-const fold = (events: DecodedEvent[], state: WorkUnitsState = initWorkUnits()): WorkUnitsState => events.reduce(applyWorkUnits, state);
+const fold = (events: BatonEvent[], state: WorkUnitsState = initWorkUnits()): WorkUnitsState => events.reduce(applyWorkUnits, state);
 const NOW = new Date(T0 + 10 * 3600_000).toISOString();
 
 describe('work-unit fold properties', () => {
@@ -132,9 +135,9 @@ describe('work-unit fold properties', () => {
         const log = history(defs, events.map(toRaw));
         let state = initWorkUnits();
         for (const event of log) {
-          const wuId = event.data['wu_id'] as string | undefined;
+          const wuId = dataOf(event)['wu_id'] as string | undefined;
           const before = wuId === undefined ? undefined : state.wus[wuId];
-          const machineEvent = machineEventOf(event);
+          const machineEvent = machineEventOf(mustAccept(event));
           const expected = before === undefined || machineEvent === null ? undefined : stepWu(before.lifecycle, machineEvent);
           const snapshot = before === undefined ? undefined : JSON.stringify({ ...before, findings: [] });
           const findings = before?.findings.length ?? 0;
@@ -203,16 +206,16 @@ describe('work-unit fold properties', () => {
  * The generator never makes branch observations or PR modes, so rows 4 and 6 are not exercised here
  * (the CLI scenarios 29 and 30 cover them).
  */
-function oracleStates(log: DecodedEvent[], defs: { lane: string; deps: string[] }[]): Map<string, string> {
-  type E = DecodedEvent;
+function oracleStates(log: BatonEvent[], defs: { lane: string; deps: string[] }[]): Map<string, string> {
+  type E = BatonEvent;
   const accepted = new Map<string, E[]>(WUS.map((w) => [w, []]));
   const lifecycle = new Map<string, WuLifecycle>(WUS.map((w) => [w, { ...INITIAL_WU_LIFECYCLE }]));
   let dirty: string[] = [];
   for (const e of log) {
-    if (e.type === 'observation.dirty_paths') dirty = e.data['paths'] as string[];
-    const wu = e.data['wu_id'] as string | undefined;
+    if (e.type === 'observation.dirty_paths') dirty = dataOf(e)['paths'] as string[];
+    const wu = dataOf(e)['wu_id'] as string | undefined;
     if (wu === undefined || !accepted.has(wu) || e.type === 'wu.defined') continue;
-    const me = machineEventOf(e);
+    const me = machineEventOf(mustAccept(e));
     if (me !== null) {
       const next = stepWu(lifecycle.get(wu)!, me);
       if (next === null) continue;
@@ -232,13 +235,13 @@ function oracleStates(log: DecodedEvent[], defs: { lane: string; deps: string[] 
       if (e.type === 'wu.claimed') yaml = 'in_progress';
       if (e.type === 'wu.blocked') yaml = 'blocked';
       if (e.type === 'wu.unblocked') yaml = yamlBefore(evs, e);
-      if (e.type === 'wu.released' || (e.type === 'handoff.emitted' && e.data['relaunch'] === true)) {
+      if (e.type === 'wu.released' || (e.type === 'handoff.emitted' && dataOf(e)['relaunch'] === true)) {
         start = e.seq;
         yaml = 'ready';
       }
       if (e.type === 'wu.stamped') [yaml, stampedFact] = ['done', true];
-      if (e.type === 'observation.wu_yaml') yaml = (e.data['fields'] as { status: string }).status;
-      if (e.type === 'observation.stamp_file') stampFile = e.data['present'] === true && e.data['valid'] === true;
+      if (e.type === 'observation.wu_yaml') yaml = (dataOf(e)['fields'] as { status: string }).status;
+      if (e.type === 'observation.stamp_file') stampFile = dataOf(e)['present'] === true && dataOf(e)['valid'] === true;
     }
     facts.set(wu, { DONE: stampedFact || stampFile || terminal.has(yaml), evs, yaml, start });
   }
@@ -251,9 +254,9 @@ function oracleStates(log: DecodedEvent[], defs: { lane: string; deps: string[] 
     const handoff = last(['handoff.emitted']);
     const pickup = last(['delegation.picked_up']);
     const claimed = yaml === 'in_progress' || yaml === 'blocked' || pickup !== undefined;
-    const path = (claim?.data['worktree_path'] ?? handoff?.data['worktree_path'] ?? null) as string | null;
-    const wtObs = evs.filter((e) => e.type === 'observation.worktree' && e.data['path'] === path).at(-1);
-    const present = path !== null && wtObs?.data['present'] === true;
+    const path = ((claim && dataOf(claim)['worktree_path']) ?? (handoff && dataOf(handoff)['worktree_path']) ?? null) as string | null;
+    const wtObs = evs.filter((e) => e.type === 'observation.worktree' && dataOf(e)['path'] === path).at(-1);
+    const present = path !== null && wtObs !== undefined && dataOf(wtObs)['present'] === true;
     const returned = last(['wu.worker_returned', 'delegation.completed']) !== undefined;
     let claimedSince = 0;
     let wasClaimed = false;
@@ -287,12 +290,12 @@ function oracleStates(log: DecodedEvent[], defs: { lane: string; deps: string[] 
 }
 
 /** The YAML status an unblock returns to: in_progress when the block came from a claimed state. */
-function yamlBefore(evs: DecodedEvent[], unblock: DecodedEvent): string {
+function yamlBefore(evs: BatonEvent[], unblock: BatonEvent): string {
   // The block is the last wu.blocked before the unblock, or a YAML observation that set `blocked`.
   const block = evs
     .slice(0, evs.indexOf(unblock))
     .reverse()
-    .find((x) => x.type === 'wu.blocked' || (x.type === 'observation.wu_yaml' && (x.data['fields'] as { status?: string }).status === 'blocked'));
+    .find((x) => x.type === 'wu.blocked' || (x.type === 'observation.wu_yaml' && (dataOf(x)['fields'] as { status?: string }).status === 'blocked'));
   // A block that came from the YAML (status `blocked`, which counts as claimed — see claimedAfter)
   // returns to in_progress, like a block from a claimed state.
   if (block === undefined || block.type === 'observation.wu_yaml') return 'in_progress';
@@ -301,14 +304,14 @@ function yamlBefore(evs: DecodedEvent[], unblock: DecodedEvent): string {
   for (const e of prior) {
     if (e.type === 'wu.claimed') yaml = 'in_progress';
     if (e.type === 'wu.unblocked') yaml = yamlBefore(evs, e);
-    if (e.type === 'wu.released' || (e.type === 'handoff.emitted' && e.data['relaunch'] === true)) yaml = 'ready';
-    if (e.type === 'observation.wu_yaml') yaml = (e.data['fields'] as { status: string }).status;
+    if (e.type === 'wu.released' || (e.type === 'handoff.emitted' && dataOf(e)['relaunch'] === true)) yaml = 'ready';
+    if (e.type === 'observation.wu_yaml') yaml = (dataOf(e)['fields'] as { status: string }).status;
   }
   return yaml === 'in_progress' || yaml === 'blocked' ? 'in_progress' : 'ready';
 }
 
 /** Is the WU claimed right after `e` (YAML in_progress/blocked, or a pickup in the window)? */
-function claimedAfter(evs: DecodedEvent[], e: DecodedEvent): boolean {
+function claimedAfter(evs: BatonEvent[], e: BatonEvent): boolean {
   const upTo = evs.slice(0, evs.indexOf(e) + 1);
   let yaml = 'ready';
   let windowStart = 0;
@@ -316,9 +319,9 @@ function claimedAfter(evs: DecodedEvent[], e: DecodedEvent): boolean {
     if (x.type === 'wu.claimed') yaml = 'in_progress';
     if (x.type === 'wu.blocked') yaml = 'blocked';
     if (x.type === 'wu.unblocked') yaml = yamlBefore(evs, x);
-    if (x.type === 'wu.released' || (x.type === 'handoff.emitted' && x.data['relaunch'] === true)) [yaml, windowStart] = ['ready', x.seq];
+    if (x.type === 'wu.released' || (x.type === 'handoff.emitted' && dataOf(x)['relaunch'] === true)) [yaml, windowStart] = ['ready', x.seq];
     if (x.type === 'wu.stamped') yaml = 'done';
-    if (x.type === 'observation.wu_yaml') yaml = (x.data['fields'] as { status: string }).status;
+    if (x.type === 'observation.wu_yaml') yaml = (dataOf(x)['fields'] as { status: string }).status;
   }
   return yaml === 'in_progress' || yaml === 'blocked' || upTo.some((x) => x.type === 'delegation.picked_up' && x.seq >= windowStart);
 }

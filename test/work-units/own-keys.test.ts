@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DecodedEvent } from '../../events/envelope.js';
+import type { BatonEvent } from '../../events/baton-event.js';
+import { decoded } from '../helpers/decoded.js';
 import { foldEvents, serializeState } from '../../projections/projection.js';
 import { workUnitsStateProjection } from '../../projections/work-units/index.js';
 
@@ -16,15 +17,15 @@ afterEach(() => {
 });
 
 let seq = 0;
-function event(type: string, stream: string, data: Record<string, unknown>, actor = 'system'): DecodedEvent {
+function event(type: string, stream: string, data: Record<string, unknown>, actor = 'system'): BatonEvent {
   seq += 1;
-  return { v: 1, seq, id: `E${seq}`, type, stream, at: `2026-04-17T12:00:${String(seq).padStart(2, '0')}.000Z`, actor, data, prev: '0'.repeat(64), hash: String(seq).padStart(64, '0') };
+  return decoded({ v: 1, seq, id: `E${seq}`, type, stream, at: `2026-04-17T12:00:${String(seq).padStart(2, '0')}.000Z`, actor, data, prev: '0'.repeat(64), hash: String(seq).padStart(64, '0') });
 }
 
 describe('keys that name inherited properties', () => {
   it('an actor named __proto__, constructor or toString bumps no session and writes into no built-in', () => {
     const events = [
-      event('session.started', 'session/session_a', { session_id: 'session_a' }),
+      event('session.started', 'session/session_a', { session_id: 'session_a', display_name: 'A', ttl_seconds: 3600 }),
       ...['__proto__', 'constructor', 'toString'].map((actor) => event('note.recorded', 'note/x', { text: 'x' }, actor)),
       event('note.recorded', 'note/x', { text: 'alive' }, 'session_a'),
     ];

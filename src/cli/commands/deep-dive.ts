@@ -55,7 +55,7 @@ export async function deepDiveInit(ctx: CommandContext, flags: DeepDiveInitFlags
     }
     if (flags.refresh && existing !== undefined && backupPath === null) backupPath = relative(workspace, backupFile(workspace, path, existing, ctx.now));
     const data: DeepDiveInitializedData = { deep_dive_id: id, scope, focus_path: focus, agent_count: agentCount, refresh: flags.refresh === true, backup_path: backupPath };
-    return { events: [{ type: DeepDiveEventType.initialized, stream, data }], expectedVersion: { [stream]: 'no_stream' }, result: null };
+    return { events: [{ type: DeepDiveEventType.initialized, stream, data }], expected: { [stream]: 'no_stream' }, outcome: null };
   });
   const state = await syncStateFiles(ctx, [StateFileKind.deepDive]);
   ctx.output.emit(DeepDiveStatusEnvelope, deepDiveStatusEnvelope(state.deep_dive!, ctx.now, backupPath), humanDeepDive);
@@ -105,7 +105,7 @@ export async function deepDiveCompile(ctx: CommandContext, flags: DeepDiveCompil
       ...(completed === undefined ? {} : { agents_completed: completed }),
       mark_complete: flags.markComplete === true,
     };
-    return { events: [{ type: DeepDiveEventType.compiled, stream: dd.stream, data }], expectedVersion: { [dd.stream]: dd.version }, result: null };
+    return { events: [{ type: DeepDiveEventType.compiled, stream: dd.stream, data }], expected: { [dd.stream]: dd.version }, outcome: null };
   });
   const state = await syncStateFiles(ctx, [StateFileKind.deepDive]);
   ctx.output.emit(DeepDiveStatusEnvelope, deepDiveStatusEnvelope(state.deep_dive!, ctx.now, null), humanDeepDive);

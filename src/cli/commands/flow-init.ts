@@ -78,8 +78,8 @@ export async function flowInit(ctx: CommandContext, words: readonly string[], fl
         { type: FlowEventType.started, stream, data },
         { type: FlowRegistryEventType.registered, stream: FLOW_REGISTRY_STREAM, data: registered },
       ],
-      expectedVersion: { [stream]: 'no_stream', [FLOW_REGISTRY_STREAM]: versions[FLOW_REGISTRY_STREAM] ?? 0 },
-      result: null,
+      expected: { [stream]: 'no_stream', [FLOW_REGISTRY_STREAM]: versions[FLOW_REGISTRY_STREAM] ?? 0 },
+      outcome: null,
     };
   }, [FLOW_REGISTRY_STREAM]);
   void result;

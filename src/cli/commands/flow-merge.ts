@@ -40,12 +40,12 @@ export async function flowMerge(ctx: CommandContext, flags: { parallelGroup?: st
         const { all_passed, failed_phases, summary } = merged.data;
         return {
           events: stepped.facts.map((fact) => ({ type: fact.type, stream: record.stream, data: fact.data })),
-          expectedVersion: { [record.stream]: record.version },
-          result: { all_passed, failed_phases, summary, recorded: true },
+          expected: { [record.stream]: record.version },
+          outcome: { all_passed, failed_phases, summary, recorded: true },
         };
       }
     }
-    return { events: [], expectedVersion: {}, result: standingVerdict(flow) };
+    return { events: [], expected: {}, outcome: standingVerdict(flow) };
   });
   if (appended) await syncStateFiles(ctx, [StateFileKind.flow]);
   ctx.output.emit(FlowMergeEnvelope, { v: 1, type: 'flow_merge', generated_at: ctx.now, group: GROUP, ...result }, humanFlowMerge);

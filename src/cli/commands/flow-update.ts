@@ -15,7 +15,7 @@ export async function flowUpdate(ctx: CommandContext, raw: RawUpdateFlags): Prom
     if (record === null) throw refuse(FlowErrorCode.NO_FLOW, NO_FLOW_MESSAGE);
     const decision = decideUpdate(record.context, parsed, ctx.now);
     const events: NewEvent[] = decision.facts.map((fact) => ({ type: fact.type, stream: record.stream, data: fact.data }));
-    return { events, expectedVersion: { [record.stream]: record.version }, result: null };
+    return { events, expected: { [record.stream]: record.version }, outcome: null };
   });
   // A no-op rewrites nothing (R2); a state file that went missing is restored by `flow status`.
   const state = appended ? await syncStateFiles(ctx, [StateFileKind.flow]) : await foldFlows(ctx);

@@ -1,6 +1,7 @@
-import { decideAndAppend } from '../../tasks/commit.js';
-import { decideTransition, parseTransition, type TransitionFlags } from '../../tasks/transition-task.js';
+import { decideTransition } from '../../../deciders/tasks.js';
+import { runTasksCommand } from '../../tasks/commit.js';
 import { refusalsAsErrors } from '../../tasks/refusals.js';
+import { parseTransition, type TransitionFlags } from '../../tasks/transition-task.js';
 import type { CommandContext } from '../context.js';
 import { tasksEnv } from '../tasks-env.js';
 import { emitTask } from './task-emit.js';
@@ -9,6 +10,6 @@ import { emitTask } from './task-emit.js';
 export async function taskTransition(ctx: CommandContext, id: string, state: string, flags: TransitionFlags): Promise<void> {
   const request = await refusalsAsErrors(() => parseTransition(id, state, flags));
   const env = await tasksEnv(ctx);
-  const committed = await decideAndAppend(env, (folded) => decideTransition(folded, request, env.actor, env.now));
-  await emitTask(ctx, env, committed.state, request.taskId);
+  const handled = await runTasksCommand(env, (folded) => decideTransition(request, folded));
+  await emitTask(ctx, env, handled.state, request.taskId);
 }

@@ -1,0 +1,66 @@
+import type { BatonEvent } from '../../events/baton-event.js';
+import type { EventCatalog } from '../../events/catalog.js';
+import type { StoredEvent } from '../../events/envelope.js';
+import type { Decision } from '../../deciders/decision.js';
+import { Refusal } from '../../deciders/refusal.js';
+import { BatonError, ConflictError } from '../errors.js';
+import type { EventStore } from './contract.js';
+
+/** How often a command is read and decided again after losing a race, before it is CONFLICT (exit 4). */
+export const MAX_RETRIES = 3;
+
+export interface CommandIo<S> {
+  store: EventStore;
+  catalog: EventCatalog;
+  actor: string;
+  now: string;
+  /** The state the decider reads: the fold, plus any stream versions read before it. */
+  read(): Promise<S>;
+  /** Fold the appended events into the state read, so the caller sees the state after the command. */
+  evolve?(state: S, event: BatonEvent): S;
+}
+
+export interface Handled<S, R> {
+  /** The state after the command (as read when nothing was appended). */
+  state: S;
+  /** The decision taken (null: nothing to append). */
+  decision: Decision<R> | null;
+  appended: StoredEvent[];
+  /** The idempotency key had been used: the first append's events, nothing written. */
+  deduplicated: boolean;
+}
+
+/** A pure refusal as the CLI's error: same code, message and details. */
+export function asBatonError(error: unknown): unknown {
+  return error instanceof Refusal ? new BatonError(error.code, error.message, error.details) : error;
+}
+
+/**
+ * The one command handler: read, decide, append with the expected versions the decision names;
+ * on a version conflict read and decide again (at most `maxRetries` times, then the conflict is the
+ * answer). Deciding again may turn the request illegal; that refusal is what the caller gets.
+ */
+export async function handleCommand<S, R>(io: CommandIo<S>, decide: (state: S) => Decision<R> | null, maxRetries = MAX_RETRIES): Promise<Handled<S, R>> {
+  for (let attempt = 0; ; attempt++) {
+    let state: S = await io.read();
+    let decision: Decision<R> | null;
+    try {
+      decision = decide(state);
+    } catch (error) {
+      throw asBatonError(error);
+    }
+    if (decision === null || decision.events.length === 0) return { state, decision, appended: [], deduplicated: false };
+    try {
+      const result = await io.store.append(
+        decision.events.map((e) => ({ ...e, actor: io.actor, at: io.now })),
+        { expectedVersion: decision.expected, ...(decision.idempotencyKey !== undefined ? { idempotencyKey: decision.idempotencyKey } : {}) },
+      );
+      if (result.deduplicated) return { state: await io.read(), decision, appended: result.events, deduplicated: true };
+      if (io.evolve) for (const event of result.events) state = io.evolve(state, io.catalog.upcast(event));
+      return { state, decision, appended: result.events, deduplicated: false };
+    } catch (error) {
+      if (error instanceof ConflictError && attempt < maxRetries) continue;
+      throw error;
+    }
+  }
+}
