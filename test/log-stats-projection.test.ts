@@ -1,6 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -123,18 +120,5 @@ describe('log_stats projection', () => {
     expect(PROJECTIONS['constructor']).toBeUndefined();
     expect(PROJECTIONS['__proto__']).toBeUndefined();
     expect(Object.keys(PROJECTIONS)).toContain('log_stats');
-  });
-});
-
-describe('projections/ is a pure core', () => {
-  it('imports nothing with I/O and never reads the clock', () => {
-    const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'projections');
-    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
-    expect(files).toEqual(expect.arrayContaining(['index.ts', 'log-stats.ts', 'projection.ts']));
-    for (const file of files) {
-      const source = readFileSync(join(dir, file), 'utf8');
-      expect(source, file).not.toMatch(/from ['"](node:|fs|path|child_process|os)/);
-      expect(source, file).not.toMatch(/Date\.now|new Date\(|process\.|performance\.now/);
-    }
   });
 });
