@@ -27,6 +27,13 @@ function one<R>(type: string, stream: string, data: Record<string, unknown>, exp
   return { events: [{ type, stream, data }], expected: { [stream]: expected }, outcome, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) };
 }
 
+/** A create repeated with the key of an earlier one (C6, A3): nothing to append, the first record named. */
+function createdWithKey(records: Iterable<{ id: string; session_id: string; idempotency_key: string | null }>, sessionId: string, key: string | undefined): Decision<IdOutcome> | undefined {
+  if (key === undefined) return undefined;
+  for (const r of records) if (r.idempotency_key === key && r.session_id === sessionId) return { events: [], expected: {}, outcome: { id: r.id } };
+  return undefined;
+}
+
 /** The owning session of a create (C1, C2): existing and not ended. */
 export function requireOpenSession(state: TasksState, id: string): SessionRecord {
   const session = state.coordination.sessions.get(id);
@@ -55,11 +62,8 @@ export interface CreateTask {
 export function decideCreateTask(command: CreateTask, state: TasksState): Decision<IdOutcome> {
   const { sessionId, idempotencyKey: key, parent } = command;
   requireOpenSession(state, sessionId);
-  if (key !== undefined) {
-    for (const t of state.tasks.values()) {
-      if (t.idempotency_key === key && t.session_id === sessionId) return { events: [], expected: {}, outcome: { id: t.id } };
-    }
-  }
+  const repeat = createdWithKey(state.tasks.values(), sessionId, key);
+  if (repeat !== undefined) return repeat;
   if (parent !== undefined) {
     const p = state.tasks.get(parent);
     if (!p) throw taskNotFound(parent);
@@ -123,11 +127,8 @@ export interface StartSubagent {
 export function decideStartSubagent(command: StartSubagent, state: TasksState): Decision<IdOutcome> {
   const { sessionId, idempotencyKey: key, rootTask } = command;
   requireOpenSession(state, sessionId);
-  if (key !== undefined) {
-    for (const s of state.subagents.values()) {
-      if (s.idempotency_key === key && s.session_id === sessionId) return { events: [], expected: {}, outcome: { id: s.id } };
-    }
-  }
+  const repeat = createdWithKey(state.subagents.values(), sessionId, key);
+  if (repeat !== undefined) return repeat;
   const root = state.tasks.get(rootTask);
   if (!root) throw taskNotFound(rootTask);
   if (root.session_id !== sessionId) {

@@ -21,6 +21,21 @@ export interface EventDefinition<S extends z.ZodType = z.ZodType, T extends stri
   readonly internal?: boolean;
 }
 
+/** One event of a list that shares its stream categories (see `eventsOn`). */
+export type EventEntry<S extends z.ZodType = z.ZodType, T extends string = string> = Omit<EventDefinition<S, T>, 'streams'>;
+
+type DefinitionsOf<E extends readonly EventEntry[]> = { readonly [K in keyof E]: E[K] extends EventEntry<infer S, infer T> ? EventDefinition<S, T> : never };
+
+/**
+ * A domain's events that are all appended to the same stream categories: one list, the categories
+ * said once. Keeps each entry's literal type and schema, like `defineEvent`.
+ */
+export function eventsOn<const E extends readonly EventEntry[]>(streams: string | readonly string[], entries: E): DefinitionsOf<E> {
+  const categories = typeof streams === 'string' ? [streams] : streams;
+  // Array.map forgets the tuple's element types; each element is its entry plus the categories.
+  return entries.map((entry) => ({ ...entry, streams: categories })) as unknown as DefinitionsOf<E>;
+}
+
 /** Keeps the literal `type` and the schema's type, so the typed event union can be derived from the definitions. */
 export function defineEvent<const T extends string, S extends z.ZodType>(def: EventDefinition<S, T>): EventDefinition<S, T> {
   return def;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from './catalog.js';
+import { eventsOn } from './catalog.js';
 
 /** Facts the store records about itself, on streams under `log/`. */
 export const LogRecoveredData = z.strictObject({
@@ -13,12 +13,6 @@ export const LogRecoveredData = z.strictObject({
 });
 export type LogRecoveredData = z.infer<typeof LogRecoveredData>;
 
-export const logRecovered = defineEvent({
-  type: 'log.recovered',
-  schema: LogRecoveredData,
-  streams: ['log'],
-  description: 'Recovery moved the bytes of a write torn by a crash to quarantine/ and truncated the segment.',
-  internal: true,
-});
-
-export const LOG_EVENTS = [logRecovered] as const;
+export const LOG_EVENTS = eventsOn('log', [
+  { type: 'log.recovered', schema: LogRecoveredData, description: 'Recovery moved the bytes of a write torn by a crash to quarantine/ and truncated the segment.', internal: true },
+]);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from './catalog.js';
+import { eventsOn } from './catalog.js';
 
 /** The one event type that belongs to no domain: annotations on the history. */
 export const NoteRecordedData = z.strictObject({
@@ -7,11 +7,6 @@ export const NoteRecordedData = z.strictObject({
 });
 export type NoteRecordedData = z.infer<typeof NoteRecordedData>;
 
-export const noteRecorded = defineEvent({
-  type: 'note.recorded',
-  schema: NoteRecordedData,
-  streams: ['note'],
-  description: 'An operator or auditor annotation on the history.',
-});
-
-export const NOTE_EVENTS = [noteRecorded] as const;
+export const NOTE_EVENTS = eventsOn('note', [
+  { type: 'note.recorded', schema: NoteRecordedData, description: 'An operator or auditor annotation on the history.' },
+]);

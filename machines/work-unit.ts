@@ -1,3 +1,4 @@
+import { constEnum } from '../events/const-enum.js';
 import { assign, setup, type SnapshotFrom } from 'xstate';
 
 /**
@@ -33,21 +34,7 @@ export interface WuMachineContext {
 export const YamlStatusClass = { unclaimed: 'unclaimed', in_progress: 'in_progress', blocked: 'blocked', terminal: 'terminal' } as const;
 export type YamlStatusClass = (typeof YamlStatusClass)[keyof typeof YamlStatusClass];
 
-export const WuMachineEventType = {
-  CLAIM: 'CLAIM',
-  CHECKPOINT: 'CHECKPOINT',
-  RETURN: 'RETURN',
-  BLOCK: 'BLOCK',
-  UNBLOCK: 'UNBLOCK',
-  RELEASE: 'RELEASE',
-  STAMP: 'STAMP',
-  HANDOFF: 'HANDOFF',
-  RELAUNCH: 'RELAUNCH',
-  PICKUP: 'PICKUP',
-  DELEGATION_COMPLETED: 'DELEGATION_COMPLETED',
-  YAML_STATUS: 'YAML_STATUS',
-  STAMP_FILE: 'STAMP_FILE',
-} as const;
+export const WuMachineEventType = constEnum(['CLAIM', 'CHECKPOINT', 'RETURN', 'BLOCK', 'UNBLOCK', 'RELEASE', 'STAMP', 'HANDOFF', 'RELAUNCH', 'PICKUP', 'DELEGATION_COMPLETED', 'YAML_STATUS', 'STAMP_FILE']);
 export type WuMachineEventType = (typeof WuMachineEventType)[keyof typeof WuMachineEventType];
 
 export type WuMachineEvent =
@@ -64,6 +51,22 @@ export const ALL_WU_MACHINE_EVENTS: readonly WuMachineEvent[] = [
 ];
 
 export const INITIAL_WU_CONTEXT: WuMachineContext = { blocked_from: 'ready', stamped: false, stamp_file: false, picked_up: false, handed_off: false };
+
+/**
+ * What a claimed WU accepts alike, in progress or blocked: progress and returns, a release or a
+ * relaunch back to ready, the stamp, handoffs and delegations (all but the stamp refused once a
+ * stamp file exists).
+ */
+const whileClaimed = {
+  CHECKPOINT: { guard: 'noStampFile', actions: 'accept' },
+  RETURN: { guard: 'noStampFile', actions: 'accept' },
+  RELEASE: { guard: 'noStampFile', target: 'ready', actions: 'newWindow' },
+  STAMP: { target: 'done', actions: 'stamp' },
+  HANDOFF: { guard: 'noStampFile', actions: 'handOff' },
+  RELAUNCH: { guard: 'noStampFile', target: 'ready', actions: 'relaunchWindow' },
+  PICKUP: { guard: 'noStampFile', actions: 'pickUp' },
+  DELEGATION_COMPLETED: { guard: 'noStampFile', actions: 'accept' },
+} as const;
 
 export const wuMachine = setup({
   types: { context: {} as WuMachineContext, events: {} as WuMachineEvent },
@@ -129,32 +132,18 @@ export const wuMachine = setup({
     in_progress: {
       on: {
         CLAIM: { guard: 'noStampFile', actions: 'accept' },
-        CHECKPOINT: { guard: 'noStampFile', actions: 'accept' },
-        RETURN: { guard: 'noStampFile', actions: 'accept' },
+        ...whileClaimed,
         BLOCK: { guard: 'noStampFile', target: 'blocked', actions: 'blockedFromInProgress' },
-        RELEASE: { guard: 'noStampFile', target: 'ready', actions: 'newWindow' },
-        STAMP: { target: 'done', actions: 'stamp' },
-        HANDOFF: { guard: 'noStampFile', actions: 'handOff' },
-        RELAUNCH: { guard: 'noStampFile', target: 'ready', actions: 'relaunchWindow' },
-        PICKUP: { guard: 'noStampFile', actions: 'pickUp' },
-        DELEGATION_COMPLETED: { guard: 'noStampFile', actions: 'accept' },
       },
     },
     blocked: {
       on: {
         CLAIM: { guard: 'noStampFile', target: 'in_progress' },
-        CHECKPOINT: { guard: 'noStampFile', actions: 'accept' },
-        RETURN: { guard: 'noStampFile', actions: 'accept' },
+        ...whileClaimed,
         UNBLOCK: [
           { guard: 'unblockToInProgress', target: 'in_progress' },
           { guard: 'noStampFile', target: 'ready' },
         ],
-        RELEASE: { guard: 'noStampFile', target: 'ready', actions: 'newWindow' },
-        STAMP: { target: 'done', actions: 'stamp' },
-        HANDOFF: { guard: 'noStampFile', actions: 'handOff' },
-        RELAUNCH: { guard: 'noStampFile', target: 'ready', actions: 'relaunchWindow' },
-        PICKUP: { guard: 'noStampFile', actions: 'pickUp' },
-        DELEGATION_COMPLETED: { guard: 'noStampFile', actions: 'accept' },
       },
     },
     done: {

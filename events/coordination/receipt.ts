@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../catalog.js';
+import { eventsOn } from '../catalog.js';
 import { canonicalIdentity, DELIVERY_STATES, idempotencyKey, isoTime, RECEIPT_VIAS, sessionId, signalId, threadId } from './identities.js';
 
 /** The A2A.V1 receipt contract (coordination.md §5.2): exactly these fields. */
@@ -24,16 +24,11 @@ export const ReceiptRecordedData = z.strictObject({
 });
 export type ReceiptRecordedData = z.infer<typeof ReceiptRecordedData>;
 
-export const receiptRecorded = defineEvent({
-  type: 'receipt.recorded',
-  schema: ReceiptRecordedData,
-  streams: ['thread'],
-  description: 'A reader identity read, acknowledged or rejected a signal of the thread.',
-});
-
 export function toA2AReceiptV1(data: ReceiptRecordedData): A2AReceiptV1 {
   const { signal_id, reader_identity, read_at, delivery_state, idempotency_key } = data;
   return { signal_id, reader_identity, read_at, delivery_state, ...(idempotency_key !== undefined ? { idempotency_key } : {}) };
 }
 
-export const RECEIPT_EVENTS = [receiptRecorded] as const;
+export const RECEIPT_EVENTS = eventsOn('thread', [
+  { type: 'receipt.recorded', schema: ReceiptRecordedData, description: 'A reader identity read, acknowledged or rejected a signal of the thread.' },
+]);

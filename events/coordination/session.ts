@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../catalog.js';
+import { eventsOn } from '../catalog.js';
 import { agentIdentity, CLIENT_TYPES, displayName, END_STATUSES, lane, optionalText, role, sessionId, wuId } from './identities.js';
 
 /** Session events (coordination.md §2), all on stream `session/<session_id>`. */
@@ -24,25 +24,8 @@ export type SessionHeartbeatData = z.infer<typeof SessionHeartbeatData>;
 export const SessionEndedData = z.strictObject({ session_id: sessionId, status: z.enum(END_STATUSES) });
 export type SessionEndedData = z.infer<typeof SessionEndedData>;
 
-export const sessionStarted = defineEvent({
-  type: 'session.started',
-  schema: SessionStartedData,
-  streams: ['session'],
-  description: 'A session began; it reserved a display name from the pool.',
-});
-
-export const sessionHeartbeat = defineEvent({
-  type: 'session.heartbeat',
-  schema: SessionHeartbeatData,
-  streams: ['session'],
-  description: 'A session says it is still alive.',
-});
-
-export const sessionEnded = defineEvent({
-  type: 'session.ended',
-  schema: SessionEndedData,
-  streams: ['session'],
-  description: 'A session ended (by itself or by anyone reclaiming its name); its display name is free again.',
-});
-
-export const SESSION_EVENTS = [sessionStarted, sessionHeartbeat, sessionEnded] as const;
+export const SESSION_EVENTS = eventsOn('session', [
+  { type: 'session.started', schema: SessionStartedData, description: 'A session began; it reserved a display name from the pool.' },
+  { type: 'session.heartbeat', schema: SessionHeartbeatData, description: 'A session says it is still alive.' },
+  { type: 'session.ended', schema: SessionEndedData, description: 'A session ended (by itself or by anyone reclaiming its name); its display name is free again.' },
+]);

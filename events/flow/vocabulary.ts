@@ -1,15 +1,9 @@
+import { constEnum } from '../const-enum.js';
 /**
  * Agent Flow's vocabulary (phase-gates.md §1): phases, agents, statuses, variants and modes, and
  * the phase orders of each mode. Const objects so every name is spelt once.
  */
-export const Phase = {
-  exploration: 'exploration',
-  planning: 'planning',
-  implementation: 'implementation',
-  review: 'review',
-  verification: 'verification',
-  review_verification: 'review_verification',
-} as const;
+export const Phase = constEnum(['exploration', 'planning', 'implementation', 'review', 'verification', 'review_verification']);
 export type Phase = (typeof Phase)[keyof typeof Phase];
 export const PHASES = Object.values(Phase) as readonly Phase[];
 
@@ -17,14 +11,7 @@ export const PHASES = Object.values(Phase) as readonly Phase[];
 export const COMPLETE = 'complete' as const;
 export type PhaseOrComplete = Phase | typeof COMPLETE;
 
-export const Agent = {
-  Riko: 'Riko',
-  Senku: 'Senku',
-  Loid: 'Loid',
-  Lawliet: 'Lawliet',
-  Alphonse: 'Alphonse',
-  Orchestrator: 'Orchestrator',
-} as const;
+export const Agent = constEnum(['Riko', 'Senku', 'Loid', 'Lawliet', 'Alphonse', 'Orchestrator']);
 export type Agent = (typeof Agent)[keyof typeof Agent];
 export const AGENTS = Object.values(Agent) as readonly Agent[];
 

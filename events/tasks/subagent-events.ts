@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../catalog.js';
+import { eventsOn } from '../catalog.js';
 import { sessionId } from '../coordination/identities.js';
 import { subagentId, subagentKind, taskId } from './ids.js';
 
@@ -10,18 +10,7 @@ export type SubagentStartedData = z.infer<typeof SubagentStartedData>;
 export const SubagentFinishedData = z.strictObject({ subagent_id: subagentId });
 export type SubagentFinishedData = z.infer<typeof SubagentFinishedData>;
 
-export const subagentStarted = defineEvent({
-  type: 'subagent.started',
-  schema: SubagentStartedData,
-  streams: ['subagent'],
-  description: 'A subagent started under a session, rooted at one of its tasks.',
-});
-
-export const subagentFinished = defineEvent({
-  type: 'subagent.finished',
-  schema: SubagentFinishedData,
-  streams: ['subagent'],
-  description: 'A subagent finished (once; a second finish is an integrity finding).',
-});
-
-export const SUBAGENT_EVENTS = [subagentStarted, subagentFinished] as const;
+export const SUBAGENT_EVENTS = eventsOn('subagent', [
+  { type: 'subagent.started', schema: SubagentStartedData, description: 'A subagent started under a session, rooted at one of its tasks.' },
+  { type: 'subagent.finished', schema: SubagentFinishedData, description: 'A subagent finished (once; a second finish is an integrity finding).' },
+]);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../catalog.js';
+import { eventsOn } from '../catalog.js';
 import { sessionId } from '../coordination/identities.js';
 import { subagentKind, taskId } from './ids.js';
 import { Ownership } from './ownership.js';
@@ -45,25 +45,8 @@ export type TaskTransitionedData = z.infer<typeof TaskTransitionedData>;
 export const TaskOwnershipAddedData = z.strictObject({ task_id: taskId, ownership: Ownership });
 export type TaskOwnershipAddedData = z.infer<typeof TaskOwnershipAddedData>;
 
-export const taskCreated = defineEvent({
-  type: 'task.created',
-  schema: TaskCreatedData,
-  streams: ['task'],
-  description: 'A task was created in a session, queued or running.',
-});
-
-export const taskTransitioned = defineEvent({
-  type: 'task.transitioned',
-  schema: TaskTransitionedData,
-  streams: ['task'],
-  description: 'A task moved from the state the command saw to another (one of the 18 legal moves).',
-});
-
-export const taskOwnershipAdded = defineEvent({
-  type: 'task.ownership_added',
-  schema: TaskOwnershipAddedData,
-  streams: ['task'],
-  description: 'A task claimed a branch, worktree, pull request or file (or updated one it owns).',
-});
-
-export const TASK_LIFECYCLE_EVENTS = [taskCreated, taskTransitioned, taskOwnershipAdded] as const;
+export const TASK_LIFECYCLE_EVENTS = eventsOn('task', [
+  { type: 'task.created', schema: TaskCreatedData, description: 'A task was created in a session, queued or running.' },
+  { type: 'task.transitioned', schema: TaskTransitionedData, description: 'A task moved from the state the command saw to another (one of the 18 legal moves).' },
+  { type: 'task.ownership_added', schema: TaskOwnershipAddedData, description: 'A task claimed a branch, worktree, pull request or file (or updated one it owns).' },
+]);

@@ -1,18 +1,10 @@
+import { constEnum } from '../const-enum.js';
 /**
  * The task lifecycle's states and the enums of tasks.md §1, §4 that need no zod: the fold, the views
  * and the CLI's read path import them from here; vocabulary.ts re-exports them next to the zod
  * schemas built from them.
  */
-export const TaskState = {
-  queued: 'queued',
-  running: 'running',
-  waiting_for_user: 'waiting_for_user',
-  blocked: 'blocked',
-  completed: 'completed',
-  failed: 'failed',
-  cancelled: 'cancelled',
-  superseded: 'superseded',
-} as const;
+export const TaskState = constEnum(['queued', 'running', 'waiting_for_user', 'blocked', 'completed', 'failed', 'cancelled', 'superseded']);
 export type TaskState = (typeof TaskState)[keyof typeof TaskState];
 /** In the spec's order: the order of every "Allowed: …" message and of the matrix. */
 export const TASK_STATES: readonly TaskState[] = Object.values(TaskState);
@@ -27,15 +19,7 @@ export function isTerminal(state: TaskState): boolean {
   return TERMINAL_STATES.includes(state);
 }
 
-export const ErrorClass = {
-  auth: 'auth',
-  network: 'network',
-  validation: 'validation',
-  permission: 'permission',
-  cancelled: 'cancelled',
-  internal: 'internal',
-  unknown: 'unknown',
-} as const;
+export const ErrorClass = constEnum(['auth', 'network', 'validation', 'permission', 'cancelled', 'internal', 'unknown']);
 export type ErrorClass = (typeof ErrorClass)[keyof typeof ErrorClass];
 export const ERROR_CLASSES: readonly ErrorClass[] = Object.values(ErrorClass);
 
