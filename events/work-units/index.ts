@@ -1,13 +1,15 @@
 import type { EventDefinition } from '../catalog.js';
 import { DEFINITION_EVENTS } from './definition.js';
 import { LIFECYCLE_EVENTS } from './lifecycle.js';
+import { LUMENFLOW_EVENTS } from './lumenflow.js';
 import { OBSERVATION_EVENTS } from './observations.js';
 import { ORCHESTRATION_EVENTS } from './orchestration.js';
 
 export * from './definition.js';
 export * from './lifecycle.js';
+export * from './lumenflow.js';
 export * from './observations.js';
 export * from './orchestration.js';
 export * from './vocabulary.js';
 
-export const WORK_UNIT_EVENTS: readonly EventDefinition[] = [...DEFINITION_EVENTS, ...LIFECYCLE_EVENTS, ...ORCHESTRATION_EVENTS, ...OBSERVATION_EVENTS];
+export const WORK_UNIT_EVENTS: readonly EventDefinition[] = [...DEFINITION_EVENTS, ...LIFECYCLE_EVENTS, ...ORCHESTRATION_EVENTS, ...OBSERVATION_EVENTS, ...LUMENFLOW_EVENTS];

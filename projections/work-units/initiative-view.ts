@@ -2,6 +2,7 @@ import { ActionType, compareWuIds, OrchestrationState, type ActionType as Action
 import { decide, type Decision } from './decision-table.js';
 import type { NextSafeAction, PlanDocument, StatusDocument, StatusRow } from './documents.js';
 import { depsOf, evidenceOf, evidenceValues, isDone, stallSeconds, valuesOf, type EvidenceContext, type WuEvidence, type WuValues } from './evidence.js';
+import { withRecordedSettings } from './recorded-settings.js';
 import { laneSettings, type WorkUnitsConfig } from './settings.js';
 import { isMember, type IntegrityFinding, type WorkUnitsState, type WuRecord } from './state.js';
 import { DependencyCycleError, findCycle, logicalWaves } from './waves.js';
@@ -130,7 +131,8 @@ function byActionOrder(a: NextSafeAction, b: NextSafeAction): number {
 }
 
 export function computeInitiative(state: WorkUnitsState, initiative: string, options: InitiativeOptions): InitiativeComputation {
-  const { config, now } = options;
+  const { now } = options;
+  const config = withRecordedSettings(options.config, state.recorded_settings);
   const members = membersOf(state, initiative);
   const memberSet = new Set(members);
   const cycle = findCycle(state, members);

@@ -5,6 +5,7 @@ import type { DefinitionFields } from '../../events/work-units/definition.js';
 import { DEFINITION_FIELD_NAMES, isTerminalYamlStatus, YamlStatus } from '../../events/work-units/terms.js';
 import { INITIAL_WU_LIFECYCLE, stepWu, type WuLifecycle } from '../../machines/work-unit-steps.js';
 import type { WuMachineEvent, YamlStatusClass } from '../../machines/work-unit.js';
+import { applyInitiativeFields, applySettingsRecorded, lumenflowLifecycleEvent, type InitiativeExtra, type RecordedSettings } from './lumenflow-fold.js';
 
 /**
  * The work-unit fold (work-units.md §3–§5): every fact the reconciler reads, per WU, plus
@@ -91,6 +92,11 @@ export interface InitiativeRecord {
   title: string;
   slug: string | null;
   lanes: string[];
+  /** Fields beyond `initiative create`'s (status, phases, wus, priority, owner, created, target_date): absent until set. */
+  fields?: InitiativeExtra;
+  /** The fields as last observed from the initiative's YAML file (the import compares with them). */
+  yaml_fields?: Record<string, unknown>;
+  yaml_content_hash?: string | null;
 }
 
 export interface AttemptRecord extends Mark {
@@ -124,6 +130,10 @@ export interface WorkUnitsState {
   dirty: (Mark & { paths: string[] }) | null;
   /** initiative → every attempt started, in seq order. */
   attempts: Record<string, AttemptRecord[]>;
+  /** The latest `settings.recorded` (LumenFlow's lanes and capacity); absent until one is folded. */
+  recorded_settings?: RecordedSettings;
+  /** Keys of the `wu-events.jsonl` lines imported so far → the seq that recorded each. */
+  lumenflow_lines?: Record<string, number>;
 }
 
 export function initWorkUnits(): WorkUnitsState {
@@ -194,6 +204,8 @@ export function machineEventOf(event: DecodedEvent): WuMachineEvent | null {
       return d['relaunch'] === true ? { type: 'RELAUNCH' } : { type: 'HANDOFF' };
     case 'observation.stamp_file':
       return { type: 'STAMP_FILE', valid: d['present'] === true && d['valid'] === true };
+    case 'lumenflow.completed':
+      return { type: 'YAML_STATUS', status: 'terminal' };
     case 'observation.wu_yaml': {
       const fields = d['fields'] as Record<string, unknown> | undefined;
       return typeof fields?.['status'] === 'string' ? { type: 'YAML_STATUS', status: yamlStatusClass(fields['status']) } : null;
@@ -272,6 +284,13 @@ export function applyWorkUnits(state: WorkUnitsState, event: DecodedEvent): Work
       if (slug !== null && ownValue(state.slugs, slug) === undefined) setOwnValue(state.slugs, slug, id);
       return state;
     }
+    case 'initiative.updated':
+    case 'observation.initiative_yaml':
+      applyInitiativeFields(state, event);
+      return state;
+    case 'settings.recorded':
+      applySettingsRecorded(state, event);
+      return state;
     case 'orchestration.attempt_started': {
       const id = str(d['initiative']);
       if (id === null) return state;
@@ -348,6 +367,8 @@ function concernsWorkUnits(type: string): boolean {
     type.startsWith('session.') ||
     type === 'handoff.emitted' ||
     type === 'initiative.created' ||
+    type === 'initiative.updated' ||
+    type === 'settings.recorded' ||
     type === 'orchestration.attempt_started' ||
     type === 'signal.sent'
   );
@@ -389,10 +410,19 @@ function setYaml(wu: WuRecord, mark: Mark, status: string): void {
  * One WU fact (work-units.md §3–§5): a definition event sets fields; any other event first steps the
  * `wu` machine (a refused step is a finding and changes nothing), then records its fact by family.
  */
-function applyWuEvent(state: WorkUnitsState, event: DecodedEvent, mark: Mark): void {
+function applyWuEvent(state: WorkUnitsState, original: DecodedEvent, originalMark: Mark): void {
+  let event = original;
+  let mark = originalMark;
+  if (original.type === 'observation.lumenflow_wu_event') {
+    // Folded as the lifecycle fact it stands for, at its own time; the mark keeps the real type.
+    const fact = lumenflowLifecycleEvent(state, original);
+    if (fact === null) return;
+    event = fact;
+    mark = { ...originalMark, at: fact.at };
+  }
   const d = event.data;
   const wuId = str(d['wu_id']);
-  if (wuId === null || !(event.type.startsWith('wu.') || event.type.startsWith('observation.') || event.type.startsWith('delegation.') || event.type === 'handoff.emitted')) return;
+  if (wuId === null || !(event.type.startsWith('wu.') || event.type.startsWith('observation.') || event.type.startsWith('delegation.') || event.type === 'handoff.emitted' || event.type === 'lumenflow.completed')) return;
   const wu = wuOf(state, wuId);
 
   if (event.type === 'wu.defined') return applyDefined(wu, wuId, event, mark);
@@ -516,6 +546,9 @@ function applyLifecycleFact(wu: WuRecord, wuId: string, event: DecodedEvent, mar
     case 'delegation.picked_up':
       wu.pickup = mark;
       if (!wasClaimed) wu.claimed_true_seq = event.seq;
+      return;
+    case 'lumenflow.completed':
+      setYaml(wu, mark, YamlStatus.done);
       return;
     default:
       return;
