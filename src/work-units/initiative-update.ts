@@ -1,3 +1,4 @@
+import { canonicalValue } from '../../events/canonical.js';
 import { INITIATIVE_ID_PATTERN } from '../../events/work-units/terms.js';
 import { InitiativeFields } from '../../events/work-units/lumenflow.js';
 import { describeZodIssues } from '../../events/validation.js';
@@ -65,7 +66,7 @@ export async function updateInitiative(env: WorkUnitsEnv, input: InitiativeUpdat
   if (record === undefined) throw new BatonError(ErrorCode.UNKNOWN_ID, `INIT: Initiative ${input.initiative} not found`, { field: 'INIT', initiative: input.initiative });
   const current: Record<string, unknown> = { ...(record.fields ?? {}), title: record.title, slug: record.slug, lanes: record.lanes };
   const changed: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(parsed.data)) if (JSON.stringify(current[key] ?? null) !== JSON.stringify(value)) changed[key] = value;
+  for (const [key, value] of Object.entries(parsed.data)) if (canonicalValue(current[key] ?? null) !== canonicalValue(value)) changed[key] = value;
   const slug = changed['slug'];
   if (typeof slug === 'string' && state.slugs[slug] !== undefined && state.slugs[slug] !== input.initiative) {
     throw new BatonError(WorkUnitErrorCode.ALREADY_EXISTS, `--slug: ${slug} is already the slug of ${state.slugs[slug]}`, { field: '--slug' });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { canonicalValue } from '../../../events/canonical.js';
 import { isTerminalYamlStatus } from '../../../events/work-units/terms.js';
 import type { WorkUnitsState } from '../../../projections/work-units/state.js';
 import { BatonError, ErrorCode } from '../../errors.js';
@@ -65,7 +66,8 @@ function settingsEvent(repo: LumenflowRepository, display: (abs: string) => stri
   const data = { source: 'lumenflow', path: display(repo.workspace_yaml ?? repo.root), lanes, max_active_workers: repo.max_active_workers, stamps_dir: display(repo.dirs.stampsDir) };
   const last = state.recorded_settings;
   if (last === undefined && repo.workspace_yaml === null) return null;
-  if (last !== undefined && JSON.stringify({ l: last.lanes, m: last.max_active_workers, s: last.stamps_dir }) === JSON.stringify({ l: lanes, m: data.max_active_workers, s: data.stamps_dir })) return null;
+  // Stored payloads have their keys sorted: compare canonical forms.
+  if (last !== undefined && canonicalValue({ l: last.lanes, m: last.max_active_workers, s: last.stamps_dir }) === canonicalValue({ l: lanes, m: data.max_active_workers, s: data.stamps_dir })) return null;
   return { type: 'settings.recorded', stream: 'settings/lumenflow', data };
 }
 

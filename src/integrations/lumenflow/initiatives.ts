@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { canonicalValue } from '../../../events/canonical.js';
 import { INITIATIVE_ID_PATTERN, SLUG_PATTERN, WU_ID_PATTERN } from '../../../events/work-units/terms.js';
 import { InitiativeFields, INITIATIVE_FIELD_NAMES } from '../../../events/work-units/lumenflow.js';
 import { describeZodIssues } from '../../../events/validation.js';
@@ -118,7 +119,8 @@ export function planInitiatives(workspace: string, state: WorkUnitsState, folder
     const record = state.initiatives[id];
     const before = record?.yaml_fields ?? {};
     const changed: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(fields)) if (JSON.stringify(before[k]) !== JSON.stringify(v)) changed[k] = v;
+    // Stored payloads have their keys sorted (phases are mappings): compare canonical forms.
+    for (const [k, v] of Object.entries(fields)) if (before[k] === undefined || canonicalValue(before[k]) !== canonicalValue(v)) changed[k] = v;
     const removed = Object.keys(before).filter((k) => !Object.hasOwn(fields, k));
     const changedFields = [...Object.keys(changed), ...removed];
     const first = record?.yaml_content_hash === undefined || record.yaml_content_hash === null;
