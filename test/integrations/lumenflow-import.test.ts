@@ -218,6 +218,11 @@ describe('baton import lumenflow', () => {
     expect(status.wus.find((r) => r.wu_id === 'WU-5')!.orchestration_state).toBe('active');
 
     expect((await importRepo(ws)).appended).toBe(0);
+
+    // An unchanged file is not parsed again, but a second file with its id is still caught.
+    writeFileSync(join(ws.dir, 'work/wu/copy-of-5.yaml'), wuYaml(WUS[4]!, 'A copy'));
+    const dup = await ws.fail(['import', 'lumenflow', ws.dir], 2, { now: NOW });
+    expect(dup.message).toContain('work/wu/copy-of-5.yaml: id: WU-5 is also defined by work/wu/WU-5.yaml');
   });
 
   it('--dry-run reports the plan and appends nothing; REPO defaults to the current folder', async () => {

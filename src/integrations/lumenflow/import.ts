@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { canonicalValue } from '../../../events/canonical.js';
 import { isTerminalYamlStatus } from '../../../events/work-units/terms.js';
 import type { WorkUnitsState } from '../../../projections/work-units/state.js';
@@ -84,6 +85,42 @@ function yamlAfter(state: WorkUnitsState, events: readonly PendingEvent[]): Map<
   return out;
 }
 
+/**
+ * The WU folder through `wu import`'s planner, except the files whose bytes are exactly what the
+ * log last recorded for the WU their name says (same SHA-256): those are unchanged without being
+ * parsed, which is most of a re-run.
+ */
+function planWuYaml(workspace: string, state: WorkUnitsState, folder: string): { rows: ImportFileRow[]; events: PendingEvent[]; failures: string[] } {
+  if (!existsSync(folder)) return { rows: [], events: [], failures: [] };
+  const unchanged: ImportFileRow[] = [];
+  const toParse: string[] = [];
+  for (const name of readdirSync(folder).sort()) {
+    if (!/\.ya?ml$/.test(name)) continue;
+    const abs = join(folder, name);
+    const recorded = state.wus[name.replace(/\.ya?ml$/, '')]?.yaml_content_hash;
+    if (recorded != null) {
+      try {
+        if (createHash('sha256').update(readFileSync(abs)).digest('hex') === recorded) {
+          unchanged.push({ path: displayOf(workspace, abs), wu_id: name.replace(/\.ya?ml$/, ''), result: 'unchanged', changed_fields: [] });
+          continue;
+        }
+      } catch {
+        // unreadable: the planner reports it
+      }
+    }
+    toParse.push(abs);
+  }
+  const plan = toParse.length > 0 ? planImport(workspace, state, toParse, true) : { rows: [], events: [], failures: [] };
+  const failures = [...plan.failures];
+  const known = new Map(unchanged.map((r) => [r.wu_id, r.path]));
+  for (const row of plan.rows) {
+    const other = row.wu_id !== null ? known.get(row.wu_id) : undefined;
+    if (other !== undefined) failures.push(`${row.path}: id: ${row.wu_id} is also defined by ${other}`);
+  }
+  const rows = [...unchanged, ...plan.rows].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { rows, events: failures.length > plan.failures.length ? plan.events.filter((e) => !known.has(String(e.data['wu_id']))) : plan.events, failures };
+}
+
 export async function importLumenflow(env: WorkUnitsEnv, options: LumenflowImportOptions): Promise<LumenflowImportResult> {
   const repo = readLumenflowRepository(options.repo, options.cwd);
   const display = (abs: string): string => displayOf(env.workspace, abs);
@@ -97,7 +134,7 @@ export async function importLumenflow(env: WorkUnitsEnv, options: LumenflowImpor
   const history = planWuEvents(repo.dirs.stateDir, state, display);
   for (const m of history.malformed) findings.push(finding('warning', 'MALFORMED_LINE', `${history.path ?? 'wu-events.jsonl'} line ${m.line}: ${m.message}; skipped`, { path: history.path, line: m.line }));
 
-  const yaml = existsSync(repo.dirs.wuDir) ? planImport(env.workspace, state, [repo.dirs.wuDir], true) : { rows: [], events: [], failures: [] };
+  const yaml = planWuYaml(env.workspace, state, repo.dirs.wuDir);
   failures.push(...yaml.failures);
   // In the WU folder every YAML file is a WU: an id that is not WU-<n> is an error, not a skip.
   for (const row of yaml.rows) if (row.result === 'skipped') failures.push(`${row.path}: id: must match ^WU-[0-9]{1,9}$`);

@@ -78,6 +78,17 @@ export function planInitiatives(workspace: string, state: WorkUnitsState, folder
       plan.failures.push(`${display}: file: cannot be read (${(error as Error).message})`);
       continue;
     }
+    // Bytes exactly as last recorded for the initiative the file is named after: unchanged, not parsed.
+    const content_hash = createHash('sha256').update(bytes).digest('hex');
+    const named = name.replace(/\.ya?ml$/, '');
+    const recorded = Object.hasOwn(state.initiatives, named) ? state.initiatives[named] : undefined;
+    if (recorded?.yaml_content_hash === content_hash) {
+      seen.set(named, display);
+      plan.defined.add(named);
+      if (recorded.slug !== null) plan.defined.add(recorded.slug);
+      plan.rows.push({ path: display, initiative: named, result: 'unchanged', changed_fields: [] });
+      continue;
+    }
     let doc: unknown;
     try {
       doc = parseYaml(bytes.toString('utf8'), { schema: 'core', customTags: [], uniqueKeys: true });
@@ -128,7 +139,6 @@ export function planInitiatives(workspace: string, state: WorkUnitsState, folder
       plan.rows.push({ path: display, initiative: id, result: 'unchanged', changed_fields: [] });
       continue;
     }
-    const content_hash = createHash('sha256').update(bytes).digest('hex');
     plan.events.push({ type: 'observation.initiative_yaml', stream: `initiative/${id}`, data: { initiative: id, path: display, content_hash, fields: changed, removed_fields: removed } });
     plan.rows.push({ path: display, initiative: id, result: first ? 'defined' : 'changed', changed_fields: changedFields });
   }
