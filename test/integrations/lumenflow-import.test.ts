@@ -166,6 +166,11 @@ describe('baton import lumenflow', () => {
     const status = await statusOf(ws, 'INIT-MCP');
     const table = Object.fromEntries(status.wus.map((r) => [r.wu_id, r.orchestration_state]));
     expect(table).toEqual(Object.fromEntries(WUS.map((w) => [`WU-${w.n}`, w.expected])));
+    // LumenFlow's stamp/YAML consistency check, kept in the status as integrity findings.
+    expect(status.integrity_findings.map((f) => [f.code, f.message])).toEqual([
+      ['STAMP_MISSING', 'WU-9: its YAML says done but state/stamps/WU-9.done does not exist'],
+      ['STAMP_YAML_MISMATCH', 'WU-3: stamp state/stamps/WU-3.done says done, its YAML says ready'],
+    ]);
     // The checkpoint counts with its own time, not the import's.
     expect(status.wus.find((r) => r.wu_id === 'WU-4')!.last_activity_at).toBe(hoursAgo(1));
     // Capacity and lanes from workspace.yaml: max 2 workers; Framework: Core holds 2 (policy active).
