@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -178,6 +178,9 @@ describe('baton import lumenflow', () => {
     expect(status.next_safe_actions).toContainEqual(expect.objectContaining({ wu_id: 'WU-13', type: 'wait', reason: 'Lane Framework: Core is at its WIP limit (2).' }));
     // The status ran the stamp probe outside git on the recorded stamp folder: nothing new.
     expect(ws.events().length).toBe(35);
+    // Whatever snapshot the import left, a fold from scratch gives the same status.
+    rmSync(join(ws.dir, '.baton', 'cache'), { recursive: true, force: true });
+    expect(await statusOf(ws, 'INIT-MCP')).toEqual(status);
 
     // Initiatives by id with LumenFlow's pattern, and the second one usable.
     const full = await statusOf(ws, 'INIT-MCP-FULL');
@@ -228,6 +231,33 @@ describe('baton import lumenflow', () => {
     writeFileSync(join(ws.dir, 'work/wu/copy-of-5.yaml'), wuYaml(WUS[4]!, 'A copy'));
     const dup = await ws.fail(['import', 'lumenflow', ws.dir], 2, { now: NOW });
     expect(dup.message).toContain('work/wu/copy-of-5.yaml: id: WU-5 is also defined by work/wu/WU-5.yaml');
+  });
+
+  it('a large import leaves the work-unit snapshot current, and it equals a fold from scratch', async () => {
+    const ws = await WuWorkspace.create({ initiative: false });
+    mkdirSync(join(ws.dir, 'docs/operations/tasks/wu'), { recursive: true });
+    mkdirSync(join(ws.dir, '.lumenflow/state'), { recursive: true });
+    mkdirSync(join(ws.dir, '.lumenflow/stamps'), { recursive: true });
+    const lines: string[] = [];
+    for (let n = 1; n <= 500; n++) {
+      const status = n <= 200 ? 'done' : n % 3 === 0 ? 'in_progress' : 'ready';
+      writeFileSync(join(ws.dir, `docs/operations/tasks/wu/WU-${n}.yaml`), `id: WU-${n}\ntitle: T${n}\nlane: L${n % 4}\nstatus: ${status}\ninitiative: INIT-BIG\n${n > 1 && n % 2 === 0 ? `dependencies: [WU-${n - 1}]\n` : ''}`);
+      if (n <= 200) writeFileSync(join(ws.dir, `.lumenflow/stamps/WU-${n}.done`), `WU WU-${n} \u2014 T${n}\nCompleted: 2026-11-01\n`);
+      lines.push(JSON.stringify({ type: 'claim', wuId: `WU-${n}`, timestamp: hoursAgo(10) }));
+      if (status !== 'ready') lines.push(JSON.stringify({ type: status === 'done' ? 'complete' : 'checkpoint', wuId: `WU-${n}`, timestamp: hoursAgo(2), note: 'n' }));
+    }
+    writeFileSync(join(ws.dir, '.lumenflow/state/wu-events.jsonl'), `${lines.join('\n')}\n`);
+    writeFileSync(join(ws.dir, 'workspace.yaml'), 'software_delivery: {}\n');
+    mkdirSync(join(ws.dir, 'docs/operations/tasks/initiatives'));
+    writeFileSync(join(ws.dir, 'docs/operations/tasks/initiatives/INIT-BIG.yaml'), 'id: INIT-BIG\ntitle: Big\n');
+    const first = await importRepo(ws);
+    expect(first.appended).toBeGreaterThan(1000);
+    expect(existsSync(join(ws.dir, '.baton/cache/work_units.snapshot.json'))).toBe(true);
+    const withSnapshot = await ws.ok(['orchestrate', 'status', 'INIT-BIG'], { now: NOW });
+    rmSync(join(ws.dir, '.baton', 'cache'), { recursive: true, force: true });
+    const fromScratch = await ws.ok(['orchestrate', 'status', 'INIT-BIG'], { now: NOW });
+    expect(withSnapshot.stdout).toBe(fromScratch.stdout);
+    expect(InitiativeStatusEnvelope.parse(fromScratch.last).wus.filter((r) => r.orchestration_state === 'done')).toHaveLength(200);
   });
 
   it('--dry-run reports the plan and appends nothing; REPO defaults to the current folder', async () => {

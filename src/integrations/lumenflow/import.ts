@@ -3,7 +3,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalValue } from '../../../events/canonical.js';
 import { isTerminalYamlStatus } from '../../../events/work-units/terms.js';
-import type { WorkUnitsState } from '../../../projections/work-units/state.js';
+import type { StoredEvent } from '../../../events/envelope.js';
+import { serializeState } from '../../../projections/projection.js';
+import { workUnitsStateProjection } from '../../../projections/work-units/fold.js';
+import { applyWorkUnits, type WorkUnitsState } from '../../../projections/work-units/state.js';
+import { DEFAULT_SNAPSHOT_EVERY } from '../../store/projection-runner.js';
+import { writeSnapshot } from '../../store/snapshots.js';
 import { BatonError, ErrorCode } from '../../errors.js';
 import { loadWorkUnits, type PendingEvent, type WorkUnitsEnv } from '../../work-units/env.js';
 import { planImport, type ImportFileRow } from '../../work-units/import.js';
@@ -121,6 +126,18 @@ function planWuYaml(workspace: string, state: WorkUnitsState, folder: string): {
   return { rows, events: failures.length > plan.failures.length ? plan.events.filter((e) => !known.has(String(e.data['wu_id']))) : plan.events, failures };
 }
 
+/**
+ * A large import leaves the work-unit snapshot current: the batch is folded into the state the
+ * import planned from (when nothing else was appended in between), so the next command reads the
+ * snapshot instead of folding thousands of events again.
+ */
+function snapshotAfter(env: WorkUnitsEnv, state: WorkUnitsState, seq: number, stored: readonly StoredEvent[]): void {
+  if (env.cacheDir === undefined || stored.length < DEFAULT_SNAPSHOT_EVERY || stored[0]!.seq !== seq + 1) return;
+  for (const event of stored) applyWorkUnits(state, env.catalog.upcast(event));
+  const last = stored.at(-1)!;
+  writeSnapshot(env.cacheDir, { name: workUnitsStateProjection.name, version: workUnitsStateProjection.version, seq: last.seq, hash: last.hash, state: serializeState(workUnitsStateProjection, state) });
+}
+
 export async function importLumenflow(env: WorkUnitsEnv, options: LumenflowImportOptions): Promise<LumenflowImportResult> {
   const repo = readLumenflowRepository(options.repo, options.cwd);
   const display = (abs: string): string => displayOf(env.workspace, abs);
@@ -185,6 +202,7 @@ export async function importLumenflow(env: WorkUnitsEnv, options: LumenflowImpor
     const digest = createHash('sha256').update(`${seq}\n${JSON.stringify(events)}`).digest('hex');
     const result = await env.store.append(events.map((e) => ({ ...e, actor: env.actor, at: env.now })), { idempotencyKey: `lumenflow-import-${digest}` });
     appended = result.deduplicated ? 0 : result.events.length;
+    if (appended > 0) snapshotAfter(env, state, seq, result.events);
   }
   const count = <T extends { result: string }>(rows: readonly T[], r: string): number => rows.filter((x) => x.result === r).length;
   return {
