@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { formatNumber, type BenchResult } from './report.js';
@@ -97,12 +97,31 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * CPU time (user + system, ms) of the waited-for children so far, from /proc/self/stat (Linux;
+ * null elsewhere): on a loaded machine the wall time stretches, the CPU time much less.
+ */
+function childrenCpuMs(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 16 and 17 of proc(5) (cutime, cstime), in clock ticks of 1/100 s.
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 function timed(args: readonly string[], cwd: string): { ms: number; stdout: string } {
   const start = performance.now();
   const r = spawnSync(process.execPath, args, { cwd, env: cleanEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
   const ms = performance.now() - start;
   if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${String(r.stderr).trim() || String(r.stdout).slice(0, 500)}`);
   return { ms, stdout: r.stdout };
+}
+
+function cpuNote(cpu: readonly number[]): string[] {
+  return cpu.length === 0 ? [] : [`CPU time (user + system) per run: median ${formatNumber(median(cpu))} ms (${cpu.map((m) => formatNumber(m)).join(', ')})`];
 }
 
 function appendedOf(stdout: string): number {
@@ -116,14 +135,24 @@ export async function benchImportLumenflow(options: { rounds: number; nodeRuns: 
     generateLumenflowRepository(repo);
     const firstMs: number[] = [];
     const rerunMs: number[] = [];
+    const firstCpu: number[] = [];
+    const rerunCpu: number[] = [];
+    const cpuOf = (before: number | null, into: number[]): void => {
+      const after = childrenCpuMs();
+      if (before !== null && after !== null) into.push(after - before);
+    };
     let firstAppended = 0;
     let rerunAppended = 0;
     for (let round = 0; round < options.rounds; round++) {
       rmSync(join(repo, '.baton'), { recursive: true, force: true });
+      const cpu0 = childrenCpuMs();
       const first = timed([BATON_BIN, '--json', '--dir', repo, 'import', 'lumenflow', repo], repo);
+      cpuOf(cpu0, firstCpu);
       firstMs.push(first.ms);
       firstAppended = appendedOf(first.stdout);
+      const cpu1 = childrenCpuMs();
       const again = timed([BATON_BIN, '--json', '--dir', repo, 'import', 'lumenflow', repo], repo);
+      cpuOf(cpu1, rerunCpu);
       rerunMs.push(again.ms);
       rerunAppended = appendedOf(again.stdout);
     }
@@ -144,7 +173,7 @@ export async function benchImportLumenflow(options: { rounds: number; nodeRuns: 
         ratioLabel: 'baton / node -e 0',
         floor: `≤ ${formatNumber(IMPORT_LUMENFLOW_FIRST.maxMs)} ms`,
         pass: first <= IMPORT_LUMENFLOW_FIRST.maxMs,
-        notes: [`runs: ${firstMs.map((m) => formatNumber(m)).join(', ')} ms`, `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores (wall times stretch with it)`],
+        notes: [`runs: ${firstMs.map((m) => formatNumber(m)).join(', ')} ms`, ...cpuNote(firstCpu), `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores (wall times stretch with it)`],
       },
       {
         name: IMPORT_LUMENFLOW_RERUN.name,
@@ -155,7 +184,7 @@ export async function benchImportLumenflow(options: { rounds: number; nodeRuns: 
         ratioLabel: 'baton / node -e 0',
         floor: `≤ ${formatNumber(IMPORT_LUMENFLOW_RERUN.maxMs)} ms`,
         pass: rerun <= IMPORT_LUMENFLOW_RERUN.maxMs,
-        notes: [`runs: ${rerunMs.map((m) => formatNumber(m)).join(', ')} ms`],
+        notes: [`runs: ${rerunMs.map((m) => formatNumber(m)).join(', ')} ms`, ...cpuNote(rerunCpu)],
       },
     ];
   } finally {
