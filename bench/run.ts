@@ -25,6 +25,7 @@ import { benchWorkUnitsStatus, WU_STATUS } from './work-units-status.js';
 import { benchStatus, STATUS } from './status.js';
 import { benchHookPostToolUse, benchMcpStatus, HOOK_POST_TOOL_USE, MCP_STATUS } from './integrations.js';
 import { benchServeDashboard, SERVE_RENDER, serveBenchSkipReason } from './serve-dashboard.js';
+import { benchImportLumenflow } from './import-lumenflow.js';
 
 interface Sizes {
   /** append-single, -concurrent, -batch: rounds (the best is reported, every one printed). */
@@ -87,6 +88,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: WU_STATUS.name, work: WU_STATUS.work, needsLog: false, run: (s) => benchWorkUnitsStatus({ events: Math.min(100_000, s.logEvents), runs: s.commandRuns }) },
   // Its own log (it appends to it): --log-events sets its size like the shared one's.
   { name: STATUS.name, work: STATUS.work, needsLog: false, run: (s) => benchStatus({ events: s.logEvents, runs: s.commandRuns }) },
+  // Both rows of `baton import lumenflow` (first run, unchanged re-run) on one generated repository.
+  { name: 'import-lumenflow', work: 'import of a generated LumenFlow repository: first run and unchanged re-run (two rows)', needsLog: false, run: (s) => benchImportLumenflow({ rounds: s.appendRounds, nodeRuns: s.commandRuns }) },
   { name: HOOK_POST_TOOL_USE.name, work: HOOK_POST_TOOL_USE.work, needsLog: false, run: (s) => benchHookPostToolUse({ runs: s.commandRuns }) },
   { name: MCP_STATUS.name, work: MCP_STATUS.work, needsLog: false, run: (s) => benchMcpStatus({ events: MCP_STATUS.events, runs: s.commandRuns }) },
   // Both rows of `baton serve` (first render, scrub) on one 100,000-event log.

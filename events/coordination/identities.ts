@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AGENT_IDENTITY_PATTERN, CANONICAL_IDENTITY_PATTERN, DISPLAY_NAME_PATTERN, INITIATIVE_ID_PATTERN, ROLE_PATTERN, SESSION_ID_PATTERN, SIGNAL_ID_PATTERN, THREAD_ID_PATTERN, WORKSPACE_ID_PATTERN, WU_ID_PATTERN } from './vocabulary.js';
+import { AGENT_IDENTITY_PATTERN, CANONICAL_IDENTITY_PATTERN, DISPLAY_NAME_PATTERN, INITIATIVE_ID_PATTERN, INITIATIVE_ID_RULE, ROLE_PATTERN, SESSION_ID_PATTERN, SIGNAL_ID_PATTERN, THREAD_ID_PATTERN, WORKSPACE_ID_PATTERN, WU_ID_PATTERN } from './vocabulary.js';
 import { noComma, noControlChars, notBlank } from './rules.js';
 
 /**
@@ -21,7 +21,7 @@ export const signalId = z.string().regex(SIGNAL_ID_PATTERN, 'must match ^sig-[0-
 export const threadId = z.string().regex(THREAD_ID_PATTERN, 'must match ^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$');
 export const workspaceId = z.string().regex(WORKSPACE_ID_PATTERN, 'must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$');
 export const wuId = z.string().regex(WU_ID_PATTERN, 'must match ^WU-[0-9]{1,9}$');
-export const initiativeId = z.string().regex(INITIATIVE_ID_PATTERN, 'must match ^INIT-[0-9]{1,9}$');
+export const initiativeId = z.string().regex(INITIATIVE_ID_PATTERN, INITIATIVE_ID_RULE);
 export const role = z.string().regex(ROLE_PATTERN, 'must match ^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$');
 /** A free-text optional field: non-empty after trimming (an empty optional string is an error). */
 export const optionalText = (max: number) =>

@@ -15,7 +15,9 @@ export const THREAD_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 export const WORKSPACE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export const ORIGIN_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
 export const WU_ID_PATTERN = /^WU-[0-9]{1,9}$/;
-export const INITIATIVE_ID_PATTERN = /^INIT-[0-9]{1,9}$/;
+/** LumenFlow's own rule (`INIT-MCP`, `INIT-056`), bounded so an id stays a short file name. */
+export const INITIATIVE_ID_PATTERN = /^INIT-[0-9A-Z][0-9A-Z-]{0,63}$/;
+export const INITIATIVE_ID_RULE = 'must match ^INIT-[0-9A-Z][0-9A-Z-]*$ (at most 69 characters)';
 // eslint-disable-next-line no-control-regex
 export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 

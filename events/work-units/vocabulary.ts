@@ -11,7 +11,7 @@ export * from './terms.js';
 
 export const initiativeSlug = z.string().regex(SLUG_PATTERN, 'must match ^[a-z0-9][a-z0-9-]{0,63}$');
 /** A WU's `initiative` field: an INIT id or a slug. */
-export const initiativeRef = z.union([initiativeId, initiativeSlug], 'must be an INIT id (^INIT-[0-9]{1,9}$) or a slug (^[a-z0-9][a-z0-9-]{0,63}$)');
+export const initiativeRef = z.union([initiativeId, initiativeSlug], 'must be an INIT id (^INIT-[0-9A-Z][0-9A-Z-]*$) or a slug (^[a-z0-9][a-z0-9-]{0,63}$)');
 
 export const laneName = z
   .string()

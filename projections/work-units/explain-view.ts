@@ -1,3 +1,4 @@
+import { stampYamlFindings } from './stamp-consistency.js';
 import { isTerminalYamlStatus } from '../../events/work-units/terms.js';
 import { DECISION_ROWS } from './decision-table.js';
 import type { WuEvidence } from './evidence.js';
@@ -49,7 +50,7 @@ export function explainWu(state: WorkUnitsState, wuId: string, config: WorkUnits
       if (!(error instanceof DependencyCycleError)) throw error;
     }
   }
-  const findings = [...wu.findings];
+  const findings = [...stampYamlFindings(state, wu)];
   // A stamp is never undone: a later non-terminal YAML status is a contradiction to report (§3.4).
   if (wu.stamped !== null && wu.yaml_status !== null && !isTerminalYamlStatus(wu.yaml_status) && wu.yaml_status_mark !== null && wu.yaml_status_mark.seq > wu.stamped.seq) {
     const m = wu.yaml_status_mark;

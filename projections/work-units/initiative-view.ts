@@ -2,6 +2,8 @@ import { ActionType, compareWuIds, OrchestrationState, type ActionType as Action
 import { decide, type Decision } from './decision-table.js';
 import type { NextSafeAction, PlanDocument, StatusDocument, StatusRow } from './documents.js';
 import { depsOf, evidenceOf, evidenceValues, isDone, stallSeconds, valuesOf, type EvidenceContext, type WuEvidence, type WuValues } from './evidence.js';
+import { withRecordedSettings } from './recorded-settings.js';
+import { stampYamlFindings } from './stamp-consistency.js';
 import { laneSettings, type WorkUnitsConfig } from './settings.js';
 import { isMember, type IntegrityFinding, type WorkUnitsState, type WuRecord } from './state.js';
 import { DependencyCycleError, findCycle, logicalWaves } from './waves.js';
@@ -130,7 +132,8 @@ function byActionOrder(a: NextSafeAction, b: NextSafeAction): number {
 }
 
 export function computeInitiative(state: WorkUnitsState, initiative: string, options: InitiativeOptions): InitiativeComputation {
-  const { config, now } = options;
+  const { now } = options;
+  const config = withRecordedSettings(options.config, state.recorded_settings);
   const members = membersOf(state, initiative);
   const memberSet = new Set(members);
   const cycle = findCycle(state, members);
@@ -147,7 +150,7 @@ export function computeInitiative(state: WorkUnitsState, initiative: string, opt
   const { actions, launches, launchBlockedBy } = nextSafeActions(r, capacity, plan, contaminated);
   const rows: StatusRow[] = [...members].sort(byWaveOf(lw)).map((id) => statusRow(r, id, plan, launchBlockedBy));
 
-  const integrity_findings = members.flatMap((id) => state.wus[id]!.findings).sort((a, b) => a.seq - b.seq);
+  const integrity_findings = members.flatMap((id) => stampYamlFindings(state, state.wus[id]!)).sort((a, b) => a.seq - b.seq);
   const launch_attempt = attempts.length === 0 ? null : Math.max(...attempts.map((a) => a.launch_attempt));
   const { max_active_workers, source, available_capacity } = capacity;
   return {

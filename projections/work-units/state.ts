@@ -5,6 +5,7 @@ import type { DefinitionFields } from '../../events/work-units/definition.js';
 import { DEFINITION_FIELD_NAMES, isTerminalYamlStatus, YamlStatus } from '../../events/work-units/terms.js';
 import { INITIAL_WU_LIFECYCLE, stepWu, type WuLifecycle } from '../../machines/work-unit-steps.js';
 import type { WuMachineEvent, YamlStatusClass } from '../../machines/work-unit.js';
+import { applyInitiativeFields, applySettingsRecorded, lumenflowLifecycleEvent, type InitiativeExtra, type RecordedSettings } from './lumenflow-fold.js';
 
 /**
  * The work-unit fold (work-units.md §3–§5): every fact the reconciler reads, per WU, plus
@@ -91,6 +92,11 @@ export interface InitiativeRecord {
   title: string;
   slug: string | null;
   lanes: string[];
+  /** Fields beyond `initiative create`'s (status, phases, wus, priority, owner, created, target_date): absent until set. */
+  fields?: InitiativeExtra;
+  /** The fields as last observed from the initiative's YAML file (the import compares with them). */
+  yaml_fields?: Record<string, unknown>;
+  yaml_content_hash?: string | null;
 }
 
 export interface AttemptRecord extends Mark {
@@ -124,6 +130,10 @@ export interface WorkUnitsState {
   dirty: (Mark & { paths: string[] }) | null;
   /** initiative → every attempt started, in seq order. */
   attempts: Record<string, AttemptRecord[]>;
+  /** The latest `settings.recorded` (LumenFlow's lanes and capacity); absent until one is folded. */
+  recorded_settings?: RecordedSettings;
+  /** Keys of the `wu-events.jsonl` lines imported so far → the seq that recorded each. */
+  lumenflow_lines?: Record<string, number>;
 }
 
 export function initWorkUnits(): WorkUnitsState {
@@ -268,6 +278,13 @@ export function applyWorkUnits(state: WorkUnitsState, event: BatonEvent): WorkUn
     case 'initiative.created':
       applyInitiativeCreated(state, event);
       return state;
+    case 'initiative.updated':
+    case 'observation.initiative_yaml':
+      applyInitiativeFields(state, event);
+      return state;
+    case 'settings.recorded':
+      applySettingsRecorded(state, event);
+      return state;
     case 'orchestration.attempt_started':
       applyAttemptStarted(state, event, mark);
       return state;
@@ -356,6 +373,8 @@ function concernsWorkUnits(type: string): boolean {
     type.startsWith('session.') ||
     type === 'handoff.emitted' ||
     type === 'initiative.created' ||
+    type === 'initiative.updated' ||
+    type === 'settings.recorded' ||
     type === 'orchestration.attempt_started' ||
     type === 'signal.sent'
   );
@@ -384,7 +403,7 @@ function applyRejected(state: WorkUnitsState, event: RejectedEvent): WorkUnitsSt
 }
 
 /** A finding on the WU: the machine refused the event, which changes nothing else. */
-function reject(wu: WuRecord, event: BatonEvent, message: string): void {
+function reject(wu: WuRecord, event: Pick<BatonEvent, 'seq' | 'stream' | 'type'>, message: string): void {
   wu.findings.push({ seq: event.seq, stream: event.stream, type: event.type, code: 'REJECTED_BY_MACHINE', message });
 }
 
@@ -396,6 +415,15 @@ function setYaml(wu: WuRecord, mark: Mark, status: string): void {
 /** The events of one WU (they carry its `wu_id`): its definition, lifecycle, observations, handoffs. */
 type WuFactEvent = Extract<AcceptedEvent, { type: `wu.${string}` | `observation.${string}` | `delegation.${string}` | 'handoff.emitted'; data: { wu_id: string } }>;
 
+/**
+ * LumenFlow's `complete` line, folded as the done status its YAML would then say (it has no event
+ * type of its own: the log keeps the `observation.lumenflow_wu_event`).
+ */
+export type LumenflowCompleted = Omit<EventOf<'wu.unblocked'>, 'type'> & { type: 'lumenflow.completed' };
+
+/** What the WU fold applies: a WU's own event, or a LumenFlow history line read as one. */
+export type WuFact = WuFactEvent | LumenflowCompleted;
+
 function isWuFact(event: AcceptedEvent): event is WuFactEvent {
   const t = event.type;
   return (t.startsWith('wu.') || t.startsWith('observation.') || t.startsWith('delegation.') || t === 'handoff.emitted') && 'wu_id' in event.data && typeof event.data.wu_id === 'string';
@@ -405,7 +433,16 @@ function isWuFact(event: AcceptedEvent): event is WuFactEvent {
  * One WU fact (work-units.md §3–§5): a definition event sets fields; any other event first steps the
  * `wu` machine (a refused step is a finding and changes nothing), then records its fact by family.
  */
-function applyWuEvent(state: WorkUnitsState, event: WuFactEvent, mark: Mark): void {
+function applyWuEvent(state: WorkUnitsState, original: WuFactEvent, originalMark: Mark): void {
+  let event: WuFact = original;
+  let mark = originalMark;
+  if (original.type === 'observation.lumenflow_wu_event') {
+    // Folded as the lifecycle fact it stands for, at its own time; the mark keeps the real type.
+    const fact = lumenflowLifecycleEvent(state, original);
+    if (fact === null) return;
+    event = fact;
+    mark = { ...originalMark, at: fact.at };
+  }
   const wuId = event.data.wu_id;
   const wu = wuOf(state, wuId);
 
@@ -449,8 +486,8 @@ function applyDefined(wu: WuRecord, wuId: string, event: EventOf<'wu.defined'>, 
  * The lifecycle after the event: the machine's next state, the current one when the event is no
  * machine event, or null when the machine refuses it (then the WU carries the finding).
  */
-function steppedLifecycle(wu: WuRecord, wuId: string, event: WuFactEvent): WuLifecycle | null {
-  const machineEvent = machineEventOf(event);
+function steppedLifecycle(wu: WuRecord, wuId: string, event: WuFact): WuLifecycle | null {
+  const machineEvent: WuMachineEvent | null = event.type === 'lumenflow.completed' ? { type: 'YAML_STATUS', status: 'terminal' } : machineEventOf(event);
   if (machineEvent === null) return wu.lifecycle;
   const next = stepWu(wu.lifecycle, machineEvent);
   if (next !== null) return next;
@@ -488,7 +525,7 @@ function applyYamlObservation(wu: WuRecord, event: EventOf<'observation.wu_yaml'
 }
 
 /** The claim, block, return and stamp facts of the lifecycle (the `wu.*` and `delegation.*` events). */
-function applyLifecycleFact(wu: WuRecord, wuId: string, event: WuFactEvent, mark: Mark, lifecycle: WuLifecycle, wasClaimed: boolean): void {
+function applyLifecycleFact(wu: WuRecord, wuId: string, event: WuFact, mark: Mark, lifecycle: WuLifecycle, wasClaimed: boolean): void {
   switch (event.type) {
     case 'wu.claimed':
       wu.claim = withMark(mark, {
@@ -526,6 +563,9 @@ function applyLifecycleFact(wu: WuRecord, wuId: string, event: WuFactEvent, mark
     case 'delegation.picked_up':
       wu.pickup = mark;
       if (!wasClaimed) wu.claimed_true_seq = event.seq;
+      return;
+    case 'lumenflow.completed':
+      setYaml(wu, mark, YamlStatus.done);
       return;
     default:
       return;

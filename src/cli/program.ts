@@ -16,6 +16,7 @@ import { registerSubagent } from './groups/subagent.js';
 import { registerOrchestration } from './groups/orchestration.js';
 import { registerHook, registerMcp, registerSetup } from './groups/setup.js';
 import { registerServe } from './groups/serve.js';
+import { registerImport } from './groups/import.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
 import { chooseMode, Output } from './output.js';
 import { stdoutIsTTY } from './stdio.js';
@@ -68,6 +69,7 @@ export const REGISTRARS: readonly { names: readonly string[]; register: Registra
   { names: ['hook'], register: registerHook },
   { names: ['mcp'], register: registerMcp },
   { names: ['serve'], register: registerServe },
+  { names: ['import'], register: registerImport },
 ];
 
 /** Program options that take a value (so the word after them is no command name). */

@@ -66,12 +66,26 @@ export function dirtyPaths(root: string, ignore: readonly string[]): string[] {
     .sort();
 }
 
-function stampFiles(workspace: string): { wu_id: string; path: string; bytes: Buffer }[] {
-  const out: { wu_id: string; path: string; bytes: Buffer }[] = [];
-  for (const folder of ['.baton/stamps', '.lumenflow/stamps']) {
+/** The stamp folders: Baton's own, LumenFlow's default, and the one `import lumenflow` recorded. */
+function stampFolders(state: WorkUnitsState): string[] {
+  const recorded = state.recorded_settings?.stamps_dir;
+  return [...new Set(['.baton/stamps', '.lumenflow/stamps', ...(recorded !== undefined ? [recorded] : [])])];
+}
+
+/**
+ * Is the stamp file evidence? Baton's own folder keeps its format check (§5.2); in LumenFlow's
+ * folders any `WU-<n>.done` counts, as LumenFlow's own check is only that the file exists.
+ */
+function stampCounts(folder: string, wuId: string, bytes: Buffer): boolean {
+  return folder === '.baton/stamps' ? isValidStamp(wuId, bytes) : true;
+}
+
+function stampFiles(workspace: string, folders: readonly string[]): { wu_id: string; path: string; bytes: Buffer; valid: boolean }[] {
+  const out: { wu_id: string; path: string; bytes: Buffer; valid: boolean }[] = [];
+  for (const folder of folders) {
     let names: string[];
     try {
-      names = readdirSync(join(workspace, folder));
+      names = readdirSync(isAbsolute(folder) ? folder : join(workspace, folder));
     } catch {
       continue;
     }
@@ -79,7 +93,8 @@ function stampFiles(workspace: string): { wu_id: string; path: string; bytes: Bu
       const m = /^(WU-[0-9]{1,9})\.done$/.exec(name);
       if (!m || !WU_ID_PATTERN.test(m[1]!)) continue;
       try {
-        out.push({ wu_id: m[1]!, path: `${folder}/${name}`, bytes: readFileSync(join(workspace, folder, name)) });
+        const bytes = readFileSync(isAbsolute(folder) ? join(folder, name) : join(workspace, folder, name));
+        out.push({ wu_id: m[1]!, path: `${folder}/${name}`, bytes, valid: stampCounts(folder, m[1]!, bytes) });
       } catch {
         // vanished or unreadable: treated as absent
       }
@@ -91,7 +106,9 @@ function stampFiles(workspace: string): { wu_id: string; path: string; bytes: Bu
 export function probeWorkUnits(workspace: string, state: WorkUnitsState, config: WorkUnitsConfig, now: string): ObservationEvent[] {
   if (!config.probes.enabled) return [];
   const root = gitTopLevel(workspace);
-  if (root === null) return [];
+  // Stamp files are plain files: they are read outside git too. There only what is on disk is
+  // reported (tests inject stamp observations into non-git workspaces; no file is not news there).
+  if (root === null) return probeStamps(workspace, state, false);
   const events: ObservationEvent[] = [];
 
   const dirty = dirtyPaths(root, config.orchestration.contamination_ignore);
@@ -99,7 +116,7 @@ export function probeWorkUnits(workspace: string, state: WorkUnitsState, config:
   if (JSON.stringify(dirty) !== JSON.stringify(recorded)) events.push({ type: 'observation.dirty_paths', stream: 'workspace/root', data: { paths: dirty } });
 
   const worktrees = worktreeList(root);
-  const stamps = stampFiles(workspace);
+  const stamps = stampFiles(workspace, stampFolders(state));
   const ctx = { state, config, now, stall_seconds: stallSeconds(config) };
   for (const wu of Object.values(state.wus).sort((a, b) => compareWuIds(a.wu_id, b.wu_id))) {
     const stream = `wu/${wu.wu_id}`;
@@ -124,26 +141,54 @@ export function probeWorkUnits(workspace: string, state: WorkUnitsState, config:
         if (last === undefined ? present : last.present !== present) events.push({ type: 'observation.branch', stream, data: { wu_id: wu.wu_id, branch, present } });
       }
     }
-    // Stamp files: Baton's own stamps (WUs with wu.stamped) are projections, not evidence.
-    if (wu.stamped === null) {
-      const file = stamps.find((s) => s.wu_id === wu.wu_id);
-      const last = wu.stamp_file;
-      if (file !== undefined) {
-        const hash = createHash('sha256').update(file.bytes).digest('hex');
-        const valid = isValidStamp(wu.wu_id, file.bytes);
-        if (last === null || last.path !== file.path || !last.present || last.valid !== valid) {
-          events.push({ type: 'observation.stamp_file', stream, data: { wu_id: wu.wu_id, path: file.path, present: true, valid, content_hash: hash } });
-        }
-      } else if (last !== null && last.present) {
-        events.push({ type: 'observation.stamp_file', stream, data: { wu_id: wu.wu_id, path: last.path, present: false, valid: false, content_hash: null } });
-      }
-    }
+    const stamp = stampObservation(wu, stamps, true);
+    if (stamp !== null) events.push(stamp);
   }
-  // Stamp files of WUs the log has never seen (an external dependency finished elsewhere).
-  for (const file of stamps) {
-    if (state.wus[file.wu_id] !== undefined) continue;
+  events.push(...unseenStamps(state, stamps));
+  return events;
+}
+
+type StampFile = ReturnType<typeof stampFiles>[number];
+
+/** The stamp probe (§5.2) for one WU: Baton's own stamps (WUs with wu.stamped) are projections, not evidence. */
+function stampObservation(wu: WorkUnitsState['wus'][string], stamps: readonly StampFile[], reportAbsence: boolean): ObservationEvent | null {
+  if (wu.stamped !== null) return null;
+  const stream = `wu/${wu.wu_id}`;
+  const file = stamps.find((s) => s.wu_id === wu.wu_id);
+  const last = wu.stamp_file;
+  if (file !== undefined) {
     const hash = createHash('sha256').update(file.bytes).digest('hex');
-    events.push({ type: 'observation.stamp_file', stream: `wu/${file.wu_id}`, data: { wu_id: file.wu_id, path: file.path, present: true, valid: isValidStamp(file.wu_id, file.bytes), content_hash: hash } });
+    if (last === null || last.path !== file.path || !last.present || last.valid !== file.valid) {
+      return { type: 'observation.stamp_file', stream, data: { wu_id: wu.wu_id, path: file.path, present: true, valid: file.valid, content_hash: hash } };
+    }
+  } else if (reportAbsence && last !== null && last.present) {
+    return { type: 'observation.stamp_file', stream, data: { wu_id: wu.wu_id, path: last.path, present: false, valid: false, content_hash: null } };
   }
+  return null;
+}
+
+/** Stamp files of WUs the log has never seen (an external dependency finished elsewhere). */
+function unseenStamps(state: WorkUnitsState, stamps: readonly StampFile[]): ObservationEvent[] {
+  const events: ObservationEvent[] = [];
+  const seen = new Set<string>();
+  for (const file of stamps) {
+    if (state.wus[file.wu_id] !== undefined || seen.has(file.wu_id)) continue;
+    seen.add(file.wu_id);
+    const hash = createHash('sha256').update(file.bytes).digest('hex');
+    events.push({ type: 'observation.stamp_file', stream: `wu/${file.wu_id}`, data: { wu_id: file.wu_id, path: file.path, present: true, valid: file.valid, content_hash: hash } });
+  }
+  return events;
+}
+
+/** Outside git: the stamp probe alone, reporting what is on disk. */
+function probeStamps(workspace: string, state: WorkUnitsState, reportAbsence: boolean): ObservationEvent[] {
+  const stamps = stampFiles(workspace, stampFolders(state));
+  if (stamps.length === 0 && !reportAbsence) return [];
+  const events: ObservationEvent[] = [];
+  for (const wu of Object.values(state.wus).sort((a, b) => compareWuIds(a.wu_id, b.wu_id))) {
+    const stamp = stampObservation(wu, stamps, reportAbsence);
+    if (stamp !== null) events.push(stamp);
+  }
+  events.push(...unseenStamps(state, stamps));
   return events;
 }

@@ -16,7 +16,7 @@ export interface OrchestrateOptions {
 }
 
 export function checkInitiativeId(id: string): string {
-  if (!INITIATIVE_ID_PATTERN.test(id)) throw invalidInput(`must match ^INIT-[0-9]{1,9}$, got ${JSON.stringify(id)}`, 'INIT');
+  if (!INITIATIVE_ID_PATTERN.test(id)) throw invalidInput(`must match ^INIT-[0-9A-Z][0-9A-Z-]*$, got ${JSON.stringify(id)}`, 'INIT');
   return id;
 }
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { runCommand } from '../run-command.js';
+import { registerInitiativeUpdate } from './initiative-update.js';
 
 /** `baton initiative …` (work-units.md §2). */
 export function registerInitiative(program: Command): void {
@@ -15,4 +16,5 @@ export function registerInitiative(program: Command): void {
     .action(async (id: string, options: { title?: string; slug?: string; lanes?: string }, command: Command) => {
       await runCommand(command, async (ctx) => (await import('../commands/initiative-create.js')).initiativeCreate(ctx, id, options));
     });
+  registerInitiativeUpdate(initiative);
 }
