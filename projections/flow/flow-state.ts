@@ -83,6 +83,10 @@ export function machineEventOf(fact: FlowFact, at: string): FlowMachineEvent | n
       return { type: 'ABORT', reason: fact.data.reason, ...opt('message', fact.data.message), at };
     case FlowEventType.mode_changed:
       return { type: 'FALLBACK', ...opt('message', fact.data.message), at };
+    case FlowEventType.fields_set:
+      return { type: 'SET_FIELDS', fields: fact.data.fields, at };
+    case FlowEventType.observed:
+      return { type: 'OBSERVE', file: fact.data.file, sha256: fact.data.sha256, keys: fact.data.keys, at };
     case FlowEventType.iteration_started:
     case FlowEventType.group_started:
       return null;

@@ -4,6 +4,7 @@ import { mergeVerdict, type FlowContext } from '../../../machines/flow-context.j
 import { step } from '../../../machines/flow-snapshot.js';
 import { FlowMergeEnvelope, latestFlow } from '../../../projections/flow/index.js';
 import { ErrorCode } from '../../errors.js';
+import { agentFlowJson } from '../../flow/agent-flow-json.js';
 import { FlowErrorCode, NO_FLOW_MESSAGE, refuse } from '../../flow/flow-errors.js';
 import { decideAndAppend, StateFileKind, syncStateFiles } from '../../flow/flow-workspace.js';
 import type { CommandContext } from '../context.js';
@@ -48,5 +49,7 @@ export async function flowMerge(ctx: CommandContext, flags: { parallelGroup?: st
     return { events: [], expectedVersion: {}, result: standingVerdict(flow) };
   });
   if (appended) await syncStateFiles(ctx, [StateFileKind.flow]);
-  ctx.output.emit(FlowMergeEnvelope, { v: 1, type: 'flow_merge', generated_at: ctx.now, group: GROUP, ...result }, humanFlowMerge);
+  const envelope = FlowMergeEnvelope.parse({ v: 1, type: 'flow_merge', generated_at: ctx.now, group: GROUP, ...result });
+  if (ctx.output.mode === 'json') ctx.output.line(agentFlowJson(envelope));
+  else ctx.output.emit(FlowMergeEnvelope, envelope, humanFlowMerge);
 }

@@ -42,6 +42,9 @@ export function argsFor(event: FlowMachineEvent, before: FlowContext): string[] 
       return ['flow', 'update', '--abort', event.reason, ...withMessage('--message', event.message)];
     case 'FALLBACK':
       return ['flow', 'update', '--fallback-sequential', ...withMessage('--message', event.message)];
+    case 'SET_FIELDS':
+    case 'OBSERVE':
+      throw new Error(`the model does not generate ${event.type}`);
   }
 }
 
