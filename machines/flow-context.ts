@@ -106,7 +106,8 @@ export function startedContext(data: FlowStartedData, at: string): FlowContext {
     task: data.task,
     max_iterations: data.max_iterations,
     iteration: data.iteration ?? 1,
-    started_at: at,
+    // An adopted run keeps the start its Agent Flow file recorded.
+    started_at: data.adopted_from?.started_at ?? at,
     deep_dive: data.deep_dive,
     status: FlowStatus.active,
     current_phase: Phase.exploration,

@@ -78,9 +78,9 @@ export function observeEdit(start: FlowContext, front: Record<string, unknown>, 
 
   let ctx = start;
   const facts: FlowFact[] = [];
-  const send = (event: FlowMachineEvent, key: string): string | null => {
+  const send = (event: FlowMachineEvent, _key: string): string | null => {
     const result = step(ctx, event);
-    if (!result.accepted) return `${key}: ${refusalMessage(ctx, event)}`;
+    if (!result.accepted) return refusalMessage(ctx, event);
     ctx = { ...result.context, outbox: [] };
     facts.push(...result.facts);
     return null;

@@ -21,7 +21,7 @@ import { observeEdit, readFrontmatter } from './observe-edit.js';
  */
 export function keptAsideWarning(relPath: string, key: string, rule: string, backup: string, workspace: string): string {
   const kept = backup.startsWith(`${workspace}/`) ? backup.slice(workspace.length + 1) : backup;
-  return `${relPath} was edited outside Baton and the edit is not a legal flow step: key '${key}': ${rule}. The edited file is kept at ${kept}; the file is restored from the log.`;
+  return `${relPath} was edited outside Baton and the edit is not a legal flow step: key '${key}': ${rule.replace(/\.$/, '')}. The edited file is kept at ${kept}; the file is restored from the log.`;
 }
 
 const ATTEMPTS = 4;

@@ -7,6 +7,7 @@ import { ErrorCode } from '../../errors.js';
 import { agentFlowJson } from '../../flow/agent-flow-json.js';
 import { FlowErrorCode, NO_FLOW_MESSAGE, refuse } from '../../flow/flow-errors.js';
 import { decideAndAppend, StateFileKind, syncStateFiles } from '../../flow/flow-workspace.js';
+import { reconcileFlowFile } from '../../flow/state-file-edits.js';
 import type { CommandContext } from '../context.js';
 import { humanFlowMerge } from './flow-render.js';
 
@@ -27,6 +28,7 @@ export async function flowMerge(ctx: CommandContext, flags: { parallelGroup?: st
   if (flags.parallelGroup !== undefined && flags.parallelGroup !== GROUP) {
     throw refuse(ErrorCode.INVALID_INPUT, `Unknown parallel group '${flags.parallelGroup}'. Allowed: ${GROUP}.`);
   }
+  for (const warning of await reconcileFlowFile(ctx)) ctx.output.warn(warning);
   const { result, appended } = await decideAndAppend(ctx, (state) => {
     const record = latestFlow(state);
     if (record === null) throw refuse(FlowErrorCode.NO_FLOW, NO_FLOW_MESSAGE);

@@ -52,6 +52,15 @@ export function registerFlow(program: Command): void {
     });
 
   flow
+    .command('adopt')
+    .description('take over an Agent Flow run (its state file and its deep dive) as the flow\'s starting state, recorded as events')
+    .option('--file <path>', '.claude/orchestration.local.md or .claude/team-orchestration.local.md (default: the one present)')
+    .addHelpText('after', '\nExamples:\n  baton flow adopt\n  baton flow adopt --file .claude/team-orchestration.local.md')
+    .action(async (options: { file?: string }, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/flow-adopt.js')).flowAdopt(ctx, options));
+    });
+
+  flow
     .command('status')
     .description('the most recent flow; rewrites its state file when missing or different')
     .addHelpText('after', '\nExamples:\n  baton flow status\n  baton flow status --json | jq .flow.current_phase')
