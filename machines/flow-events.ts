@@ -15,7 +15,6 @@ export const FlowMachineEvent = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ABORT'), reason: z.string(), message: z.string().optional(), at }),
   z.strictObject({ type: z.literal('FALLBACK'), message: z.string().optional(), at }),
   z.strictObject({ type: z.literal('SET_FIELDS'), fields: FlowFieldsPatch, at }),
-  z.strictObject({ type: z.literal('OBSERVE'), file: z.string(), sha256: z.string(), keys: z.array(z.string()), at }),
 ]);
 export type FlowMachineEvent = z.infer<typeof FlowMachineEvent>;
 export type FlowMachineEventOf<T extends FlowMachineEvent['type']> = Extract<FlowMachineEvent, { type: T }>;

@@ -130,10 +130,6 @@ export const flowSetup = setup({
       if (event.type !== 'SET_FIELDS') return context;
       return emit(context, event.at, { type: FlowEventType.fields_set, data: { flow_id: context.flow_id, fields: event.fields } });
     }),
-    observe: assign(({ context, event }) => {
-      if (event.type !== 'OBSERVE') return context;
-      return emit(context, event.at, { type: FlowEventType.observed, data: { flow_id: context.flow_id, file: event.file, sha256: event.sha256, keys: event.keys } });
-    }),
     fallback: assign(({ context, event }) => {
       if (event.type !== 'FALLBACK') return context;
       return emit(context, event.at, { type: FlowEventType.mode_changed, data: { flow_id: context.flow_id, from: Mode.team, to: Mode.sequential, ...withOptional('message', event.message) } });
@@ -280,7 +276,6 @@ const config: Node & { context: MachineConfig['context'] } = {
       on: {
         ABORT: { target: '#aborted', actions: ['clearOutbox', 'abort'] },
         SET_FIELDS: { actions: ['clearOutbox', 'setFields'] },
-        OBSERVE: { actions: ['clearOutbox', 'observe'] },
         FALLBACK: { guard: and(['isTeamMode', not('groupPassed')]), actions: ['clearOutbox', 'fallback'] },
       },
       states: {

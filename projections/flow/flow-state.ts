@@ -86,7 +86,7 @@ export function machineEventOf(fact: FlowFact, at: string): FlowMachineEvent | n
     case FlowEventType.fields_set:
       return { type: 'SET_FIELDS', fields: fact.data.fields, at };
     case FlowEventType.observed:
-      return { type: 'OBSERVE', file: fact.data.file, sha256: fact.data.sha256, keys: fact.data.keys, at };
+      return null;
     case FlowEventType.iteration_started:
     case FlowEventType.group_started:
       return null;
@@ -108,6 +108,12 @@ export function applyFlowFact(record: FlowRecord, fact: FlowFact, at: string): {
   if (next !== undefined) {
     if (sameJson(next, fact)) return { record: { ...counted, expected: record.expected.slice(1) } };
     return { error: `expected ${next.type} (an automatic consequence of the event before it), found ${fact.type}` };
+  }
+  // An observation marks where an outside edit was read; the facts it amounts to follow it. It
+  // changes nothing itself, and only an active flow can take one.
+  if (fact.type === FlowEventType.observed) {
+    if (record.context.status !== 'active') return { error: `an observation of a flow that has ended (${record.context.status})` };
+    return { record: counted };
   }
   const event = machineEventOf(fact, at);
   if (event === null) return { error: `${fact.type} is only ever a consequence of another event` };

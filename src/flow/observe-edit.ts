@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { FlowFieldsPatch, type FlowFact } from '../../events/flow/flow-events.js';
+import { FlowEventType, FlowFieldsPatch, type FlowFact } from '../../events/flow/flow-events.js';
 import { AGENTS, COMPLETE, FlowStatus, GateStatus, PHASE_AGENT, PHASES, Phase, TEAMMATE_AGENT, TEAMMATES, type Teammate } from '../../events/flow/vocabulary.js';
 import type { FlowContext } from '../../machines/flow-context.js';
 import type { FlowMachineEvent } from '../../machines/flow-events.js';
@@ -88,7 +88,8 @@ export function observeEdit(start: FlowContext, front: Record<string, unknown>, 
   const illegal = (key: string, rule: string): ObservedEdit => ({ kind: 'illegal', key, rule });
   const touched = (prefix: string): boolean => keys.some((k) => k === prefix || k.startsWith(`${prefix}.`));
 
-  send({ type: 'OBSERVE', file, sha256, keys, at }, keys[0]!);
+  // The marker goes first; the facts the edit amounts to follow it in the same batch.
+  facts.push({ type: FlowEventType.observed, data: { flow_id: start.flow_id, file, sha256, keys } });
 
   // 1. Agent Flow's v1.5+ fields (--set-*).
   const patch: Record<string, unknown> = {};

@@ -46,7 +46,6 @@ export function refusalMessage(ctx: FlowContext, event: FlowMachineEvent): strin
     case 'ABORT':
       return `Cannot abort a flow that is ${ctx.status}.`;
     case 'SET_FIELDS':
-    case 'OBSERVE':
       return `The flow has ended (${ctx.status}); nothing can change it. Start a new one with baton flow init.`;
   }
 }

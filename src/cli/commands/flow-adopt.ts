@@ -14,6 +14,7 @@ import { adoptDeepDiveEvents } from '../../flow/adopt-deep-dive.js';
 import { FlowErrorCode, refuse } from '../../flow/flow-errors.js';
 import { emitFlowWarnings } from '../../flow/flow-warnings.js';
 import { decideAndAppend, StateFileKind, syncStateFiles } from '../../flow/flow-workspace.js';
+import { reconcileDeepDiveFile } from '../../flow/state-file-edits.js';
 import { sha256 } from '../../flow/state-file-memory.js';
 import type { CommandContext } from '../context.js';
 import { humanFlowStatus } from './flow-render.js';
@@ -60,7 +61,8 @@ export async function flowAdopt(ctx: CommandContext, flags: FlowAdoptFlags): Pro
   const plan = adoption.plan;
   const deepDive = adoptDeepDiveEvents(workspace);
   if (deepDive !== null && 'key' in deepDive) throw invalid(`${deepDive.rel}: key '${deepDive.key}': ${deepDive.rule}`);
-  const warnings: string[] = [];
+  // A deep dive Baton already records is never overwritten in silence by the sync below.
+  const warnings: string[] = await reconcileDeepDiveFile(ctx);
   let backedUp = false;
 
   await decideAndAppend(

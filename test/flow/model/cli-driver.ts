@@ -43,8 +43,7 @@ export function argsFor(event: FlowMachineEvent, before: FlowContext): string[] 
     case 'FALLBACK':
       return ['flow', 'update', '--fallback-sequential', ...withMessage('--message', event.message)];
     case 'SET_FIELDS':
-    case 'OBSERVE':
-      throw new Error(`the model does not generate ${event.type}`);
+      return ['flow', 'update', '--set-task-complexity', event.fields.task_complexity ?? 'complex'];
   }
 }
 
