@@ -87,7 +87,7 @@ export function planAdoption(file: AgentFlowFile, variant: Variant, meta: { flow
     for (const teammate of TEAMMATES) {
       const sub = group?.[teammate];
       if (sub === undefined || sub.status === GateStatus.pending) continue;
-      const refused = send({ type: 'RECORD_TEAMMATE', teammate, status: sub.status as never, agent: agentName(sub.agent, TEAMMATE_AGENT[teammate]), ...(sub.result ? { result: sub.result } : {}), at });
+      const refused = send({ type: 'RECORD_TEAMMATE', teammate, status: sub.status, agent: agentName(sub.agent, TEAMMATE_AGENT[teammate]), ...(sub.result ? { result: sub.result } : {}), at });
       if (refused) return { key: `parallel_groups.review_verification.${teammate}.status`, rule: refused };
     }
     if (group !== undefined && (group.status === GateStatus.passed || group.status === GateStatus.failed)) {

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { FlowEventType, FlowFieldsPatch, type FlowFact } from '../../events/flow/flow-events.js';
-import { AGENTS, COMPLETE, FlowStatus, GateStatus, PHASE_AGENT, PHASES, Phase, TEAMMATE_AGENT, TEAMMATES, type Teammate } from '../../events/flow/vocabulary.js';
+import { AGENTS, COMPLETE, FlowStatus, GATE_RESULTS, GateStatus, type GateResult, PHASE_AGENT, PHASES, Phase, TEAMMATE_AGENT, TEAMMATES, type Teammate } from '../../events/flow/vocabulary.js';
 import type { FlowContext } from '../../machines/flow-context.js';
 import type { FlowMachineEvent } from '../../machines/flow-events.js';
 import { step } from '../../machines/flow-snapshot.js';
@@ -66,6 +66,10 @@ function agentOf(value: unknown, fallback: string): string {
   return AGENTS.find((a) => a.toLowerCase() === value.toLowerCase()) ?? value;
 }
 
+function gateResult(value: unknown): GateResult | null {
+  return GATE_RESULTS.find((r) => r === value) ?? null;
+}
+
 const optText = (key: 'message' | 'result', value: unknown): Record<string, string> => (typeof value === 'string' && value !== '' ? { [key]: value } : {});
 
 export function observeEdit(start: FlowContext, front: Record<string, unknown>, file: string, sha256: string, at: string): ObservedEdit {
@@ -78,7 +82,7 @@ export function observeEdit(start: FlowContext, front: Record<string, unknown>, 
 
   let ctx = start;
   const facts: FlowFact[] = [];
-  const send = (event: FlowMachineEvent, _key: string): string | null => {
+  const send = (event: FlowMachineEvent): string | null => {
     const result = step(ctx, event);
     if (!result.accepted) return refusalMessage(ctx, event);
     ctx = { ...result.context, outbox: [] };
@@ -100,18 +104,18 @@ export function observeEdit(start: FlowContext, front: Record<string, unknown>, 
       const issue = parsed.error.issues[0]!;
       return illegal(issue.path.join('.') || Object.keys(patch)[0]!, issue.message);
     }
-    const refused = send({ type: 'SET_FIELDS', fields: parsed.data, at }, Object.keys(patch)[0]!);
+    const refused = send({ type: 'SET_FIELDS', fields: parsed.data, at });
     if (refused) return illegal(Object.keys(patch)[0]!, refused);
   }
 
   // 2. A gate result on the current phase (the phase being left when current_phase moved too).
   const phase = start.current_phase === COMPLETE ? null : start.current_phase;
   if (phase !== null && phase !== Phase.review_verification && touched(`gates.${phase}.status`)) {
-    const status = get(front, `gates.${phase}.status`);
+    const status = gateResult(get(front, `gates.${phase}.status`));
+    if (status === null) return illegal(`gates.${phase}.status`, `a gate result is one of ${GATE_RESULTS.join(', ')}`);
     const gate = get(front, `gates.${phase}`);
     const refused = send(
-      { type: 'RECORD_GATE', status: status as never, agent: agentOf(get(gate, 'agent'), PHASE_AGENT[phase]), ...optText('message', get(gate, 'message')), at },
-      `gates.${phase}.status`,
+      { type: 'RECORD_GATE', status, agent: agentOf(get(gate, 'agent'), PHASE_AGENT[phase]), ...optText('message', get(gate, 'message')), at },
     );
     if (refused) return illegal(`gates.${phase}.status`, refused);
   }
@@ -122,15 +126,16 @@ export function observeEdit(start: FlowContext, front: Record<string, unknown>, 
       const key = `parallel_groups.review_verification.${teammate}.status`;
       if (!touched(key)) continue;
       const sub = get(front, `parallel_groups.review_verification.${teammate}`);
+      const status = gateResult(get(sub, 'status'));
+      if (status === null) return illegal(key, `a teammate result is one of ${GATE_RESULTS.join(', ')}`);
       const refused = send(
-        { type: 'RECORD_TEAMMATE', teammate, status: get(sub, 'status') as never, agent: agentOf(get(sub, 'agent'), TEAMMATE_AGENT[teammate]), ...optText('result', get(sub, 'result')), at },
-        key,
+        { type: 'RECORD_TEAMMATE', teammate, status, agent: agentOf(get(sub, 'agent'), TEAMMATE_AGENT[teammate]), ...optText('result', get(sub, 'result')), at },
       );
       if (refused) return illegal(key, refused);
     }
     const groupStatus = get(front, 'parallel_groups.review_verification.status');
     if (touched('parallel_groups.review_verification.status') && (groupStatus === GateStatus.passed || groupStatus === GateStatus.failed)) {
-      const refused = send({ type: 'MERGE', at }, 'parallel_groups.review_verification.status');
+      const refused = send({ type: 'MERGE', at });
       if (refused) return illegal('parallel_groups.review_verification.status', refused);
     }
   }
@@ -143,12 +148,12 @@ export function observeEdit(start: FlowContext, front: Record<string, unknown>, 
     // otherwise the early end it is, recorded as an abort (gates left as they were).
     const done = step(ctx, { type: 'COMPLETE', agent: 'Orchestrator', at });
     const refused = done.accepted
-      ? send({ type: 'COMPLETE', agent: 'Orchestrator', at }, 'active')
-      : send({ type: 'ABORT', reason: 'ended outside Baton (active: false)', at }, 'active');
+      ? send({ type: 'COMPLETE', agent: 'Orchestrator', at })
+      : send({ type: 'ABORT', reason: 'ended outside Baton (active: false)', at });
     if (refused) return illegal('active', refused);
   } else if (!ends && typeof target === 'string' && target !== ctx.current_phase && touched('current_phase')) {
     if (!(PHASES as readonly string[]).includes(target)) return illegal('current_phase', `'${target}' is not a phase of this flow`);
-    const refused = send({ type: 'ADVANCE', to: target as Phase, at }, 'current_phase');
+    const refused = send({ type: 'ADVANCE', to: target as Phase, at });
     if (refused) return illegal('current_phase', refused);
   }
 

@@ -10,7 +10,7 @@ import { backupFile } from '../artifacts/backup-file.js';
 import type { CommandContext } from '../cli/context.js';
 import { BatonError, ErrorCode } from '../errors.js';
 import { foldFlows } from './flow-workspace.js';
-import { editedOutside, rememberRendering, sha256 } from './state-file-memory.js';
+import { editedOutside, readMemory, rememberRendering, sha256 } from './state-file-memory.js';
 import { observeEdit, readFrontmatter } from './observe-edit.js';
 
 /**
@@ -29,12 +29,22 @@ export function keptAsideWarning(relPath: string, key: string, rule: string, bac
 
 const ATTEMPTS = 4;
 
+async function allRenderedByBaton(ctx: CommandContext, workspace: string, files: readonly string[]): Promise<boolean> {
+  const memory = await readMemory(ctx);
+  return files.every((rel) => {
+    const bytes = readIfFile(workspace, join(workspace, rel));
+    return bytes === undefined || memory[rel] === sha256(bytes);
+  });
+}
+
 /**
  * Read the latest flow's state file if it was edited outside Baton; returns the warnings to show.
  * Runs under the artifact lock, so two commands never take the same edit twice.
  */
 export async function reconcileFlowFile(ctx: CommandContext): Promise<string[]> {
   const workspace = await ctx.workspace();
+  // Fast path: every state file present is the last rendering Baton wrote, so nobody edited it.
+  if (await allRenderedByBaton(ctx, workspace, Object.values(STATE_FILE))) return [];
   const store = await ctx.store();
   return withArtifactLock(workspace, async () => {
     for (let attempt = 1; ; attempt++) {
@@ -85,6 +95,7 @@ export async function reconcileFlowFile(ctx: CommandContext): Promise<string[]> 
  */
 export async function reconcileDeepDiveFile(ctx: CommandContext): Promise<string[]> {
   const workspace = await ctx.workspace();
+  if (await allRenderedByBaton(ctx, workspace, [DEEP_DIVE_FILE])) return [];
   const store = await ctx.store();
   return withArtifactLock(workspace, async () => {
     for (let attempt = 1; ; attempt++) {

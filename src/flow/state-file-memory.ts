@@ -22,7 +22,7 @@ async function memoryPath(ctx: CommandContext): Promise<string> {
   return join(await ctx.cacheDir(), MEMORY_FILE);
 }
 
-async function readMemory(ctx: CommandContext): Promise<Memory> {
+export async function readMemory(ctx: CommandContext): Promise<Memory> {
   const workspace = await ctx.workspace();
   try {
     const bytes = readIfFile(workspace, await memoryPath(ctx));
