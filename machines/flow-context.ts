@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { DeepDiveRef, FlowFact, FlowEventType, type FlowStartedData } from '../events/flow/flow-events.js';
+import { AgentName, DEFAULT_FLOW_FIELDS, DeepDiveRef, FlowFact, FlowEventType, FlowFields, type FlowStartedData } from '../events/flow/flow-events.js';
 import {
-  AGENTS,
   COMPLETE,
   FlowStatus,
   GATE_STATUSES,
@@ -23,7 +22,7 @@ import {
  * (`applyFact`), so the machine's actions and the projection agree by construction.
  */
 const isoTime = z.iso.datetime();
-const agent = z.enum(AGENTS);
+const agent = AgentName;
 
 export const Gate = z.strictObject({
   status: z.enum(GATE_STATUSES),
@@ -77,6 +76,8 @@ export const FlowContext = z.strictObject({
   gates: z.partialRecord(z.enum(PHASES), Gate),
   group: Group.nullable(),
   last_merge: LastMerge.nullable(),
+  /** Agent Flow's v1.5+ keys (task_complexity, intent, …), rendered as recorded. */
+  fields: FlowFields,
   /** The facts the last machine transition produced (what a command appends). */
   outbox: z.array(FlowFact),
 });
@@ -104,8 +105,9 @@ export function startedContext(data: FlowStartedData, at: string): FlowContext {
     team_available: data.team_available,
     task: data.task,
     max_iterations: data.max_iterations,
-    iteration: 1,
-    started_at: at,
+    iteration: data.iteration ?? 1,
+    // An adopted run keeps the start its Agent Flow file recorded.
+    started_at: data.adopted_from?.started_at ?? at,
     deep_dive: data.deep_dive,
     status: FlowStatus.active,
     current_phase: Phase.exploration,
@@ -115,6 +117,7 @@ export function startedContext(data: FlowStartedData, at: string): FlowContext {
     gates,
     group: data.variant === Variant.team ? pendingGroup() : null,
     last_merge: null,
+    fields: data.fields ?? DEFAULT_FLOW_FIELDS,
     outbox: [],
   };
 }
@@ -178,5 +181,11 @@ export function applyFact(ctx: FlowContext, fact: FlowFact, at: string): FlowCon
       return { ...ctx, status: FlowStatus.aborted, current_phase: COMPLETE, ended_in_phase: fact.data.ended_in_phase, ended_at: at, abort_reason: fact.data.reason };
     case FlowEventType.mode_changed:
       return { ...ctx, mode: Mode.sequential, group: pendingGroup(), gates: setGate(ctx, Phase.review_verification, { ...PENDING_GATE }) };
+    case FlowEventType.fields_set: {
+      const { intent, ...rest } = fact.data.fields;
+      return { ...ctx, fields: { ...ctx.fields, ...rest, intent: { ...ctx.fields.intent, ...intent } } };
+    }
+    case FlowEventType.observed:
+      return ctx;
   }
 }

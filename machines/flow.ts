@@ -9,7 +9,8 @@ import {
   Phase,
   TEAMMATE_AGENT,
   Teammate,
-  allowedAgents,
+  agentMayRecord,
+  isNamedAgent,
   lastPhase,
   nextPhase,
   type GateResult,
@@ -50,8 +51,8 @@ export const flowSetup = setup({
   guards: {
     /** G5 / M3: the phase's (or teammate's) own agent, or the Orchestrator. */
     agentAllowed: ({ context, event }) => {
-      if (event.type === 'RECORD_GATE') return allowedAgents(current(context)).includes(event.agent);
-      if (event.type === 'RECORD_TEAMMATE') return event.agent === TEAMMATE_AGENT[event.teammate] || event.agent === Agent.Orchestrator;
+      if (event.type === 'RECORD_GATE') return agentMayRecord(current(context), event.agent);
+      if (event.type === 'RECORD_TEAMMATE') return !isNamedAgent(event.agent) || event.agent === TEAMMATE_AGENT[event.teammate] || event.agent === Agent.Orchestrator;
       return true;
     },
     statusIs: ({ event }, params: { status: GateResult }) =>
@@ -125,6 +126,10 @@ export const flowSetup = setup({
         data: { flow_id: context.flow_id, reason: event.reason, ...withOptional('message', event.message), ended_in_phase: current(context) },
       });
     }),
+    setFields: assign(({ context, event }) => {
+      if (event.type !== 'SET_FIELDS') return context;
+      return emit(context, event.at, { type: FlowEventType.fields_set, data: { flow_id: context.flow_id, fields: event.fields } });
+    }),
     fallback: assign(({ context, event }) => {
       if (event.type !== 'FALLBACK') return context;
       return emit(context, event.at, { type: FlowEventType.mode_changed, data: { flow_id: context.flow_id, from: Mode.team, to: Mode.sequential, ...withOptional('message', event.message) } });
@@ -182,9 +187,9 @@ function advanceTargets(phase: Phase): Phase[] {
 }
 const CAN_BE_LAST: readonly Phase[] = [lastPhase(Mode.sequential), lastPhase(Mode.team)];
 
-function passedNode(phase: Phase, extra: Record<string, Transition | Transition[]> = {}): Node {
+function passedNode(phase: Phase, extra: Record<string, Transition | Transition[]> = {}, done: GateResult = GateStatus.passed): Node {
   const on: Record<string, Transition | readonly Transition[]> = {
-    RECORD_GATE: { guard: gate(GateStatus.passed), actions: NOOP },
+    RECORD_GATE: { guard: gate(done), actions: NOOP },
     ADVANCE: advanceTargets(phase).map(
       (to): Transition => ({
         guard: { type: 'isNext', params: { to } },
@@ -204,11 +209,14 @@ function phaseNode(phase: Phase): Node {
   const inProgress: Transition[] = [
     { guard: gate(GateStatus.in_progress), actions: NOOP },
     { guard: gate(GateStatus.passed), target: 'passed', actions: record },
+    { guard: gate(GateStatus.skipped), target: 'skipped', actions: record },
     ...(loops ? failureLoop(gate(GateStatus.failed), 'recordGate') : [{ guard: gate(GateStatus.failed), target: 'failed', actions: record }]),
   ];
   const states: Record<string, Node> = {
     in_progress: { id: `${phase}_in_progress`, on: { RECORD_GATE: inProgress } },
     passed: passedNode(phase),
+    // A skipped gate lets the flow move on like a passed one (Agent Flow's task classification).
+    skipped: passedNode(phase, {}, GateStatus.skipped),
   };
   if (!loops) {
     // G3: a failed gate takes in_progress, passed, or another failure (a new record).
@@ -217,6 +225,7 @@ function phaseNode(phase: Phase): Node {
         RECORD_GATE: [
           { guard: gate(GateStatus.in_progress), target: 'in_progress', actions: record },
           { guard: gate(GateStatus.passed), target: 'passed', actions: record },
+          { guard: gate(GateStatus.skipped), target: 'skipped', actions: record },
           { guard: gate(GateStatus.failed), target: 'failed', reenter: true, actions: record },
         ],
       },
@@ -266,6 +275,7 @@ const config: Node & { context: MachineConfig['context'] } = {
       initial: Phase.exploration,
       on: {
         ABORT: { target: '#aborted', actions: ['clearOutbox', 'abort'] },
+        SET_FIELDS: { actions: ['clearOutbox', 'setFields'] },
         FALLBACK: { guard: and(['isTeamMode', not('groupPassed')]), actions: ['clearOutbox', 'fallback'] },
       },
       states: {

@@ -29,9 +29,20 @@ export const DeepDiveSections = z.strictObject(
 );
 export type DeepDiveSections = z.infer<typeof DeepDiveSections>;
 
+/**
+ * A `## ` section of the file that Baton does not own (notes another tool or a person added):
+ * carried through every compile, in the order first seen. Text "" drops it.
+ */
+export const ExtraSection = z.strictObject({
+  title: z.string().min(1).max(200).regex(/^[^\n\r]+$/, 'must be one line'),
+  text: sectionText,
+});
+export type ExtraSection = z.infer<typeof ExtraSection>;
+
 export const DeepDiveCompiledData = z.strictObject({
   deep_dive_id: deepDiveId,
   sections: DeepDiveSections,
+  extra_sections: z.array(ExtraSection).optional(),
   agents_spawned: z.number().int().min(0).optional(),
   agents_completed: z.number().int().min(0).optional(),
   mark_complete: z.boolean(),

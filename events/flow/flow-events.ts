@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import { defineEvent } from '../catalog.js';
 import {
-  AGENTS,
   COMPLETE,
   GATE_RESULTS,
   GROUPS,
+  INTENT_KEYS,
+  MAX_AGENT_NAME_LENGTH,
   MAX_MESSAGE_LENGTH,
   MAX_REASON_LENGTH,
   MAX_TASK_LENGTH,
   Mode,
   PHASES,
+  TASK_COMPLEXITIES,
   TEAMMATES,
   Variant,
 } from './vocabulary.js';
@@ -18,7 +20,10 @@ import {
 export const FLOW_ID_PATTERN = /^flow_[A-Za-z0-9_-]+$/;
 export const flowId = z.string().regex(FLOW_ID_PATTERN, 'must look like flow_<id>');
 const phase = z.enum(PHASES);
-const agent = z.enum(AGENTS);
+/** Any agent name (Agent Flow stores any string); one line, so it cannot break a rendered file. */
+// eslint-disable-next-line no-control-regex
+export const AgentName = z.string().min(1).max(MAX_AGENT_NAME_LENGTH).regex(/^[^\u0000-\u001f\u007f]+$/, 'must be one line without control characters');
+const agent = AgentName;
 const message = z.string().max(MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`);
 const iteration = z.number().int().min(1);
 const isoTime = z.iso.datetime();
@@ -33,6 +38,59 @@ export const DeepDiveRef = z.strictObject({
 });
 export type DeepDiveRef = z.infer<typeof DeepDiveRef>;
 
+/**
+ * The keys Agent Flow's state files carry since v1.5 besides phases and gates, in its key order.
+ * Baton records them (flow update --set-*, adopt, observed edits) and renders them; it never
+ * interprets them.
+ */
+const text = z.string().max(MAX_MESSAGE_LENGTH);
+const count = z.number().int().min(0);
+export const Intent = z.strictObject({ goal: text, description: text, actions: text, constraints: text, assumptions: text });
+export const GraphInfo = z.strictObject({ available: z.boolean(), path: text, generated: text, nodes: count, edges: count, communities: count });
+export const PersonalKbInfo = z.strictObject({ available: z.boolean(), path: text, graph_path: text, generated: text, nodes: count, edges: count });
+export const CodexInfo = z.strictObject({ available: z.boolean(), binary: text, auth_present: z.boolean() });
+export const AgentsviewInfo = z.strictObject({ available: z.boolean(), binary: text, archive_reachable: z.boolean(), reason: text.optional() });
+export const FlowFields = z.strictObject({
+  codex_divergence_rounds: count,
+  task_complexity: z.enum(TASK_COMPLEXITIES),
+  report_requested: z.boolean(),
+  intent: Intent,
+  graph: GraphInfo,
+  personal_kb: PersonalKbInfo,
+  codex: CodexInfo,
+  agentsview: AgentsviewInfo,
+});
+export type FlowFields = z.infer<typeof FlowFields>;
+/** A change of some fields: top-level keys replace, `intent` merges key by key. */
+export const FlowFieldsPatch = z
+  .strictObject({
+    codex_divergence_rounds: count.optional(),
+    task_complexity: z.enum(TASK_COMPLEXITIES).optional(),
+    report_requested: z.boolean().optional(),
+    intent: Intent.partial().optional(),
+    graph: GraphInfo.optional(),
+    personal_kb: PersonalKbInfo.optional(),
+    codex: CodexInfo.optional(),
+    agentsview: AgentsviewInfo.optional(),
+  })
+  .refine((p) => Object.keys(p).length > 0, 'must set at least one field');
+export type FlowFieldsPatch = z.infer<typeof FlowFieldsPatch>;
+export { INTENT_KEYS };
+
+export const DEFAULT_FLOW_FIELDS: FlowFields = {
+  codex_divergence_rounds: 0,
+  task_complexity: 'unclassified',
+  report_requested: false,
+  intent: { goal: '', description: '', actions: '', constraints: '', assumptions: '' },
+  graph: { available: false, path: '', generated: '', nodes: 0, edges: 0, communities: 0 },
+  personal_kb: { available: false, path: '', graph_path: '', generated: '', nodes: 0, edges: 0 },
+  codex: { available: false, binary: '', auth_present: false },
+  agentsview: { available: false, binary: '', archive_reachable: false },
+};
+
+/** Where an adopted flow came from (`baton flow adopt`): the file and the bytes Baton read. */
+export const AdoptedFrom = z.strictObject({ file: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/), started_at: z.string() });
+
 export const FlowStartedData = z.strictObject({
   flow_id: flowId,
   variant: z.enum([Variant.orchestrate, Variant.team]),
@@ -41,6 +99,10 @@ export const FlowStartedData = z.strictObject({
   task: z.string().min(1).max(MAX_TASK_LENGTH),
   max_iterations: z.number().int().min(1),
   deep_dive: DeepDiveRef,
+  /** Adopted runs start at the iteration and with the fields their file showed. */
+  iteration: iteration.optional(),
+  fields: FlowFields.optional(),
+  adopted_from: AdoptedFrom.optional(),
 });
 export type FlowStartedData = z.infer<typeof FlowStartedData>;
 
@@ -102,6 +164,22 @@ export const ModeChangedData = z.strictObject({
 });
 export type ModeChangedData = z.infer<typeof ModeChangedData>;
 
+export const FieldsSetData = z.strictObject({ flow_id: flowId, fields: FlowFieldsPatch });
+export type FieldsSetData = z.infer<typeof FieldsSetData>;
+
+/**
+ * An outside edit of a state file that Baton took as a fact (principle 2): the file, the hash of
+ * the bytes it read, and the keys that changed. The flow facts the edit amounts to follow it in
+ * the same batch.
+ */
+export const FlowObservedData = z.strictObject({
+  flow_id: flowId,
+  file: z.string().min(1),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  keys: z.array(z.string()).min(1),
+});
+export type FlowObservedData = z.infer<typeof FlowObservedData>;
+
 export const FlowEventType = {
   started: 'flow.started',
   gate_recorded: 'flow.gate_recorded',
@@ -113,6 +191,8 @@ export const FlowEventType = {
   completed: 'flow.completed',
   aborted: 'flow.aborted',
   mode_changed: 'flow.mode_changed',
+  fields_set: 'flow.fields_set',
+  observed: 'flow.observed',
 } as const;
 export type FlowEventType = (typeof FlowEventType)[keyof typeof FlowEventType];
 
@@ -127,6 +207,8 @@ export const FlowFact = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal(FlowEventType.completed), data: FlowCompletedData }),
   z.strictObject({ type: z.literal(FlowEventType.aborted), data: FlowAbortedData }),
   z.strictObject({ type: z.literal(FlowEventType.mode_changed), data: ModeChangedData }),
+  z.strictObject({ type: z.literal(FlowEventType.fields_set), data: FieldsSetData }),
+  z.strictObject({ type: z.literal(FlowEventType.observed), data: FlowObservedData }),
 ]);
 export type FlowFact = z.infer<typeof FlowFact>;
 
@@ -142,6 +224,8 @@ export const FLOW_EVENT_DEFINITIONS = [
   defineEvent({ type: FlowEventType.completed, schema: FlowCompletedData, streams, description: 'The flow completed after its last gate passed.' }),
   defineEvent({ type: FlowEventType.aborted, schema: FlowAbortedData, streams, description: 'The flow was aborted (by hand or at max iterations).' }),
   defineEvent({ type: FlowEventType.mode_changed, schema: ModeChangedData, streams, description: 'A team flow fell back to sequential mode.' }),
+  defineEvent({ type: FlowEventType.fields_set, schema: FieldsSetData, streams, description: "Agent Flow's v1.5+ fields were set (flow update --set-*)." }),
+  defineEvent({ type: FlowEventType.observed, schema: FlowObservedData, streams, description: 'An outside edit of a state file was read and taken as a fact.' }),
 ] as const;
 
 export { COMPLETE };

@@ -33,12 +33,17 @@ export const PHASE_TITLE: Readonly<Record<Phase, string>> = {
   review_verification: 'Review & Verification (PARALLEL)',
 };
 
-export const GateStatus = { pending: 'pending', in_progress: 'in_progress', passed: 'passed', failed: 'failed' } as const;
+export const GateStatus = { pending: 'pending', in_progress: 'in_progress', passed: 'passed', failed: 'failed', skipped: 'skipped' } as const;
 export type GateStatus = (typeof GateStatus)[keyof typeof GateStatus];
 export const GATE_STATUSES = Object.values(GateStatus) as readonly GateStatus[];
 
-/** What `--gate-result` accepts: a gate is never set back to `pending` by hand. */
-export const GATE_RESULTS = [GateStatus.in_progress, GateStatus.passed, GateStatus.failed] as const;
+/**
+ * What `--gate-result` accepts: a gate is never set back to `pending` by hand. `skipped` is Agent
+ * Flow's word for a phase its task classification leaves out; like `passed` it lets the flow move on.
+ */
+export const GATE_RESULTS = [GateStatus.in_progress, GateStatus.passed, GateStatus.failed, GateStatus.skipped] as const;
+/** The statuses that let a flow leave a phase (P4). */
+export const GATE_DONE: readonly GateStatus[] = [GateStatus.passed, GateStatus.skipped];
 export type GateResult = (typeof GATE_RESULTS)[number];
 
 export const Teammate = { review: 'review', verification: 'verification' } as const;
@@ -87,6 +92,27 @@ export function allowedAgents(phase: Phase): readonly Agent[] {
   const own = PHASE_AGENT[phase];
   return own === Agent.Orchestrator ? [Agent.Orchestrator] : [own, Agent.Orchestrator];
 }
+
+/** One of Baton's six named agents (matched exactly; `--agent` input is normalized first). */
+export function isNamedAgent(name: string): name is Agent {
+  return (AGENTS as readonly string[]).includes(name);
+}
+
+/**
+ * G5 for any agent name: Agent Flow stores any string, so a name outside the six (e.g. `Codex`, a
+ * reviewer the plugin added in v1.5) may record any gate; the six keep their phase rule.
+ */
+export function agentMayRecord(phase: Phase, name: string): boolean {
+  return !isNamedAgent(name) || allowedAgents(phase).includes(name);
+}
+
+/** Agent Flow v1.5+ task classification (`task_complexity`). */
+export const TASK_COMPLEXITIES = ['unclassified', 'trivial', 'exploratory', 'implementation', 'complex', 'research'] as const;
+export type TaskComplexity = (typeof TASK_COMPLEXITIES)[number];
+/** The `intent` block's keys, in Agent Flow's order. */
+export const INTENT_KEYS = ['goal', 'description', 'actions', 'constraints', 'assumptions'] as const;
+export type IntentKey = (typeof INTENT_KEYS)[number];
+export const MAX_AGENT_NAME_LENGTH = 100;
 
 export const DEEP_DIVE_SCOPES = ['full', 'focused'] as const;
 export type DeepDiveScope = (typeof DEEP_DIVE_SCOPES)[number];

@@ -19,6 +19,8 @@ export const DeepDiveRecord = z.strictObject({
   agents_spawned: z.number().int(),
   agents_completed: z.number().int(),
   sections: z.partialRecord(z.enum(DEEP_DIVE_SECTIONS), z.string()),
+  /** Sections Baton does not own, carried through compile (issue 20). */
+  extra_sections: z.array(z.strictObject({ title: z.string(), text: z.string() })),
   log: z.array(z.strictObject({ at: z.string(), text: z.string() })),
 });
 export type DeepDiveRecord = z.infer<typeof DeepDiveRecord>;
@@ -36,6 +38,7 @@ export function initializedRecord(data: DeepDiveInitializedData, stream: string,
     agents_spawned: 0,
     agents_completed: 0,
     sections: {},
+    extra_sections: [],
     log: [{ at, text: `Initialized (scope: ${data.scope}, agents: ${data.agent_count})` }],
   };
 }
@@ -51,9 +54,18 @@ export function compiledRecord(record: DeepDiveRecord, data: DeepDiveCompiledDat
     if (text === '') delete sections[name];
     else sections[name] = text;
   }
+  let extra = record.extra_sections;
+  for (const section of data.extra_sections ?? []) {
+    const rest = extra.filter((e) => e.title !== section.title);
+    const at = extra.findIndex((e) => e.title === section.title);
+    if (section.text === '') extra = rest;
+    else if (at < 0) extra = [...extra, { ...section }];
+    else extra = extra.map((e, i) => (i === at ? { ...section } : e));
+  }
   const target = data.mark_complete ? DeepDivePhase.complete : DeepDivePhase.compilation;
   const phase = PHASE_RANK[target] > PHASE_RANK[record.phase] ? target : record.phase;
-  const log = [...record.log, { at, text: `Compiled: ${given.length > 0 ? given.join(', ') : 'no sections'}` }];
+  const names = [...given, ...(data.extra_sections ?? []).map((e) => JSON.stringify(e.title))];
+  const log = [...record.log, { at, text: `Compiled: ${names.length > 0 ? names.join(', ') : 'no sections'}` }];
   if (data.mark_complete) log.push({ at, text: 'Marked complete' });
   return {
     ...record,
@@ -63,6 +75,7 @@ export function compiledRecord(record: DeepDiveRecord, data: DeepDiveCompiledDat
     agents_spawned: data.agents_spawned ?? record.agents_spawned,
     agents_completed: data.agents_completed ?? record.agents_completed,
     sections,
+    extra_sections: extra,
     log,
   };
 }

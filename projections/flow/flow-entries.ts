@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FlowEventType, type FlowFact } from '../../events/flow/flow-events.js';
-import { AGENTS, GATE_STATUSES, GateStatus, PHASE_AGENT, PHASES, Phase } from '../../events/flow/vocabulary.js';
+import { AgentName, FlowEventType, type FlowFact } from '../../events/flow/flow-events.js';
+import { GATE_STATUSES, GateStatus, PHASE_AGENT, PHASES, Phase } from '../../events/flow/vocabulary.js';
 
 /**
  * The entries of a state file's Markdown log (§7.4), folded from flow facts. Each visit keeps its
@@ -14,7 +14,7 @@ export const Entry = z.discriminatedUnion('kind', [
     kind: z.literal('phase'),
     phase: z.enum(PHASES),
     iteration: z.number().int(),
-    agent: z.enum(AGENTS),
+    agent: AgentName,
     status: z.enum(GATE_STATUSES),
     at: time,
     message: z.string().nullable(),
@@ -30,7 +30,7 @@ export const Entry = z.discriminatedUnion('kind', [
   }),
   z.strictObject({ kind: z.literal('iteration'), iteration: z.number().int(), failed_phase: z.enum(PHASES), at: time }),
   z.strictObject({ kind: z.literal('mode'), at: time, message: z.string().nullable() }),
-  z.strictObject({ kind: z.literal('complete'), agent: z.enum(AGENTS), at: time, message: z.string().nullable() }),
+  z.strictObject({ kind: z.literal('complete'), agent: AgentName, at: time, message: z.string().nullable() }),
   z.strictObject({ kind: z.literal('abort'), reason: z.string(), at: time, message: z.string().nullable() }),
 ]);
 export type Entry = z.infer<typeof Entry>;
@@ -93,6 +93,8 @@ export function applyEntry(entries: Entry[], fact: FlowFact, at: string): Entry[
     case FlowEventType.aborted:
       return [...entries, { kind: 'abort', reason: fact.data.reason, at, message: fact.data.message ?? null }];
     case FlowEventType.group_started:
+    case FlowEventType.fields_set:
+    case FlowEventType.observed:
       return entries;
   }
 }

@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { AGENTS, COMPLETE, GATE_STATUSES, PHASES, TEAMMATES } from '../../events/flow/vocabulary.js';
+import { AgentName, FlowFields } from '../../events/flow/flow-events.js';
+import { COMPLETE, GATE_STATUSES, PHASES, TEAMMATES } from '../../events/flow/vocabulary.js';
 import { LastMerge } from '../../machines/flow-context.js';
 
 /** The JSON envelopes of `baton flow …` and `baton deep-dive …` (§9), validated before printing. */
 const generatedAt = z.iso.datetime();
 const time = z.iso.datetime().nullable();
 
-const GateView = z.strictObject({ status: z.enum(GATE_STATUSES), timestamp: time, agent: z.enum(AGENTS).nullable(), message: z.string().nullable() });
-const SubView = z.strictObject({ status: z.enum(GATE_STATUSES), agent: z.enum(AGENTS), timestamp: time, result: z.string().nullable() });
+const GateView = z.strictObject({ status: z.enum(GATE_STATUSES), timestamp: time, agent: AgentName.nullable(), message: z.string().nullable() });
+const SubView = z.strictObject({ status: z.enum(GATE_STATUSES), agent: AgentName, timestamp: time, result: z.string().nullable() });
 
 export const FlowView = z.strictObject({
   flow_id: z.string(),
@@ -33,6 +34,8 @@ export const FlowView = z.strictObject({
     })
     .nullable(),
   last_merge: LastMerge.nullable(),
+  /** Agent Flow's v1.5+ keys as recorded (defaults until set). */
+  fields: FlowFields,
 });
 export type FlowView = z.infer<typeof FlowView>;
 

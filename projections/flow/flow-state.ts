@@ -83,6 +83,10 @@ export function machineEventOf(fact: FlowFact, at: string): FlowMachineEvent | n
       return { type: 'ABORT', reason: fact.data.reason, ...opt('message', fact.data.message), at };
     case FlowEventType.mode_changed:
       return { type: 'FALLBACK', ...opt('message', fact.data.message), at };
+    case FlowEventType.fields_set:
+      return { type: 'SET_FIELDS', fields: fact.data.fields, at };
+    case FlowEventType.observed:
+      return null;
     case FlowEventType.iteration_started:
     case FlowEventType.group_started:
       return null;
@@ -104,6 +108,12 @@ export function applyFlowFact(record: FlowRecord, fact: FlowFact, at: string): {
   if (next !== undefined) {
     if (sameJson(next, fact)) return { record: { ...counted, expected: record.expected.slice(1) } };
     return { error: `expected ${next.type} (an automatic consequence of the event before it), found ${fact.type}` };
+  }
+  // An observation marks where an outside edit was read; the facts it amounts to follow it. It
+  // changes nothing itself, and only an active flow can take one.
+  if (fact.type === FlowEventType.observed) {
+    if (record.context.status !== 'active') return { error: `an observation of a flow that has ended (${record.context.status})` };
+    return { record: counted };
   }
   const event = machineEventOf(fact, at);
   if (event === null) return { error: `${fact.type} is only ever a consequence of another event` };

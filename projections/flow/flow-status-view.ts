@@ -34,6 +34,7 @@ export function flowView(ctx: FlowContext): FlowView {
     gates,
     parallel_groups: ctx.group === null ? null : { review_verification: structuredClone(ctx.group) },
     last_merge: ctx.last_merge,
+    fields: structuredClone(ctx.fields),
   };
 }
 

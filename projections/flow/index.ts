@@ -18,7 +18,8 @@ export * from './render-flow-file.js';
  * `deep_dive_file` (the rendered Markdown, a string). One fold, three views; each keeps its own
  * snapshot. Snapshots are parsed back through the state's schema, so a malformed one is rebuilt.
  */
-const VERSION = 1;
+/** 2: contexts carry Agent Flow's v1.5+ fields; older snapshots are rebuilt. */
+const VERSION = 2;
 const deserialize = (json: unknown): FlowState => FlowState.parse(json);
 /** Identity of the flow fold (Projection.fold): its three views are folded once per run. */
 const FLOW_FOLD = Object.freeze({ fold: 'flow' });

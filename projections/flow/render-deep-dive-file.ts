@@ -67,6 +67,7 @@ export function renderDeepDiveFile(dd: DeepDiveRecord): string {
     '',
     block(s('agent_notes'), '_No agent notes documented yet_'),
     '',
+    ...dd.extra_sections.flatMap((e) => [`## ${e.title}`, '', block(e.text, ''), '']),
     '## Deep-Dive Log',
     ...dd.log.map((l) => `- ${fileTime(l.at)} ${l.text}`),
   );

@@ -10,7 +10,7 @@ export const STATE_FILE = {
   team: '.claude/team-orchestration.local.md',
 } as const satisfies Record<Variant, string>;
 
-const STATUS_WORD: Record<GateStatusT, string> = { pending: 'PENDING', in_progress: 'IN PROGRESS', passed: 'PASSED', failed: 'FAILED' };
+const STATUS_WORD: Record<GateStatusT, string> = { pending: 'PENDING', in_progress: 'IN PROGRESS', passed: 'PASSED', failed: 'FAILED', skipped: 'SKIPPED' };
 
 function deepDiveFront(ctx: FlowContext): Record<string, unknown> {
   const dd = ctx.deep_dive;
@@ -30,21 +30,35 @@ function subFront(sub: SubPhase): Record<string, unknown> {
   return { status: sub.status, agent: sub.agent, timestamp: sub.timestamp === null ? '' : fileTime(sub.timestamp), result: sub.result ?? '' };
 }
 
-/** The frontmatter object, keys in the documented order. */
+/**
+ * The frontmatter object, keys in Agent Flow's (v1.5+) order: the documented keys keep their
+ * relative order, `codex_divergence_rounds` follows `max_iterations`, `task_complexity`,
+ * `report_requested` and `intent` follow `task`, and the detector blocks (`graph`, `personal_kb`,
+ * `codex`, `agentsview`) follow `deep_dive`.
+ */
 export function flowFrontmatter(ctx: FlowContext): Record<string, unknown> {
+  const f = ctx.fields;
   const front: Record<string, unknown> = {
     active: ctx.status === 'active',
     current_phase: ctx.current_phase,
     iteration: ctx.iteration,
     max_iterations: ctx.max_iterations,
+    codex_divergence_rounds: f.codex_divergence_rounds,
     started_at: fileTime(ctx.started_at),
     task: ctx.task,
+    task_complexity: f.task_complexity,
+    report_requested: f.report_requested,
+    intent: { ...f.intent },
   };
   if (ctx.variant === Variant.team) {
     front['mode'] = ctx.mode;
     front['team_available'] = ctx.team_available ?? false;
   }
   front['deep_dive'] = deepDiveFront(ctx);
+  front['graph'] = { ...f.graph };
+  front['personal_kb'] = { ...f.personal_kb };
+  front['codex'] = { ...f.codex };
+  front['agentsview'] = { ...f.agentsview };
   if (ctx.variant === Variant.team && ctx.group !== null) {
     const g = ctx.group;
     front['parallel_groups'] = {
@@ -116,7 +130,9 @@ export function renderFlowFile(record: FlowRecord): string {
   const team = ctx.variant === Variant.team;
   const body: string[] = [team ? '## Team Orchestration Log' : '## Orchestration Log', '', '### Session Started', `- Task: ${JSON.stringify(ctx.task)}`, `- Max Iterations: ${ctx.max_iterations}`];
   if (team) body.push(`- Mode: ${record.start_mode}`, `- Team Available: ${String(ctx.team_available ?? false)}`);
-  body.push(`- Started: ${fileTime(ctx.started_at)}`, `- Deep-Dive Context: ${deepDiveLine(ctx)}`, '', '---');
+  // No body line is exactly `---`: Agent Flow's scripts read the frontmatter with
+  // `sed -n '/^---$/,/^---$/p'`, a range that would start again at such a line and run to the end.
+  body.push(`- Started: ${fileTime(ctx.started_at)}`, `- Deep-Dive Context: ${deepDiveLine(ctx)}`, '', '***');
   for (const entry of record.entries) body.push('', ...entryLines(entry));
   return stateFile(flowFrontmatter(ctx), body);
 }

@@ -36,7 +36,7 @@ export function decideUpdate(start: FlowContext, parsed: ParsedUpdate, at: strin
   const isCompletion = form.kind === 'complete' || (form.kind === 'phase' && form.phase === COMPLETE && (form.result === undefined || form.result === GateStatus.passed));
   if (start.status !== FlowStatus.active) {
     // E4: completing a completed flow again is a harmless follow-up call; nothing else is.
-    if (start.status === FlowStatus.complete && isCompletion) return assertIteration({ facts: [], context: start }, parsed);
+    if (start.status === FlowStatus.complete && isCompletion && parsed.fields === undefined) return assertIteration({ facts: [], context: start }, parsed);
     throw ended(start);
   }
   if (form.kind === 'phase' && form.phase !== COMPLETE && !PHASE_ORDER[start.mode].some((p) => p === form.phase)) {
@@ -64,6 +64,7 @@ export function decideUpdate(start: FlowContext, parsed: ParsedUpdate, at: strin
   };
   const opt = (key: 'message' | 'result', value: string | undefined): Record<string, string> => (value === undefined ? {} : { [key]: value });
 
+  if (parsed.fields !== undefined) send({ type: 'SET_FIELDS', fields: parsed.fields, at });
   switch (form.kind) {
     case 'gate':
       send({ type: 'RECORD_GATE', status: form.result, agent: form.agent ?? PHASE_AGENT[phaseNow()], ...opt('message', form.message), at });

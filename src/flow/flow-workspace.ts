@@ -7,6 +7,7 @@ import type { CommandContext } from '../cli/context.js';
 import { BatonError, ErrorCode } from '../errors.js';
 import { handleCommand } from '../store/handle-command.js';
 import { runProjection } from '../store/projection-runner.js';
+import { rememberRendering } from './state-file-memory.js';
 
 /** The shell around the pure flow core: fold the log, append a decision, write the state files. */
 export async function foldFlows(ctx: CommandContext): Promise<FlowState> {
@@ -57,8 +58,16 @@ export async function syncStateFiles(ctx: CommandContext, kinds: readonly StateF
     return await withArtifactLock(workspace, async () => {
       const state = await foldFlows(ctx);
       const record = latestFlow(state);
-      if (kinds.includes(StateFileKind.flow) && record !== null) writeIfChanged(workspace, join(workspace, STATE_FILE[record.context.variant]), renderFlowFile(record), FileAccess.shared);
-      if (kinds.includes(StateFileKind.deepDive) && state.deep_dive !== null) writeIfChanged(workspace, join(workspace, DEEP_DIVE_FILE), renderDeepDiveFile(state.deep_dive), FileAccess.shared);
+      if (kinds.includes(StateFileKind.flow) && record !== null) {
+        const content = renderFlowFile(record);
+        writeIfChanged(workspace, join(workspace, STATE_FILE[record.context.variant]), content, FileAccess.shared);
+        await rememberRendering(ctx, STATE_FILE[record.context.variant], content);
+      }
+      if (kinds.includes(StateFileKind.deepDive) && state.deep_dive !== null) {
+        const content = renderDeepDiveFile(state.deep_dive);
+        writeIfChanged(workspace, join(workspace, DEEP_DIVE_FILE), content, FileAccess.shared);
+        await rememberRendering(ctx, DEEP_DIVE_FILE, content);
+      }
       return state;
     });
   } catch (error) {

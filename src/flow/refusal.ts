@@ -1,4 +1,4 @@
-import { COMPLETE, GateStatus, PHASE_AGENT, Phase, TEAMMATE_AGENT, allowedAgents, lastPhase, nextPhase } from '../../events/flow/vocabulary.js';
+import { COMPLETE, GateStatus, PHASE_AGENT, Phase, TEAMMATE_AGENT, agentMayRecord, allowedAgents, isNamedAgent, lastPhase, nextPhase } from '../../events/flow/vocabulary.js';
 import type { FlowContext } from '../../machines/flow-context.js';
 import type { FlowMachineEvent } from '../../machines/flow-events.js';
 
@@ -16,7 +16,7 @@ export function refusalMessage(ctx: FlowContext, event: FlowMachineEvent): strin
   const agentsText = (p: Phase): string => allowedAgents(p).join(', ');
   switch (event.type) {
     case 'RECORD_GATE':
-      if (!allowedAgents(phase).includes(event.agent)) return `Agent '${event.agent}' cannot record the ${phase} gate (allowed: ${agentsText(phase)}).`;
+      if (!agentMayRecord(phase, event.agent)) return `Agent '${event.agent}' cannot record the ${phase} gate (allowed: ${agentsText(phase)}).`;
       if (phase === Phase.review_verification) return GROUP_VERDICT_FROM_MERGE;
       if (gate === GateStatus.passed) return `The ${phase} gate has passed; move on with --phase ${nextPhase(ctx.mode, phase)}.`;
       return `Cannot record '${event.status}' on the ${phase} gate (it is '${gate}').`;
@@ -33,7 +33,7 @@ export function refusalMessage(ctx: FlowContext, event: FlowMachineEvent): strin
     case 'RECORD_TEAMMATE': {
       if (phase !== Phase.review_verification) return `The review_verification group is not running (current phase: ${phase}); teammates report only while it runs.`;
       const own = TEAMMATE_AGENT[event.teammate];
-      if (event.agent !== own && event.agent !== PHASE_AGENT.review_verification) return `Agent '${event.agent}' cannot record the ${event.teammate} teammate (allowed: ${own}, Orchestrator).`;
+      if (isNamedAgent(event.agent) && event.agent !== own && event.agent !== PHASE_AGENT.review_verification) return `Agent '${event.agent}' cannot record the ${event.teammate} teammate (allowed: ${own}, Orchestrator).`;
       const sub = ctx.group?.[event.teammate].status ?? GateStatus.pending;
       if (sub === GateStatus.passed || sub === GateStatus.failed) return `The ${event.teammate} teammate already reported '${sub}' in this iteration.`;
       return `Cannot record '${event.status}' for the ${event.teammate} teammate (it is '${sub}').`;
@@ -45,5 +45,7 @@ export function refusalMessage(ctx: FlowContext, event: FlowMachineEvent): strin
       return `Parallel groups exist only in team mode (this flow is ${ctx.variant}/${ctx.mode}).`;
     case 'ABORT':
       return `Cannot abort a flow that is ${ctx.status}.`;
+    case 'SET_FIELDS':
+      return `The flow has ended (${ctx.status}); nothing can change it. Start a new one with baton flow init.`;
   }
 }

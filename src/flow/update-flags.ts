@@ -1,5 +1,19 @@
 import { z } from 'zod';
-import { AGENTS, GATE_RESULTS, GROUP, MAX_MESSAGE_LENGTH, MAX_REASON_LENGTH, TEAMMATES, type Agent, type GateResult, type Teammate } from '../../events/flow/vocabulary.js';
+import { AgentName, type FlowFieldsPatch } from '../../events/flow/flow-events.js';
+import {
+  AGENTS,
+  GATE_RESULTS,
+  GROUP,
+  INTENT_KEYS,
+  MAX_AGENT_NAME_LENGTH,
+  MAX_MESSAGE_LENGTH,
+  MAX_REASON_LENGTH,
+  TASK_COMPLEXITIES,
+  TEAMMATES,
+  type GateResult,
+  type IntentKey,
+  type Teammate,
+} from '../../events/flow/vocabulary.js';
 import { ErrorCode } from '../errors.js';
 import { refuse } from './flow-errors.js';
 
@@ -16,16 +30,24 @@ export const RawUpdateFlags = z.object({
   abort: z.string().optional(),
   fallbackSequential: z.boolean().optional(),
   iteration: z.string().optional(),
+  setTaskComplexity: z.string().optional(),
+  setReportRequested: z.string().optional(),
+  setIntentGoal: z.string().optional(),
+  setIntentDescription: z.string().optional(),
+  setIntentActions: z.string().optional(),
+  setIntentConstraints: z.string().optional(),
+  setIntentAssumptions: z.string().optional(),
+  setCodexDivergenceRounds: z.string().optional(),
 });
 export type RawUpdateFlags = z.infer<typeof RawUpdateFlags>;
 
 export type UpdateForm =
-  | { kind: 'gate'; result: GateResult; agent?: Agent; message?: string }
-  | { kind: 'phase'; phase: string; result?: GateResult; agent?: Agent; message?: string }
+  | { kind: 'gate'; result: GateResult; agent?: string; message?: string }
+  | { kind: 'phase'; phase: string; result?: GateResult; agent?: string; message?: string }
   | { kind: 'group_start'; result: GateResult; message?: string }
-  | { kind: 'teammate'; teammate: Teammate; result: GateResult; agent?: Agent; message?: string }
+  | { kind: 'teammate'; teammate: Teammate; result: GateResult; agent?: string; message?: string }
   | { kind: 'merge' }
-  | { kind: 'complete'; withGate: boolean; agent?: Agent; message?: string }
+  | { kind: 'complete'; withGate: boolean; agent?: string; message?: string }
   | { kind: 'abort'; reason: string; message?: string }
   | { kind: 'fallback'; message?: string }
   | { kind: 'assert' };
@@ -36,6 +58,8 @@ export interface ParsedUpdate {
   iteration?: number;
   /** `--parallel-group` was given (team-only forms). */
   group: boolean;
+  /** Agent Flow's `--set-*` fields, recorded before the form's own change. */
+  fields?: FlowFieldsPatch;
 }
 
 const FLAG_NAMES: Record<keyof RawUpdateFlags, string> = {
@@ -50,16 +74,82 @@ const FLAG_NAMES: Record<keyof RawUpdateFlags, string> = {
   abort: '--abort',
   fallbackSequential: '--fallback-sequential',
   iteration: '--iteration',
+  setTaskComplexity: '--set-task-complexity',
+  setReportRequested: '--set-report-requested',
+  setIntentGoal: '--set-intent-goal',
+  setIntentDescription: '--set-intent-description',
+  setIntentActions: '--set-intent-actions',
+  setIntentConstraints: '--set-intent-constraints',
+  setIntentAssumptions: '--set-intent-assumptions',
+  setCodexDivergenceRounds: '--set-codex-divergence-rounds',
 };
+
+/** The `--set-*` flags: they ride along with any form (Agent Flow's script takes them with any call). */
+const SET_FLAGS = [
+  'setTaskComplexity',
+  'setReportRequested',
+  'setIntentGoal',
+  'setIntentDescription',
+  'setIntentActions',
+  'setIntentConstraints',
+  'setIntentAssumptions',
+  'setCodexDivergenceRounds',
+] as const satisfies readonly (keyof RawUpdateFlags)[];
+const INTENT_FLAG: Record<IntentKey, keyof RawUpdateFlags> = {
+  goal: 'setIntentGoal',
+  description: 'setIntentDescription',
+  actions: 'setIntentActions',
+  constraints: 'setIntentConstraints',
+  assumptions: 'setIntentAssumptions',
+};
+
+/** The `--set-*` values as one patch, or undefined when none is given; a bad value names its flag. */
+export function parseSetFlags(raw: RawUpdateFlags): FlowFieldsPatch | undefined {
+  const patch: FlowFieldsPatch = {};
+  if (raw.setTaskComplexity !== undefined) {
+    const value = TASK_COMPLEXITIES.find((c) => c === raw.setTaskComplexity);
+    if (value === undefined) throw invalid(`Invalid --set-task-complexity value: '${raw.setTaskComplexity}'. Allowed: ${TASK_COMPLEXITIES.join(', ')}.`);
+    patch.task_complexity = value;
+  }
+  if (raw.setReportRequested !== undefined) {
+    if (raw.setReportRequested !== 'true' && raw.setReportRequested !== 'false') throw invalid(`Invalid --set-report-requested value: '${raw.setReportRequested}'. Allowed: true, false.`);
+    patch.report_requested = raw.setReportRequested === 'true';
+  }
+  if (raw.setCodexDivergenceRounds !== undefined) {
+    const v = raw.setCodexDivergenceRounds;
+    if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw invalid(`Invalid --set-codex-divergence-rounds value: '${v}'. Allowed: an integer ≥ 0.`);
+    patch.codex_divergence_rounds = Number(v);
+  }
+  for (const key of INTENT_KEYS) {
+    const value = raw[INTENT_FLAG[key]];
+    if (typeof value !== 'string') continue;
+    if (value.length > MAX_MESSAGE_LENGTH) throw invalid(`${FLAG_NAMES[INTENT_FLAG[key]]} must be at most ${MAX_MESSAGE_LENGTH} characters`);
+    patch.intent = { ...patch.intent, [key]: value };
+  }
+  return Object.keys(patch).length === 0 ? undefined : patch;
+}
+
+/** Agent Flow's documented abort: `--complete --message "Aborted: <why>"`. */
+const ABORT_MESSAGE = /^\s*aborted\s*:/i;
+
+function abortReasonOf(message: string): string {
+  const reason = message.replace(ABORT_MESSAGE, '').replace(/\s+/g, ' ').trim();
+  return reason === '' ? 'aborted' : reason.slice(0, MAX_REASON_LENGTH);
+}
 
 function invalid(message: string): Error {
   return refuse(ErrorCode.INVALID_INPUT, message);
 }
 
-export function parseAgent(value: string): Agent {
+/**
+ * `--agent`: one of the six names, matched case-insensitively and stored capitalized; any other
+ * name (Agent Flow stores any string, e.g. `Codex`) is kept as given when it is one line.
+ */
+export function parseAgent(value: string): string {
   const agent = AGENTS.find((a) => a.toLowerCase() === value.toLowerCase());
-  if (agent === undefined) throw invalid(`Invalid --agent value: '${value}'. Allowed: ${AGENTS.join(', ')}.`);
-  return agent;
+  if (agent !== undefined) return agent;
+  if (!AgentName.safeParse(value).success) throw invalid(`Invalid --agent value: '${value}'. An agent name is 1–${MAX_AGENT_NAME_LENGTH} characters on one line.`);
+  return value;
 }
 
 function parseResult(value: string): GateResult {
@@ -75,8 +165,10 @@ function parseMessage(value: string | undefined): string | undefined {
 
 /** Stage one of "one call, one decision": every flag on its own, and the combination. */
 export function parseUpdateFlags(raw: RawUpdateFlags): ParsedUpdate {
-  const given = (Object.keys(FLAG_NAMES) as (keyof RawUpdateFlags)[]).filter((k) => raw[k] !== undefined && raw[k] !== false);
-  if (given.length === 0) throw invalid('Nothing to update');
+  const all = (Object.keys(FLAG_NAMES) as (keyof RawUpdateFlags)[]).filter((k) => raw[k] !== undefined && raw[k] !== false);
+  if (all.length === 0) throw invalid('Nothing to update');
+  const fields = parseSetFlags(raw);
+  const given = all.filter((k) => !(SET_FLAGS as readonly string[]).includes(k));
   const has = (k: keyof RawUpdateFlags): boolean => given.includes(k);
   const allowOnly = (form: keyof RawUpdateFlags, allowed: (keyof RawUpdateFlags)[]): void => {
     const extra = given.filter((k) => k !== form && k !== 'iteration' && !allowed.includes(k));
@@ -99,10 +191,13 @@ export function parseUpdateFlags(raw: RawUpdateFlags): ParsedUpdate {
     iteration = Number(raw.iteration);
   }
   const opt = <T>(key: string, value: T | undefined): Record<string, T> => (value === undefined ? {} : { [key]: value });
-  const parsed = (form: UpdateForm): ParsedUpdate => ({ form, group: has('parallelGroup'), ...(iteration === undefined ? {} : { iteration }) });
+  const parsed = (form: UpdateForm): ParsedUpdate => ({ form, group: has('parallelGroup'), ...(iteration === undefined ? {} : { iteration }), ...(fields === undefined ? {} : { fields }) });
 
   if (has('complete')) {
     allowOnly('complete', ['gateResult', 'agent', 'message']);
+    // Agent Flow ends a run early with --complete and an "Aborted: …" message; Baton records it as
+    // the abort it is (gates left as they were), never as a completion.
+    if (message !== undefined && ABORT_MESSAGE.test(message)) return parsed({ kind: 'abort', reason: abortReasonOf(message), message });
     if (result !== undefined && result !== 'passed') throw invalid('Conflicting flags: --complete takes only --gate-result passed');
     return parsed({ kind: 'complete', withGate: result !== undefined, ...opt('agent', agent), ...opt('message', message) });
   }
@@ -140,6 +235,6 @@ export function parseUpdateFlags(raw: RawUpdateFlags): ParsedUpdate {
     allowOnly('gateResult', ['agent', 'message']);
     return parsed({ kind: 'gate', result: result!, ...opt('agent', agent), ...opt('message', message) });
   }
-  if (has('agent') || has('message')) throw invalid('Conflicting flags: --agent and --message need --gate-result, --phase, --complete, --abort or --fallback-sequential');
+  if ((has('agent') || has('message')) && fields === undefined) throw invalid('Conflicting flags: --agent and --message need --gate-result, --phase, --complete, --abort or --fallback-sequential');
   return parsed({ kind: 'assert' });
 }

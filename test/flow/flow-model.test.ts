@@ -183,4 +183,4 @@ it('walks every state and transition of the flow machine through the CLI', async
   expect([...coverage.stateNodes].sort()).toEqual([...leaves].sort());
   expect([...coverage.refusals].sort()).toEqual([...leaves].sort());
   process.stdout.write(`flow model: ${coverage.vertices.size} vertices, ${coverage.transitions.size} transitions, ${coverage.refusals.size} refusals, ${coverage.cliCalls} CLI calls in ${Date.now() - started} ms\n`);
-}, 180_000);
+}, 300_000);

@@ -51,7 +51,7 @@ describe('state files round-trip any text', () => {
         const record: FlowRecord = { stream: 'flow/flow_x', version: 1, start_mode: 'team', context: ctx, entries, expected: [] };
         const file = renderFlowFile(record);
         expect(frontOf(file)).toEqual(flowFrontmatter(ctx));
-        expect(file.split('\n').filter((l) => l === '---')).toHaveLength(3);
+        expect(file.split('\n').filter((l) => l === '---')).toHaveLength(2);
         expect(file.split('\n').filter((l) => /^\S/.test(l) && !l.startsWith('---') && !l.startsWith('#') && !l.startsWith('- ')).length).toBeGreaterThan(0);
         expect(file.endsWith('\n') && !file.endsWith('\n\n')).toBe(true);
         // Every recorded line-based key stays on one line.

@@ -114,3 +114,15 @@ export async function runTo(w: FlowWs, target: string, mode: 'sequential' | 'tea
   }
   return minute;
 }
+
+/** The keys Agent Flow's state files carry since v1.5, with the defaults a new flow shows (issue 20). */
+export const AGENT_FLOW_DEFAULT_KEYS = {
+  codex_divergence_rounds: 0,
+  task_complexity: 'unclassified',
+  report_requested: false,
+  intent: { goal: '', description: '', actions: '', constraints: '', assumptions: '' },
+  graph: { available: false, path: '', generated: '', nodes: 0, edges: 0, communities: 0 },
+  personal_kb: { available: false, path: '', graph_path: '', generated: '', nodes: 0, edges: 0 },
+  codex: { available: false, binary: '', auth_present: false },
+  agentsview: { available: false, binary: '', archive_reachable: false },
+} as const;

@@ -9,6 +9,7 @@ import { backupFile } from '../../artifacts/backup-file.js';
 import { ErrorCode } from '../../errors.js';
 import { FlowErrorCode, refuse } from '../../flow/flow-errors.js';
 import { decideAndAppend, StateFileKind, syncStateFiles } from '../../flow/flow-workspace.js';
+import { reconcileDeepDiveFile } from '../../flow/state-file-edits.js';
 import type { CommandContext } from '../context.js';
 import { humanDeepDive } from './flow-render.js';
 
@@ -94,6 +95,8 @@ export async function deepDiveCompile(ctx: CommandContext, flags: DeepDiveCompil
   }
   const spawned = count(flags.agentsSpawned, '--agents-spawned');
   const completed = count(flags.agentsCompleted, '--agents-completed');
+  const warnings = await reconcileDeepDiveFile(ctx);
+  for (const warning of warnings) ctx.output.warn(warning);
   await decideAndAppend(ctx, (state) => {
     const dd = state.deep_dive;
     if (dd === null) throw refuse(FlowErrorCode.NO_DEEP_DIVE, 'No deep dive initialized. Run baton deep-dive init first.');

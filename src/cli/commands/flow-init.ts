@@ -9,6 +9,10 @@ import { backupFile } from '../../artifacts/backup-file.js';
 import { ErrorCode } from '../../errors.js';
 import { FlowErrorCode, refuse } from '../../flow/flow-errors.js';
 import { decideAndAppend, StateFileKind, syncStateFiles } from '../../flow/flow-workspace.js';
+import { emitFlowWarnings } from '../../flow/flow-warnings.js';
+import { reconcileFlowFile } from '../../flow/state-file-edits.js';
+import { adoptHint } from '../../flow/adopt-hints.js';
+import { isActiveAgentFlowRun } from '../../flow/agent-flow-file.js';
 import type { CommandContext } from '../context.js';
 import { humanFlowStatus } from './flow-render.js';
 
@@ -41,7 +45,7 @@ export async function flowInit(ctx: CommandContext, words: readonly string[], fl
   const workspace = await ctx.workspace();
   const flowId = `flow_${randomBytes(12).toString('hex')}`;
   const stream = `flow/${flowId}`;
-  const warnings: string[] = [];
+  const warnings: string[] = await reconcileFlowFile(ctx);
   let backedUp = false;
 
   const { result } = await decideAndAppend(ctx, (state: FlowState, versions) => {
@@ -54,6 +58,9 @@ export async function flowInit(ctx: CommandContext, words: readonly string[], fl
     const path = join(workspace, STATE_FILE[variant]);
     const existing = readIfFile(workspace, path);
     const previous = state.flows[variant];
+    // An Agent Flow run Baton has not recorded is taken over, never moved away in silence.
+    const run = previous === null && existing !== undefined ? isActiveAgentFlowRun(existing.toString('utf8')) : null;
+    if (run !== null) throw refuse(FlowErrorCode.FLOW_ACTIVE, `An Agent Flow run is in progress: ${adoptHint(STATE_FILE[variant], run.current_phase)} (or move the file away to start afresh).`);
     if (!backedUp && existing !== undefined && (previous === null || !existing.equals(Buffer.from(renderFlowFile(previous), 'utf8')))) {
       backupFile(workspace, path, existing, ctx.now);
       backedUp = true;
@@ -61,7 +68,7 @@ export async function flowInit(ctx: CommandContext, words: readonly string[], fl
     const dd = state.deep_dive;
     const available = dd !== null && dd.phase === 'complete';
     const requested = flags.useDeepDive === true;
-    if (requested && !available && warnings.length === 0) warnings.push(DEEP_DIVE_MISSING);
+    if (requested && !available && !warnings.includes(DEEP_DIVE_MISSING)) warnings.push(DEEP_DIVE_MISSING);
     const data: FlowStartedData = {
       flow_id: flowId,
       variant,
@@ -83,7 +90,7 @@ export async function flowInit(ctx: CommandContext, words: readonly string[], fl
     };
   }, [FLOW_REGISTRY_STREAM]);
   void result;
-  if (warnings.length > 0 && ctx.output.mode === 'human') ctx.output.warn(DEEP_DIVE_MISSING);
+  emitFlowWarnings(ctx, warnings);
   const state = await syncStateFiles(ctx, [StateFileKind.flow]);
   ctx.output.emit(FlowStatusEnvelope, flowStatusEnvelope(state, ctx.now, warnings), humanFlowStatus);
 }

@@ -4,8 +4,10 @@ import { mergeVerdict, type FlowContext } from '../../../machines/flow-context.j
 import { step } from '../../../machines/flow-snapshot.js';
 import { FlowMergeEnvelope, latestFlow } from '../../../projections/flow/index.js';
 import { ErrorCode } from '../../errors.js';
+import { agentFlowJson } from '../../flow/agent-flow-json.js';
 import { FlowErrorCode, NO_FLOW_MESSAGE, refuse } from '../../flow/flow-errors.js';
 import { decideAndAppend, StateFileKind, syncStateFiles } from '../../flow/flow-workspace.js';
+import { reconcileFlowFile } from '../../flow/state-file-edits.js';
 import type { CommandContext } from '../context.js';
 import { humanFlowMerge } from './flow-render.js';
 
@@ -26,6 +28,7 @@ export async function flowMerge(ctx: CommandContext, flags: { parallelGroup?: st
   if (flags.parallelGroup !== undefined && flags.parallelGroup !== GROUP) {
     throw refuse(ErrorCode.INVALID_INPUT, `Unknown parallel group '${flags.parallelGroup}'. Allowed: ${GROUP}.`);
   }
+  for (const warning of await reconcileFlowFile(ctx)) ctx.output.warn(warning);
   const { result, appended } = await decideAndAppend(ctx, (state) => {
     const record = latestFlow(state);
     if (record === null) throw refuse(FlowErrorCode.NO_FLOW, NO_FLOW_MESSAGE);
@@ -48,5 +51,7 @@ export async function flowMerge(ctx: CommandContext, flags: { parallelGroup?: st
     return { events: [], expected: {}, outcome: standingVerdict(flow) };
   });
   if (appended) await syncStateFiles(ctx, [StateFileKind.flow]);
-  ctx.output.emit(FlowMergeEnvelope, { v: 1, type: 'flow_merge', generated_at: ctx.now, group: GROUP, ...result }, humanFlowMerge);
+  const envelope = FlowMergeEnvelope.parse({ v: 1, type: 'flow_merge', generated_at: ctx.now, group: GROUP, ...result });
+  if (ctx.output.mode === 'json') ctx.output.line(agentFlowJson(envelope));
+  else ctx.output.emit(FlowMergeEnvelope, envelope, humanFlowMerge);
 }

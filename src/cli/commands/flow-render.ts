@@ -3,10 +3,9 @@ import type { DeepDiveStatusEnvelope, FlowMergeEnvelope, FlowStatusEnvelope } fr
 /** Human text for the flow envelopes. */
 export function humanFlowStatus(env: FlowStatusEnvelope): string {
   const f = env.flow;
-  const warnings = env.warnings.map((w) => `warning: ${w}`);
-  if (f === null) return [...warnings, 'No flow recorded.'].join('\n');
+  // Warnings go to stderr once, from the command (ctx.output.warn), never again in this text.
+  if (f === null) return 'No flow recorded.';
   const lines = [
-    ...warnings,
     `Flow ${f.flow_id} (${f.variant}, ${f.mode}): ${f.status}`,
     `  phase: ${f.current_phase}${f.next_phase ? ` (next: ${f.next_phase})` : ''}   iteration: ${f.iteration}/${f.max_iterations}`,
     `  task: ${JSON.stringify(f.task)}`,

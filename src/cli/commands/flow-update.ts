@@ -4,12 +4,15 @@ import { decideUpdate } from '../../flow/decide-update.js';
 import { FlowErrorCode, NO_FLOW_MESSAGE, refuse } from '../../flow/flow-errors.js';
 import { decideAndAppend, foldFlows, StateFileKind, syncStateFiles } from '../../flow/flow-workspace.js';
 import { parseUpdateFlags, type RawUpdateFlags } from '../../flow/update-flags.js';
+import { emitFlowWarnings } from '../../flow/flow-warnings.js';
+import { reconcileFlowFile } from '../../flow/state-file-edits.js';
 import type { CommandContext } from '../context.js';
 import { humanFlowStatus } from './flow-render.js';
 
 /** `baton flow update …` (§5, §6): validate, decide through the machine, append one batch. */
 export async function flowUpdate(ctx: CommandContext, raw: RawUpdateFlags): Promise<void> {
   const parsed = parseUpdateFlags(raw);
+  const warnings = await reconcileFlowFile(ctx);
   const { appended } = await decideAndAppend(ctx, (state) => {
     const record = latestFlow(state);
     if (record === null) throw refuse(FlowErrorCode.NO_FLOW, NO_FLOW_MESSAGE);
@@ -19,5 +22,6 @@ export async function flowUpdate(ctx: CommandContext, raw: RawUpdateFlags): Prom
   });
   // A no-op rewrites nothing (R2); a state file that went missing is restored by `flow status`.
   const state = appended ? await syncStateFiles(ctx, [StateFileKind.flow]) : await foldFlows(ctx);
-  ctx.output.emit(FlowStatusEnvelope, flowStatusEnvelope(state, ctx.now), humanFlowStatus);
+  emitFlowWarnings(ctx, warnings);
+  ctx.output.emit(FlowStatusEnvelope, flowStatusEnvelope(state, ctx.now, warnings), humanFlowStatus);
 }

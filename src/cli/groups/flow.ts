@@ -22,25 +22,42 @@ export function registerFlow(program: Command): void {
     .command('update')
     .description('record a gate result, move to the next phase, report a teammate, merge, complete, abort or fall back')
     .option('--phase <phase>', 'move to this phase (the next one, or complete)')
-    .option('--gate-result <result>', 'in_progress, passed or failed, on the current phase\'s gate')
-    .option('--agent <agent>', 'Riko, Senku, Loid, Lawliet, Alphonse or Orchestrator')
+    .option('--gate-result <result>', 'in_progress, passed, failed or skipped, on the current phase\'s gate')
+    .option('--agent <agent>', 'Riko, Senku, Loid, Lawliet, Alphonse, Orchestrator, or any other agent name (e.g. Codex)')
     .option('--message <text>', 'a message kept with the record')
     .option('--parallel-group <group>', 'review_verification (team mode)')
     .option('--teammate <teammate>', 'review or verification (with --parallel-group)')
     .option('--merge-parallel', 'merge the group (with --parallel-group)')
-    .option('--complete', 'complete the flow (its last gate must have passed)')
+    .option('--complete', 'complete the flow (its last gate must have passed); with --message "Aborted: …" it aborts')
     .option('--abort <reason>', 'end the flow without success')
     .option('--fallback-sequential', 'switch a team-mode flow to sequential mode')
     .option('--iteration <n>', 'assert the current iteration (Baton manages it)')
+    .option('--set-task-complexity <tier>', 'unclassified, trivial, exploratory, implementation, complex or research')
+    .option('--set-report-requested <bool>', 'true or false')
+    .option('--set-intent-goal <text>', "the intent block's goal")
+    .option('--set-intent-description <text>', "the intent block's description")
+    .option('--set-intent-actions <text>', "the intent block's actions")
+    .option('--set-intent-constraints <text>', "the intent block's constraints")
+    .option('--set-intent-assumptions <text>', "the intent block's assumptions")
+    .option('--set-codex-divergence-rounds <n>', 'an integer ≥ 0')
     .addHelpText(
       'after',
-      '\nExamples:\n  baton flow update --phase planning --gate-result passed --agent Riko --message "Exploration complete"\n  baton flow update --gate-result failed --agent Lawliet --message "NEEDS_CHANGES: missing tests"\n  baton flow update --parallel-group review_verification --teammate review --gate-result passed --message APPROVED\n  baton flow update --abort "user stopped"',
+      '\nExamples:\n  baton flow update --phase planning --gate-result passed --agent Riko --message "Exploration complete"\n  baton flow update --gate-result failed --agent Lawliet --message "NEEDS_CHANGES: missing tests"\n  baton flow update --parallel-group review_verification --teammate review --gate-result passed --message APPROVED\n  baton flow update --abort "user stopped"\n  baton flow update --set-task-complexity complex --set-intent-goal "ship login"',
     )
     .action(async (options: Record<string, string | boolean | undefined>, command: Command) => {
       await runCommand(command, async (ctx) => {
         const [{ flowUpdate }, { RawUpdateFlags }] = await Promise.all([import('../commands/flow-update.js'), import('../../flow/update-flags.js')]);
         return flowUpdate(ctx, RawUpdateFlags.parse(options));
       });
+    });
+
+  flow
+    .command('adopt')
+    .description('take over an Agent Flow run (its state file and its deep dive) as the flow\'s starting state, recorded as events')
+    .option('--file <path>', '.claude/orchestration.local.md or .claude/team-orchestration.local.md (default: the one present)')
+    .addHelpText('after', '\nExamples:\n  baton flow adopt\n  baton flow adopt --file .claude/team-orchestration.local.md')
+    .action(async (options: { file?: string }, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/flow-adopt.js')).flowAdopt(ctx, options));
     });
 
   flow

@@ -42,6 +42,8 @@ export function argsFor(event: FlowMachineEvent, before: FlowContext): string[] 
       return ['flow', 'update', '--abort', event.reason, ...withMessage('--message', event.message)];
     case 'FALLBACK':
       return ['flow', 'update', '--fallback-sequential', ...withMessage('--message', event.message)];
+    case 'SET_FIELDS':
+      return ['flow', 'update', '--set-task-complexity', event.fields.task_complexity ?? 'complex'];
   }
 }
 

@@ -1,0 +1,112 @@
+import type { FlowFact, FlowStartedData } from '../../events/flow/flow-events.js';
+import { AGENTS, COMPLETE, GateStatus, Mode, PHASE_AGENT, PHASE_ORDER, Phase, TEAMMATE_AGENT, TEAMMATES, Variant, lastPhase } from '../../events/flow/vocabulary.js';
+import { startedContext, type FlowContext } from '../../machines/flow-context.js';
+import type { FlowMachineEvent } from '../../machines/flow-events.js';
+import { step } from '../../machines/flow-snapshot.js';
+import { fieldsOf, type AgentFlowFile } from './agent-flow-file.js';
+import { refusalMessage } from './refusal.js';
+
+/**
+ * `baton flow adopt`: an Agent Flow run taken over as the flow's starting state. The flow starts
+ * (`flow.started` with `adopted_from`, the file's iteration and v1.5+ fields) and the machine is
+ * walked to where the file stands: every earlier phase's gate recorded with the file's status,
+ * agent and message, then the move on; the current gate's result; inside the team group the
+ * teammates' results and the verdict; an ended run completed or aborted. Every step is decided by
+ * the machine, so a file that shows an impossible run is refused naming the key.
+ */
+export interface AdoptPlan {
+  started: FlowStartedData;
+  facts: FlowFact[];
+  context: FlowContext;
+}
+
+export type AdoptResult = { plan: AdoptPlan } | { key: string; rule: string };
+
+function agentName(value: string | undefined, fallback: string): string {
+  if (value === undefined || value.trim() === '') return fallback;
+  return AGENTS.find((a) => a.toLowerCase() === value.toLowerCase()) ?? value;
+}
+
+function isoOf(time: string | null | undefined): string | null {
+  if (time === undefined || time === null || time === '') return null;
+  return new Date(time).toISOString();
+}
+
+export function planAdoption(file: AgentFlowFile, variant: Variant, meta: { flow_id: string; file: string; sha256: string; at: string }): AdoptResult {
+  const mode = variant === Variant.team && file.mode === Mode.team ? Mode.team : Mode.sequential;
+  const dd = file.deep_dive;
+  const available = dd?.available ?? false;
+  const started: FlowStartedData = {
+    flow_id: meta.flow_id,
+    variant,
+    mode,
+    team_available: variant === Variant.team ? (file.team_available ?? mode === Mode.team) : null,
+    task: file.task,
+    max_iterations: Math.max(file.max_iterations, file.iteration),
+    deep_dive: {
+      available,
+      using: available && (dd?.using ?? false),
+      scope: available ? (dd?.scope ?? null) : null,
+      generated: available ? isoOf(dd?.generated) : null,
+      requested: dd?.using ?? false,
+    },
+    iteration: file.iteration,
+    fields: fieldsOf(file),
+    adopted_from: { file: meta.file, sha256: meta.sha256, started_at: new Date(file.started_at).toISOString() },
+  };
+  let ctx = startedContext(started, meta.at);
+  const facts: FlowFact[] = [];
+  const at = meta.at;
+  const send = (event: FlowMachineEvent): string | null => {
+    const result = step(ctx, event);
+    if (!result.accepted) return refusalMessage(ctx, event);
+    ctx = { ...result.context, outbox: [] };
+    facts.push(...result.facts);
+    return null;
+  };
+  const order = PHASE_ORDER[mode];
+  const ended = !file.active || file.current_phase === COMPLETE;
+  const target: Phase = file.current_phase === COMPLETE ? lastPhase(mode) : file.current_phase;
+  if (!order.includes(target)) return { key: 'current_phase', rule: `'${file.current_phase}' is not a phase of a ${variant}/${mode} flow (allowed: ${order.join(', ')}, complete)` };
+
+  for (const phase of order.slice(0, order.indexOf(target))) {
+    const gate = file.gates[phase];
+    const status = gate?.status ?? GateStatus.passed;
+    if (status !== GateStatus.passed && status !== GateStatus.skipped) {
+      return { key: `gates.${phase}.status`, rule: `the run is past ${phase} (current_phase: ${file.current_phase}), so its gate must be passed or skipped, not '${status}'` };
+    }
+    if (phase === Phase.review_verification) break;
+    const refused =
+      send({ type: 'RECORD_GATE', status, agent: agentName(gate?.agent, PHASE_AGENT[phase]), ...(gate?.message ? { message: gate.message } : {}), at }) ??
+      send({ type: 'ADVANCE', to: order[order.indexOf(phase) + 1]!, at });
+    if (refused) return { key: `gates.${phase}.status`, rule: refused };
+  }
+
+  if (target === Phase.review_verification) {
+    const group = file.parallel_groups?.review_verification;
+    for (const teammate of TEAMMATES) {
+      const sub = group?.[teammate];
+      if (sub === undefined || sub.status === GateStatus.pending) continue;
+      const refused = send({ type: 'RECORD_TEAMMATE', teammate, status: sub.status, agent: agentName(sub.agent, TEAMMATE_AGENT[teammate]), ...(sub.result ? { result: sub.result } : {}), at });
+      if (refused) return { key: `parallel_groups.review_verification.${teammate}.status`, rule: refused };
+    }
+    if (group !== undefined && (group.status === GateStatus.passed || group.status === GateStatus.failed)) {
+      const refused = send({ type: 'MERGE', at });
+      if (refused) return { key: 'parallel_groups.review_verification.status', rule: refused };
+    }
+  } else {
+    const gate = file.gates[target];
+    const status = gate?.status ?? GateStatus.in_progress;
+    if (status !== GateStatus.pending && status !== GateStatus.in_progress && ctx.status === 'active') {
+      const refused = send({ type: 'RECORD_GATE', status, agent: agentName(gate?.agent, PHASE_AGENT[target]), ...(gate?.message ? { message: gate.message } : {}), at });
+      if (refused) return { key: `gates.${target}.status`, rule: refused };
+    }
+  }
+
+  if (ended && ctx.status === 'active') {
+    const done = step(ctx, { type: 'COMPLETE', agent: 'Orchestrator', at });
+    const refused = done.accepted ? send({ type: 'COMPLETE', agent: 'Orchestrator', at }) : send({ type: 'ABORT', reason: 'ended in Agent Flow before adoption', at });
+    if (refused) return { key: 'active', rule: refused };
+  }
+  return { plan: { started, facts, context: ctx } };
+}
