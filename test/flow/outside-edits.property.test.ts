@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { decoded } from '../helpers/decoded.js';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -45,7 +46,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 /** The state file as the log renders it right now (folded in this process). */
 function renderedFromLog(w: FlowWs): string {
   let state = initFlowState();
-  for (const event of w.events()) state = applyFlowEvent(state, event);
+  for (const event of w.events()) state = applyFlowEvent(state, decoded(event));
   const record = latestFlow(state);
   if (record === null) throw new Error('no flow');
   return renderFlowFile(record);

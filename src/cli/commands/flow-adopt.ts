@@ -88,8 +88,8 @@ export async function flowAdopt(ctx: CommandContext, flags: FlowAdoptFlags): Pro
           { type: FlowRegistryEventType.registered, stream: FLOW_REGISTRY_STREAM, data: { flow_id: flowId, variant: chosen.variant } },
           ...plan.facts.map((fact) => ({ type: fact.type, stream, data: fact.data })),
         ],
-        expectedVersion: { ...ddStreams, [stream]: 'no_stream', [FLOW_REGISTRY_STREAM]: versions[FLOW_REGISTRY_STREAM] ?? 0 },
-        result: null,
+        expected: { ...ddStreams, [stream]: 'no_stream', [FLOW_REGISTRY_STREAM]: versions[FLOW_REGISTRY_STREAM] ?? 0 },
+        outcome: null,
       };
     },
     [FLOW_REGISTRY_STREAM],
