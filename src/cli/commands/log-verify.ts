@@ -1,6 +1,7 @@
 import type { CommandContext } from '../context.js';
 import { LogVerificationEnvelope } from '../envelopes.js';
 import type { VerifyReport } from '../../store/contract.js';
+import { startProgress } from '../progress.js';
 
 /**
  * How to get a sound log back from one with a corrupt line, which Baton never overwrites: export
@@ -33,7 +34,15 @@ function quoteArg(value: string): string {
 
 export async function logVerify(ctx: CommandContext): Promise<number> {
   const store = await ctx.store();
-  const report = await store.verify();
+  // The store checks the log in one call (on worker threads for a large log): the line says how
+  // long it has been working, not how far it got.
+  const progress = startProgress(ctx, 'verifying the log (hash chain and schemas)');
+  let report: VerifyReport;
+  try {
+    report = await store.verify();
+  } finally {
+    progress.end();
+  }
   const recovery = report.ok ? undefined : recoverySteps(await ctx.workspace(), report);
   ctx.output.emit(LogVerificationEnvelope, { v: 1, type: 'log_verification', generated_at: ctx.now, ...report, ...(recovery ? { recovery } : {}) }, (r) =>
     r.ok

@@ -2,6 +2,8 @@ import { invalidInput } from '../../errors.js';
 import { runProjection } from '../../store/projection-runner.js';
 import type { CommandContext } from '../context.js';
 import { ViewEnvelope } from '../envelopes.js';
+import { readableLines } from '../readable-text.js';
+import { startProgress } from '../progress.js';
 import { parseCount, parseIsoTime } from '../flags.js';
 import { positionAtTime, projectionForView, replayViewOf, type ReplayViewArgs } from '../replay-view.js';
 import { PROJECTIONS } from '../../../projections/index.js';
@@ -26,7 +28,13 @@ export async function replay(ctx: CommandContext, flags: { view: string; to?: st
     asOf = parseIsoTime(flags.at!, '--at');
     to = await positionAtTime(store.read({}), Date.parse(asOf));
   }
-  const run = await runProjection(store, projection, { catalog: await ctx.catalog(), cacheDir: await ctx.cacheDir(), now: asOf, to });
+  const progress = startProgress(ctx, `replaying ${flags.view} to seq ${to}`);
+  let run;
+  try {
+    run = await runProjection(store, projection, { catalog: await ctx.catalog(), cacheDir: await ctx.cacheDir(), now: asOf, to });
+  } finally {
+    progress.end();
+  }
   const args = { ...viewArgs, ...(await (await import('../tasks-replay-args.js')).tasksReplayArgs(ctx)) };
   const view = await replayViewOf(projection, run.state, asOf, args, () => run.view);
   // File views (flow-file, deep-dive-file) are the rendered text itself, printed as is.
@@ -34,5 +42,5 @@ export async function replay(ctx: CommandContext, flags: { view: string; to?: st
     process.stdout.write(run.view);
     return;
   }
-  ctx.output.emit(ViewEnvelope, view as { v: 1; type: string; generated_at: string }, (v) => JSON.stringify(v, null, 2));
+  ctx.output.emit(ViewEnvelope, view as { v: 1; type: string; generated_at: string }, (v) => readableLines(v).join('\n'));
 }
