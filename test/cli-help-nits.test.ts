@@ -64,3 +64,14 @@ describe('--human output people read', () => {
     expect(r.stdout).toContain('by_type:\n  note.recorded: 1\n');
   });
 });
+
+describe('replay views that cannot be computed', () => {
+  it('an unknown WU is exit 2 UNKNOWN_ID with the error envelope, not a success printing an error-typed view', async () => {
+    const dir = makeTempDir('baton-replay-refusal-');
+    const env = { BATON_NOW: T0 };
+    await batonIn(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":"hello"}'], { env });
+    const r = await batonIn(dir, ['--json', 'replay', '--view', 'wu_explain', '--to', '1', 'WU-404'], { env });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ type: 'error', code: 'UNKNOWN_ID', message: 'WU WU-404 not found', '@timestamp': T0 });
+  });
+});

@@ -1,4 +1,4 @@
-import { invalidInput } from '../../errors.js';
+import { BatonError, invalidInput } from '../../errors.js';
 import { runProjection } from '../../store/projection-runner.js';
 import type { CommandContext } from '../context.js';
 import { ViewEnvelope } from '../envelopes.js';
@@ -42,5 +42,9 @@ export async function replay(ctx: CommandContext, flags: { view: string; to?: st
     process.stdout.write(run.view);
     return;
   }
+  // A view that cannot be computed (an unknown WU, a dependency cycle) is the command's error, with
+  // its exit code, not a success that prints an error-typed envelope.
+  const refusal = view as { type?: unknown; code?: unknown; message?: unknown };
+  if (refusal.type === 'error' && typeof refusal.code === 'string') throw new BatonError(refusal.code, String(refusal.message));
   ctx.output.emit(ViewEnvelope, view as { v: 1; type: string; generated_at: string }, (v) => readableLines(v).join('\n'));
 }
