@@ -24,6 +24,15 @@ async function script(shell: string): Promise<string> {
   return r.stdout;
 }
 
+function hasShell(name: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** What `_baton` offers for the words typed so far (the last one being completed). */
 function bashComplete(file: string, typed: string[]): string[] {
   const words = ['baton', ...typed].map((w) => `'${w}'`).join(' ');
@@ -61,6 +70,32 @@ describe('baton completion', () => {
     expect(bashComplete(file, ['wu', 'checkpoint', 'WU-1', '--no'])).toEqual(['--note']);
     // `--dir log`: "log" is the folder's name, not the log group.
     expect(bashComplete(file, ['--dir', 'log', 'in'])).toEqual(['init', 'initiative']);
+  });
+
+  // zsh and fish are not in every CI image: these run where the shell is installed (apt-get install zsh fish).
+  it.skipIf(!hasShell('zsh'))('zsh -n accepts the zsh script, and its function completes under sh emulation as bashcompinit runs it', async () => {
+    const file = join(makeTempDir('baton-completion-'), 'baton.zsh');
+    writeFileSync(file, await script('zsh'));
+    expect(() => execFileSync('zsh', ['-n', file])).not.toThrow();
+    const out = execFileSync('zsh', ['-c', `autoload -U compinit && compinit -u -D; source '${file}'; f() { emulate -L sh; setopt kshglob noshglob braceexpand; COMP_WORDS=(baton wu ch); COMP_CWORD=2; _baton; print -l "\${COMPREPLY[@]}"; }; f`], { encoding: 'utf8' });
+    // bashcompinit's compgen does not filter by the word typed: zsh's own matching does, afterwards.
+    const offered = out.split('\n').filter(Boolean);
+    expect(offered).toContain('checkpoint');
+    expect(offered.sort()).toEqual(completionTree(buildProgram()).find((n) => n.path === 'wu')!.subcommands.sort());
+  });
+
+  it.skipIf(!hasShell('fish'))('fish -n accepts the fish script, and fish completes with it', async () => {
+    const file = join(makeTempDir('baton-completion-'), 'baton.fish');
+    writeFileSync(file, await script('fish'));
+    expect(() => execFileSync('fish', ['-n', file])).not.toThrow();
+    const complete = (line: string): string[] =>
+      execFileSync('fish', ['-c', `source '${file}'; complete -C '${line}'`], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]!);
+    expect(complete('baton log ').sort()).toEqual(['append', 'export', 'import', 'show', 'stats', 'tail', 'verify']);
+    expect(complete('baton wu checkpoint WU-1 --no')).toEqual(['--note']);
+    expect(complete('baton --dir log in').sort()).toEqual(['init', 'initiative']);
   });
 
   it('an unknown shell is exit 2 naming the argument', async () => {
