@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ruleWords } from './issue-words.js';
 
 /** A validation failure that names the field and the rule, ready for an INVALID_INPUT message. */
 export interface FieldProblem {
@@ -10,7 +11,7 @@ export function describeZodIssues(error: z.ZodError, prefix = ''): FieldProblem[
   return error.issues.map((issue) => {
     const path = issue.path.map(String).join('.');
     const field = [prefix, path].filter(Boolean).join('.') || prefix || '(root)';
-    return { field, rule: issue.message };
+    return { field, rule: ruleWords(issue.message) };
   });
 }
 

@@ -17,6 +17,8 @@ export const EXIT_CODES: Record<string, number> = {
   STORE_UNAVAILABLE: 5,
   UNEXPECTED: 1,
   INTERRUPTED: 130,
+  // a read in a folder with no .baton/ (src/cli/uninitialised-reads.ts)
+  NO_WORKSPACE: 2,
   // phase-gates.md §11
   NO_FLOW: 2,
   FLOW_ACTIVE: 2,

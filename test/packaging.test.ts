@@ -16,7 +16,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 afterAll(removeTempDirs);
 
 /** What the tarball may hold: the CLI bundle, the library and its types, and the documents. */
-const ALLOWED = [/^dist\/bin\/[^/]+\.js$/, /^dist\/(src|events|machines|projections)\/.+\.(js|d\.ts)$/, /^(package\.json|README\.md|ARCHITECTURE\.md|LICENSE)$/];
+const ALLOWED = [/^dist\/bin\/[^/]+\.js$/, /^dist\/(src|events|machines|projections)\/.+\.(js|d\.ts)$/, /^(package\.json|README\.md|ARCHITECTURE\.md|LICENSE)$/, /^schemas\/.+\.json$/];
 
 describe('the packed package', () => {
   let tarball: string;
@@ -34,6 +34,8 @@ describe('the packed package', () => {
     expect(files).toContain('dist/src/index.js');
     expect(files).toContain('dist/src/index.d.ts');
     expect(files).toContain('LICENSE');
+    expect(files).toContain('schemas/index.json');
+    expect(files).toContain('schemas/envelopes/error.schema.json');
     expect(files.some((f) => /(^|\/)(test|bench)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toBe(false);
     // A budget, so that nothing large creeps in unnoticed.
     expect(packed!.unpackedSize).toBeLessThan(12 * 1024 * 1024);

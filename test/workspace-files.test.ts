@@ -79,6 +79,8 @@ describe('baton init', () => {
       generated_at: '2026-05-01T08:00:00.000Z',
       dir: workspace,
       created: true,
+      gitignore: 'not_ignored',
+      next_steps: expect.arrayContaining([{ command: 'baton status', why: expect.any(String) }]),
     });
     const config = join(workspace, '.baton', 'config.yaml');
     expect(existsSync(config)).toBe(true);
@@ -100,8 +102,9 @@ describe('baton init', () => {
   it('in human mode says whether it initialised or found the workspace', async () => {
     const workspace = makeTempDir('baton-init-human-');
     const first = await batonIn(workspace, ['--human', 'init']);
-    expect(first.stdout).toBe(`initialised Baton workspace in ${workspace}/.baton\n`);
+    // The first line says which; the .gitignore advice and the next steps follow (#19).
+    expect(first.stdout.split('\n')[0]).toBe(`initialised Baton workspace in ${workspace}/.baton`);
     const second = await batonIn(workspace, ['--human', 'init']);
-    expect(second.stdout).toBe(`Baton workspace already initialised in ${workspace}/.baton\n`);
+    expect(second.stdout.split('\n')[0]).toBe(`Baton workspace already initialised in ${workspace}/.baton`);
   });
 });

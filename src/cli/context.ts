@@ -16,6 +16,8 @@ export interface GlobalFlags {
   json?: boolean;
   human?: boolean;
   session?: string;
+  /** No progress lines on stderr (src/cli/progress.ts). */
+  quiet?: boolean;
 }
 
 const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;

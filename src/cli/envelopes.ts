@@ -10,7 +10,13 @@ function envelope<T extends string, S extends z.ZodRawShape>(type: T, shape: S) 
 const hash = z.string().regex(/^[0-9a-f]{64}$/);
 
 export const WorkspaceEnvelope = envelope('workspace', {
-  dir: z.string(), created: z.boolean() });
+  dir: z.string(),
+  created: z.boolean(),
+  /** `.baton/` in the workspace's `.gitignore`: added now (`--gitignore`), already there, or not there. */
+  gitignore: z.enum(['added', 'already_ignored', 'not_ignored']),
+  /** Commands a new user runs next. */
+  next_steps: z.array(z.strictObject({ command: z.string(), why: z.string() })),
+});
 
 export const AppendedEnvelope = envelope('appended', {
   events: z.array(z.strictObject({ seq: z.number().int().min(1), id: z.string(), type: z.string(), stream: z.string(), hash })),

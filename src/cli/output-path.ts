@@ -60,10 +60,19 @@ function realOrSelf(path: string): string {
   }
 }
 
-/** A file-system error on a user-given path, as exit 2 naming the flag and the path. */
-export function pathError(error: unknown, flag: string, path: string): BatonError {
+/**
+ * A file-system error on a user-given path, as exit 2 naming the flag and the path. `read`: the
+ * path is a file Baton reads (`--events`, an import file), so a missing one is "no such file", not
+ * a missing folder, and a refused one is not readable.
+ */
+export function pathError(error: unknown, flag: string, path: string, access: 'write' | 'read' = 'write'): BatonError {
   const code = (error as NodeJS.ErrnoException).code;
-  const what: Record<string, string> = {
+  const reading: Record<string, string> = {
+    ENOENT: 'no such file',
+    EACCES: 'is not readable (permission denied)',
+    EPERM: 'is not readable (operation not permitted)',
+  };
+  const written: Record<string, string> = {
     ENOENT: 'its folder does not exist',
     ENOTDIR: 'a part of it is not a folder',
     EISDIR: 'is a folder, not a file',
@@ -74,6 +83,7 @@ export function pathError(error: unknown, flag: string, path: string): BatonErro
     ELOOP: 'has too many levels of symbolic links',
     ENOSPC: 'no space left on the device',
   };
+  const what = access === 'read' ? { ...written, ...reading } : written;
   return invalidInput(`"${path}": ${what[code ?? ''] ?? (error as Error).message}`, flag);
 }
 

@@ -59,10 +59,16 @@ export class Output {
   }
 
   /** The error envelope (JSON mode, on stdout) or a one-line message (human mode, on stderr). */
+  /**
+   * Every error envelope has `generated_at`, and `@timestamp` (the same ISO time: the orchestration
+   * wizard's error field, which tasks.md keeps for parity). Without the command's clock (commander
+   * rejected the arguments, or BATON_NOW itself is bad) the time is BATON_NOW when it parses, else now.
+   */
   error(error: unknown, generatedAt: string | undefined): number {
     const { code, message, details } = describeError(error);
     if (this.mode === OutputMode.json) {
-      const envelope = { v: 1, type: 'error', ...(generatedAt ? { generated_at: generatedAt, '@timestamp': generatedAt } : {}), code, message, ...(details ? { details } : {}) };
+      const at = generatedAt ?? errorClock();
+      const envelope = { v: 1, type: 'error', generated_at: at, '@timestamp': at, code, message, ...(details ? { details } : {}) };
       this.stdout.write(JSON.stringify(envelope) + '\n');
     } else {
       this.stderr.write(`baton: ${code}: ${message}\n`);
@@ -78,4 +84,10 @@ function describeError(error: unknown): { code: string; message: string; details
     return { code: ErrorCode.STORE_UNAVAILABLE, message: `${err.message}; nothing was written`, details: undefined };
   }
   return { code: ErrorCode.UNEXPECTED, message: err instanceof Error ? err.message : String(error), details: undefined };
+}
+
+function errorClock(): string {
+  const fixed = process.env['BATON_NOW'];
+  const parsed = fixed ? Date.parse(fixed) : Number.NaN;
+  return new Date(Number.isNaN(parsed) ? Date.now() : parsed).toISOString();
 }

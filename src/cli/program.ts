@@ -17,9 +17,12 @@ import { registerOrchestration } from './groups/orchestration.js';
 import { registerHook, registerMcp, registerSetup } from './groups/setup.js';
 import { registerServe } from './groups/serve.js';
 import { registerImport } from './groups/import.js';
+import { registerCompletion } from './groups/completion.js';
+import { registerVersion } from './groups/version.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
-import { chooseMode, Output } from './output.js';
+import { chooseMode, Output, OutputMode } from './output.js';
 import { stdoutIsTTY } from './stdio.js';
+import { commanderProblem } from './commander-errors.js';
 
 /**
  * The `baton` program. Group files only declare commands (commander alone); each action imports
@@ -70,11 +73,13 @@ export const REGISTRARS: readonly { names: readonly string[]; register: Registra
   { names: ['mcp'], register: registerMcp },
   { names: ['serve'], register: registerServe },
   { names: ['import'], register: registerImport },
+  { names: ['completion'], register: registerCompletion },
+  { names: ['version'], register: registerVersion },
 ];
 
 /** Program options that take a value (so the word after them is no command name). */
 const VALUE_OPTIONS = new Set(['--dir', '--session']);
-const FLAG_OPTIONS = new Set(['--json', '--human']);
+const FLAG_OPTIONS = new Set(['--json', '--human', '--quiet']);
 
 /**
  * The top-level command `argv` runs, when that is certain before parsing: the first word after
@@ -117,6 +122,7 @@ export function buildProgram(argv?: readonly string[]): Command {
     .option('--json', 'print JSON envelopes, one per line (the default when stdout is not a terminal)')
     .option('--human', 'print human text (wins over --json)')
     .option('--session <id>', 'the session acting (env BATON_SESSION); recorded as the actor of appended events')
+    .option('--quiet', 'no progress lines on stderr during long work (they appear only on a terminal, in human mode)')
     .showHelpAfterError(false)
     .addHelpText(
       'after',
@@ -143,7 +149,9 @@ export async function main(argv: readonly string[]): Promise<void> {
     command.configureOutput({ writeErr: (text) => process.stdout.write(text), outputError: () => undefined });
   }
   process.once('SIGINT', () => {
-    const output = new Output(chooseMode(program.opts(), stdoutIsTTY));
+    // One line on stderr in both modes: stdout may be a stream of events (`log tail -f | jq`,
+    // `mem watch`) that an error envelope would corrupt; exit 130 says the rest.
+    const output = new Output(OutputMode.human);
     output.error(new BatonError(ErrorCode.INTERRUPTED, 'interrupted (SIGINT)'), undefined);
     process.exit(130);
   });
@@ -156,9 +164,8 @@ export async function main(argv: readonly string[]): Promise<void> {
         return;
       }
       const output = new Output(chooseMode(program.opts(), stdoutIsTTY));
-      const message = error.message.replace(/^error: /, '');
-      const flag = /'(-[^' ]+)/.exec(message)?.[1];
-      process.exitCode = output.error(invalidInput(message, flag), undefined);
+      const { rule, field } = commanderProblem(error);
+      process.exitCode = output.error(invalidInput(rule, field), undefined);
       return;
     }
     throw error;

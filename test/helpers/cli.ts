@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { checkPrintedEnvelopes } from './envelope-schemas.js';
 
 /**
  * Running the built `baton` binary as a real child process: `process.execPath dist/bin/baton.js …`,
@@ -61,6 +62,12 @@ export function runBaton(args: readonly string[], options: RunOptions = {}): Pro
       },
       (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number' && !error.signal) return reject(error);
+        // #19: every envelope printed validates against its published JSON Schema.
+        try {
+          checkPrintedEnvelopes(stdout);
+        } catch (problem) {
+          return reject(problem as Error);
+        }
         resolve({
           stdout,
           stderr,
@@ -99,8 +106,8 @@ export const ErrorEnvelope = z.strictObject({
   type: z.literal('error'),
   code: z.string().min(1),
   message: z.string().min(1),
-  generated_at: z.string().optional(),
-  '@timestamp': z.string().optional(),
+  generated_at: z.string(),
+  '@timestamp': z.string(),
   details: z.record(z.string(), z.unknown()).optional(),
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;

@@ -10,6 +10,8 @@ import type { AppendOptions, AppendResult } from '../../store/contract.js';
 import type { CommandContext } from '../context.js';
 import { AppendedEnvelope } from '../envelopes.js';
 import { parseExpectedVersion, parseJsonObject } from '../flags.js';
+import { OutputMode } from '../output.js';
+import { startProgress } from '../progress.js';
 
 export interface LogAppendFlags {
   type?: string;
@@ -19,6 +21,8 @@ export interface LogAppendFlags {
   idempotencyKey?: string;
   events?: string;
   batch?: boolean;
+  /** With --events in human mode: a line per event instead of the summary. */
+  each?: boolean;
 }
 
 /** One line of `--events`: the flags of a single append, as JSON. */
@@ -47,10 +51,33 @@ export async function logAppend(ctx: CommandContext, flags: LogAppendFlags): Pro
     }),
   );
   const store = await ctx.store();
-  for (const call of calls) {
-    const result = await store.append(call.events, call.options);
-    printAppended(ctx, result);
+  // A person appending a file reads one summary, not a line per event (JSON keeps one `appended`
+  // envelope per call: the spec's contract, with every event's seq and hash).
+  const summarise = flags.events !== undefined && !flags.each && ctx.output.mode === OutputMode.human;
+  const total = calls.reduce((sum, call) => sum + call.events.length, 0);
+  const progress = flags.events === undefined ? undefined : startProgress(ctx, flags.batch ? `appending ${total} events as one batch` : 'appending', flags.batch ? {} : { total, unit: 'events' });
+  const results: AppendResult[] = [];
+  try {
+    for (const [i, call] of calls.entries()) {
+      const result = await store.append(call.events, call.options);
+      progress?.set(i + 1);
+      if (summarise) results.push(result);
+      else printAppended(ctx, result);
+    }
+  } finally {
+    progress?.end();
   }
+  if (summarise) ctx.output.line(appendSummary(results));
+}
+
+/** `appended 3 events in 3 calls: seq 4…6, head 0ce53985948e (1 already appended)`. */
+export function appendSummary(results: readonly AppendResult[]): string {
+  const events = results.flatMap((r) => r.events);
+  const repeated = results.filter((r) => r.deduplicated).reduce((sum, r) => sum + r.events.length, 0);
+  const first = events.reduce((a, e) => (e.seq < a.seq ? e : a), events[0]!);
+  const last = events.reduce((a, e) => (e.seq > a.seq ? e : a), events[0]!);
+  const calls = results.length === 1 ? '1 batch' : `${results.length} calls`;
+  return `appended ${events.length} event${events.length === 1 ? '' : 's'} in ${calls}: seq ${first.seq}…${last.seq}, head ${last.hash.slice(0, 12)}${repeated > 0 ? ` (${repeated} already appended)` : ''}`;
 }
 
 function singleCall(flags: LogAppendFlags): AppendCall {
@@ -83,7 +110,7 @@ async function callsFromFile(flags: LogAppendFlags, catalog: EventCatalog): Prom
     text = readFileSync(flags.events === '-' ? 0 : flags.events!, 'utf8');
   } catch (error) {
     // A missing file, a folder, a name too long: exit 2 naming --events and the path.
-    throw pathError(error, '--events', flags.events!);
+    throw pathError(error, '--events', flags.events!, 'read');
   }
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   if (lines.length === 0) throw invalidInput('holds no events', '--events');

@@ -5,6 +5,7 @@ import { GENESIS_HASH } from '../../../events/patterns.js';
 import { AtomicOutput, checkOutputPath } from '../output-path.js';
 import { parsePositiveInt } from '../flags.js';
 import { storedLines } from './stored-lines.js';
+import { startProgress } from '../progress.js';
 
 export async function logExport(ctx: CommandContext, flags: { out: string; to?: string }): Promise<void> {
   if (flags.out.trim() === '') throw invalidInput('must be a file path or -', '--out');
@@ -18,6 +19,7 @@ export async function logExport(ctx: CommandContext, flags: { out: string; to?: 
   let events = 0;
   let headSeq = 0;
   let headHash = GENESIS_HASH;
+  const progress = startProgress(ctx, 'exporting', { total: to ?? (await store.head()).seq, unit: 'events' });
   try {
     let buffer: string[] = [];
     const flush = async (): Promise<void> => {
@@ -29,6 +31,7 @@ export async function logExport(ctx: CommandContext, flags: { out: string; to?: 
     for await (const { line, event } of storedLines(store, to !== undefined ? { to } : {})) {
       buffer.push(line + '\n');
       events += 1;
+      progress.set(events);
       headSeq = event.seq;
       headHash = event.hash;
       if (buffer.length >= 1000) await flush();
@@ -38,6 +41,8 @@ export async function logExport(ctx: CommandContext, flags: { out: string; to?: 
   } catch (error) {
     output?.abort();
     throw error;
+  } finally {
+    progress.end();
   }
   ctx.output.emit(
     LogExportedEnvelope,

@@ -6,6 +6,7 @@ import { BatonError, ErrorCode, invalidInput } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 import { LogImportedEnvelope } from '../envelopes.js';
 import { pathError } from '../output-path.js';
+import { startProgress } from '../progress.js';
 
 /**
  * Parse an export line by line and check each envelope before the store sees it. Lines are counted
@@ -64,19 +65,26 @@ export async function logImport(ctx: CommandContext, file: string): Promise<void
     if (file === '-') return resolve();
     (source as ReturnType<typeof createReadStream>).once('open', () => resolve()).once('error', (error: NodeJS.ErrnoException) => {
       // A missing file, a folder, a name too long: exit 2 naming the argument and the path.
-      reject(error.code === 'ENOENT' ? invalidInput(`no such file "${file}"`, 'file') : pathError(error, 'file', file));
+      reject(error.code === 'ENOENT' ? invalidInput(`no such file "${file}"`, 'file') : pathError(error, 'file', file, 'read'));
     });
   });
   ctx.mayCreateWorkspace();
   const store = await ctx.store();
   let events = 0;
+  const progress = startProgress(ctx, 'importing', { unit: 'events read' });
   const counted = async function* (): AsyncGenerator<StoredEvent> {
     for await (const event of exportedEvents(source)) {
       events += 1;
+      progress.set(events);
       yield event;
     }
   };
-  const head = await store.importLog(counted());
+  let head;
+  try {
+    head = await store.importLog(counted());
+  } finally {
+    progress.end();
+  }
   ctx.output.emit(
     LogImportedEnvelope,
     { v: 1, type: 'log_imported', generated_at: ctx.now, events, head_seq: head.seq, head_hash: head.hash },

@@ -1,6 +1,21 @@
 import type { CommandContext } from '../context.js';
 import { LogVerificationEnvelope } from '../envelopes.js';
 import type { VerifyReport } from '../../store/contract.js';
+import { startProgress } from '../progress.js';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { workspaceLayout } from '../../store/jsonl/layout.js';
+
+/** The bytes of the JSONL log's segments (0 when there are none: a PostgreSQL store), for the progress line. */
+function segmentBytes(logDir: string): number {
+  try {
+    return readdirSync(logDir)
+      .filter((name) => name.endsWith('.jsonl'))
+      .reduce((sum, name) => sum + statSync(join(logDir, name)).size, 0);
+  } catch {
+    return 0;
+  }
+}
 
 /**
  * How to get a sound log back from one with a corrupt line, which Baton never overwrites: export
@@ -33,7 +48,16 @@ function quoteArg(value: string): string {
 
 export async function logVerify(ctx: CommandContext): Promise<number> {
   const store = await ctx.store();
-  const report = await store.verify();
+  // The store checks the log in one call (on worker threads for a large log): the line says how
+  // long it has been working, not how far it got.
+  const size = ctx.env['BATON_STORE_URL'] ? 0 : segmentBytes(workspaceLayout(await ctx.workspace()).log);
+  const progress = startProgress(ctx, `verifying the log${size > 0 ? ` (${size >= 1_000_000 ? `${(size / 1_000_000).toFixed(1)} MB` : `${(size / 1_000).toFixed(1)} kB`})` : ''}: hash chain and schemas`);
+  let report: VerifyReport;
+  try {
+    report = await store.verify();
+  } finally {
+    progress.end();
+  }
   const recovery = report.ok ? undefined : recoverySteps(await ctx.workspace(), report);
   ctx.output.emit(LogVerificationEnvelope, { v: 1, type: 'log_verification', generated_at: ctx.now, ...report, ...(recovery ? { recovery } : {}) }, (r) =>
     r.ok

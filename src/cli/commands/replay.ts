@@ -1,7 +1,9 @@
-import { invalidInput } from '../../errors.js';
+import { BatonError, invalidInput } from '../../errors.js';
 import { runProjection } from '../../store/projection-runner.js';
 import type { CommandContext } from '../context.js';
 import { ViewEnvelope } from '../envelopes.js';
+import { readableLines } from '../readable-text.js';
+import { startProgress } from '../progress.js';
 import { parseCount, parseIsoTime } from '../flags.js';
 import { positionAtTime, projectionForView, replayViewOf, type ReplayViewArgs } from '../replay-view.js';
 import { PROJECTIONS } from '../../../projections/index.js';
@@ -26,7 +28,13 @@ export async function replay(ctx: CommandContext, flags: { view: string; to?: st
     asOf = parseIsoTime(flags.at!, '--at');
     to = await positionAtTime(store.read({}), Date.parse(asOf));
   }
-  const run = await runProjection(store, projection, { catalog: await ctx.catalog(), cacheDir: await ctx.cacheDir(), now: asOf, to });
+  const progress = startProgress(ctx, `replaying ${flags.view} to seq ${to}`);
+  let run;
+  try {
+    run = await runProjection(store, projection, { catalog: await ctx.catalog(), cacheDir: await ctx.cacheDir(), now: asOf, to });
+  } finally {
+    progress.end();
+  }
   const args = { ...viewArgs, ...(await (await import('../tasks-replay-args.js')).tasksReplayArgs(ctx)) };
   const view = await replayViewOf(projection, run.state, asOf, args, () => run.view);
   // File views (flow-file, deep-dive-file) are the rendered text itself, printed as is.
@@ -34,5 +42,9 @@ export async function replay(ctx: CommandContext, flags: { view: string; to?: st
     process.stdout.write(run.view);
     return;
   }
-  ctx.output.emit(ViewEnvelope, view as { v: 1; type: string; generated_at: string }, (v) => JSON.stringify(v, null, 2));
+  // A view that cannot be computed (an unknown WU, a dependency cycle) is the command's error, with
+  // its exit code, not a success that prints an error-typed envelope.
+  const refusal = view as { type?: unknown; code?: unknown; message?: unknown };
+  if (refusal.type === 'error' && typeof refusal.code === 'string') throw new BatonError(refusal.code, String(refusal.message));
+  ctx.output.emit(ViewEnvelope, view as { v: 1; type: string; generated_at: string }, (v) => readableLines(v).join('\n'));
 }

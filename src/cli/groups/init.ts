@@ -5,8 +5,9 @@ export function registerInit(program: Command): void {
   program
     .command('init')
     .description('create the workspace state folder .baton/ (idempotent)')
-    .addHelpText('after', '\nExamples:\n  baton init\n  baton --dir /path/to/repo init --json')
-    .action(async (_options: unknown, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/init.js')).initCommand(ctx));
+    .option('--gitignore', "add .baton/ to the workspace's .gitignore (without it, init only says whether it is there)")
+    .addHelpText('after', '\nExamples:\n  baton init --gitignore\n  baton --dir /path/to/repo init --json')
+    .action(async (options: { gitignore?: boolean }, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/init.js')).initCommand(ctx, options));
     });
 }

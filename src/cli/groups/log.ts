@@ -16,6 +16,7 @@ export function registerLog(program: Command): void {
     .option('--idempotency-key <key>', 'a retry with the same key and content writes nothing and returns the first events')
     .option('--events <file>', 'append each JSON line of FILE (- = stdin) {type, stream, data, expected_version?, idempotency_key?} as its own call; all lines are validated first')
     .option('--batch', 'with --events: append all lines as one atomic batch (one write, one fsync)')
+    .option('--each', 'with --events in human mode: a line per event instead of one summary (count, first and last seq, head hash)')
     .addHelpText(
       'after',
       `\nExamples:\n  baton log append --type note.recorded --stream note/ops --data '{"text":"deploy paused"}'\n  baton log append --type note.recorded --stream note/ops --data '{"text":"first"}' --expected-version no_stream --idempotency-key op-1\n  printf '%s\\n' '{"type":"note.recorded","stream":"note/a","data":{"text":"one"}}' | baton log append --events -`,
@@ -39,7 +40,7 @@ export function registerLog(program: Command): void {
   log
     .command('tail')
     .description('print the last events; -f keeps printing new ones as any process appends them')
-    .option('-n, --lines <n>', 'how many (default 10)', '10')
+    .option('-n, --lines <n>', 'how many', '10')
     .option('-f, --follow', 'keep following the log until interrupted')
     .addHelpText('after', '\nExamples:\n  baton log tail -n 5\n  baton log tail -f | jq -c "{seq, type}"')
     .action(async (options: { lines: string; follow?: boolean }, command: Command) => {

@@ -1,0 +1,104 @@
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batonIn, errorEnvelopeOf, jsonLines, type CliResult } from './helpers/cli.js';
+import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
+
+/**
+ * #19 errors: a file-system error on a path the user gives is exit 2 naming the flag and the path
+ * (in the words of reading or of writing); every validation message — commander's refusals and
+ * zod's failures alike — is Baton's own words naming the flag, never a validator's internals.
+ */
+afterAll(removeTempDirs);
+
+const T0 = '2026-11-22T09:00:00.000Z';
+const ZOD_OR_COMMANDER = /Invalid input|Invalid option|Too small|Too big|received undefined|expected string|error: |not specified|argument missing/;
+let ws = '';
+
+function refused(r: CliResult, field: string, words: string): void {
+  expect(r.code, r.stdout + r.stderr).toBe(2);
+  const error = errorEnvelopeOf(r);
+  expect(error).toMatchObject({ code: 'INVALID_INPUT', generated_at: T0, '@timestamp': T0 });
+  expect(error.message).toBe(words);
+  expect(error.message.startsWith(`${field}: `)).toBe(true);
+  expect(error.message).not.toMatch(ZOD_OR_COMMANDER);
+}
+
+beforeAll(async () => {
+  ws = makeTempDir('baton-errors-');
+  expect((await batonIn(ws, ['init'])).code).toBe(0);
+});
+
+const run = (args: string[]) => batonIn(ws, ['--json', ...args], { env: { BATON_NOW: T0 } });
+
+describe('paths the user gives', () => {
+  it('--events: a missing file is "no such file", a folder is a folder; nothing appended', async () => {
+    refused(await run(['log', 'append', '--events', 'missing.jsonl']), '--events', '--events: "missing.jsonl": no such file');
+    const folder = join(ws, 'a-folder');
+    mkdirSync(folder);
+    refused(await run(['log', 'append', '--events', folder]), '--events', `--events: "${folder}": is a folder, not a file`);
+    expect(readdirSync(join(ws, '.baton', 'log'))).toEqual([]);
+  });
+
+  it('log import: a missing file is named with the argument', async () => {
+    const target = makeTempDir('baton-errors-import-');
+    const r = await batonIn(target, ['--json', 'log', 'import', 'missing.jsonl'], { env: { BATON_NOW: T0 } });
+    expect(r.code).toBe(2);
+    expect(errorEnvelopeOf(r).message).toBe('file: no such file "missing.jsonl"');
+  });
+
+  it('log export --out where nothing may be written: exit 2 "is not writable", no file left', async () => {
+    // Root writes through any mode bits, not into sysfs; others are refused by a read-only folder.
+    const parent = process.getuid?.() === 0 ? '/sys' : makeTempDir('baton-errors-ro-');
+    if (parent !== '/sys') (await import('node:fs')).chmodSync(parent, 0o555);
+    const out = join(parent, 'baton-export.jsonl');
+    refused(await run(['log', 'export', '--out', out]), '--out', `--out: "${out}": is not writable (permission denied)`);
+  });
+
+  it('init --gitignore when .gitignore is a folder: exit 2 naming --gitignore and the path', async () => {
+    const dir = makeTempDir('baton-errors-gi-');
+    mkdirSync(join(dir, '.gitignore'));
+    const r = await batonIn(dir, ['--json', 'init', '--gitignore'], { env: { BATON_NOW: T0 } });
+    refused(r, '--gitignore', `--gitignore: "${join(dir, '.gitignore')}": is a folder, not a file`);
+  });
+});
+
+describe("validation in Baton's words", () => {
+  it('commander refusals name the flag or argument', async () => {
+    refused(await run(['replay', '--to', '1']), '--view', '--view: is required (--view <name>)');
+    refused(await run(['log', 'tail', '-n']), '--lines', '--lines: needs a value (-n, --lines <n>)');
+    refused(await run(['log', 'show', '--bogus']), '--bogus', '--bogus: is not an option of this command; --help lists them');
+    refused(await run(['mem', 'signal']), 'message', 'message: is required');
+  });
+
+  it('an unknown command keeps its suggestion on one line', async () => {
+    const r = await run(['log', 'shw']);
+    expect(r.code).toBe(2);
+    expect(errorEnvelopeOf(r).message).toBe("unknown command 'shw' (Did you mean show?)");
+  });
+
+  it('wu checkpoint without --note: "--note: is required", nothing appended', async () => {
+    const dir = makeTempDir('baton-errors-wu-');
+    const env = { BATON_NOW: T0 };
+    expect((await batonIn(dir, ['initiative', 'create', 'INIT-1', '--title', 'T', '--lanes', 'Core'], { env })).code).toBe(0);
+    expect((await batonIn(dir, ['wu', 'create', 'WU-1', '--initiative', 'INIT-1', '--lane', 'Core', '--title', 'x'], { env })).code).toBe(0);
+    const started = jsonLines((await batonIn(dir, ['session', 'start', '--client', 'codex'], { env })).stdout)[0] as { session: { id: string } };
+    const session = started.session.id;
+    expect((await batonIn(dir, ['--session', session, 'wu', 'claim', 'WU-1'], { env })).code).toBe(0);
+    const r = await batonIn(dir, ['--json', '--session', session, 'wu', 'checkpoint', 'WU-1', '--progress', '50%'], { env });
+    expect(r.code).toBe(2);
+    const error = errorEnvelopeOf(r);
+    expect(error.message).toBe('--note: is required');
+    expect(error.message).not.toMatch(ZOD_OR_COMMANDER);
+    const stats = jsonLines((await batonIn(dir, ['log', 'stats'])).stdout)[0] as { by_type: Record<string, number> };
+    expect(stats.by_type['wu.checkpointed']).toBeUndefined();
+  });
+
+  it('a bad payload field is named with the rule in words', async () => {
+    const r = await run(['log', 'append', '--type', 'note.recorded', '--stream', 'note/a', '--data', '{"text":5}']);
+    expect(r.code).toBe(2);
+    const error = errorEnvelopeOf(r);
+    expect(error.message).toContain('must be a string (got a number)');
+    expect(error.message).not.toMatch(ZOD_OR_COMMANDER);
+  });
+});

@@ -1,0 +1,89 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppendedEnvelope } from '../src/cli/envelopes.js';
+import { BATON_BIN, batonIn, childEnv, jsonLines } from './helpers/cli.js';
+import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
+
+/**
+ * #19 long work shows progress to a person: on stderr, only when stderr is a terminal and the output
+ * is human text, never with --quiet, in JSON mode or when piped. Driven on a real pseudo-terminal
+ * (util-linux `script`), with stdout sent to a file so what reaches the terminal is stderr alone.
+ * BATON_PROGRESS_AFTER_MS=0 shows the line at once (by default it waits a second, so a short
+ * command never flickers). Batched appends print one summary in human mode unless --each.
+ */
+afterAll(removeTempDirs);
+
+const ERASE = '\r\x1b[2K';
+let workspace = '';
+
+const noteLine = (i: number): string => JSON.stringify({ type: 'note.recorded', stream: `note/p${i % 3}`, data: { text: `n ${i}` } });
+const notes = (n: number): string => Array.from({ length: n }, (_, i) => noteLine(i)).join('\n') + '\n';
+
+/** Run baton on a pseudo-terminal with stdout to `out`: what the terminal shows is baton's stderr. */
+function onTerminal(args: string[], env: Record<string, string> = {}): { terminal: string; stdout: string } {
+  const out = join(makeTempDir('baton-progress-out-'), 'stdout.txt');
+  const command = [process.execPath, BATON_BIN, ...args].map((a) => `'${a}'`).join(' ') + ` > '${out}'`;
+  const terminal = execFileSync('script', ['-qec', command, '/dev/null'], { env: childEnv(env), encoding: 'utf8', input: '' });
+  return { terminal, stdout: readFileSync(out, 'utf8') };
+}
+
+beforeAll(async () => {
+  workspace = makeTempDir('baton-progress-');
+  const r = await batonIn(workspace, ['log', 'append', '--events', '-', '--batch'], { input: notes(40) });
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+});
+
+describe('progress on a terminal', () => {
+  it('log verify shows its progress line on stderr, then erases it; the result is on stdout', () => {
+    const { terminal, stdout } = onTerminal(['--dir', workspace, '--human', 'log', 'verify'], { BATON_PROGRESS_AFTER_MS: '0' });
+    expect(terminal).toMatch(/\r\x1b\[2Kverifying the log \(\d+\.\d kB\): hash chain and schemas… \d+\.\d s/);
+    expect(terminal.endsWith(ERASE)).toBe(true);
+    expect(stdout).toBe('log verified: 40 events, seq 1…40, hash chain unbroken\n');
+  });
+
+  it('none with --quiet, none in JSON mode, none before the delay', () => {
+    const quiet = onTerminal(['--dir', workspace, '--human', '--quiet', 'log', 'verify'], { BATON_PROGRESS_AFTER_MS: '0' });
+    expect(quiet.terminal).toBe('');
+    const json = onTerminal(['--dir', workspace, '--json', 'log', 'verify'], { BATON_PROGRESS_AFTER_MS: '0' });
+    expect(json.terminal).toBe('');
+    expect(jsonLines(json.stdout)[0]).toMatchObject({ type: 'log_verification', ok: true });
+    const quick = onTerminal(['--dir', workspace, '--human', 'log', 'verify']);
+    expect(quick.terminal).toBe('');
+  });
+
+  it('log export counts the events it wrote against the total', () => {
+    const file = join(makeTempDir('baton-progress-export-'), 'x.jsonl');
+    const { terminal, stdout } = onTerminal(['--dir', workspace, '--human', 'log', 'export', '--out', file], { BATON_PROGRESS_AFTER_MS: '0' });
+    expect(terminal).toMatch(/exporting: 0\/40 events \(0%\)… \d+\.\d s/);
+    expect(stdout).toContain('exported 40 events');
+  });
+
+  it('piped, stderr gets nothing', async () => {
+    const r = await batonIn(workspace, ['--human', 'log', 'verify'], { env: { BATON_PROGRESS_AFTER_MS: '0' } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+});
+
+describe('batched appends print a summary', () => {
+  it('human: one summary line (count, first and last seq, head hash) instead of a line per event', async () => {
+    const dir = makeTempDir('baton-summary-');
+    const batch = await batonIn(dir, ['--human', 'log', 'append', '--events', '-', '--batch'], { input: notes(25) });
+    expect(batch.code).toBe(0);
+    const head = jsonLines((await batonIn(dir, ['log', 'stats'])).stdout)[0] as { head_hash: string };
+    expect(batch.stdout).toBe(`appended 25 events in 1 batch: seq 1…25, head ${head.head_hash.slice(0, 12)}\n`);
+    const calls = await batonIn(dir, ['--human', 'log', 'append', '--events', '-'], { input: notes(3) });
+    expect(calls.stdout).toMatch(/^appended 3 events in 3 calls: seq 26…28, head [0-9a-f]{12}\n$/);
+  });
+
+  it('human with --each: a line per event; JSON keeps one appended envelope per call', async () => {
+    const dir = makeTempDir('baton-summary-');
+    const each = await batonIn(dir, ['--human', 'log', 'append', '--events', '-', '--batch', '--each'], { input: notes(3) });
+    expect(each.stdout.trim().split('\n')).toHaveLength(3);
+    expect(each.stdout).toMatch(/^appended #1 note.recorded on note\/p0/);
+    const json = await batonIn(dir, ['log', 'append', '--events', '-'], { input: notes(2) });
+    expect(jsonLines(json.stdout).map((e) => AppendedEnvelope.parse(e).events[0]!.seq)).toEqual([4, 5]);
+  });
+});
