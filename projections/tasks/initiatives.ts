@@ -1,5 +1,5 @@
 import { OrchestrationState } from '../../events/work-units/terms.js';
-import { computeInitiative } from '../work-units/initiative-view.js';
+import { assessWorkspace, computeInitiative } from '../work-units/initiative-view.js';
 import type { WorkUnitsConfig } from '../work-units/settings.js';
 import type { WorkUnitsState } from '../work-units/state.js';
 import { DependencyCycleError } from '../work-units/waves.js';
@@ -19,11 +19,13 @@ const initiativeNumber = (id: string): number => Number(id.slice('INIT-'.length)
 export function initiativeSummaries(state: WorkUnitsState, config: WorkUnitsConfig, now: string): InitiativeSummary[] {
   const ids = Object.keys(state.initiatives).sort((a, b) => initiativeNumber(a) - initiativeNumber(b) || (a < b ? -1 : a > b ? 1 : 0));
   const summaries: InitiativeSummary[] = [];
+  // One assessment of the workspace serves every initiative (lane holders are workspace-wide).
+  const assessments = assessWorkspace(state, config, now);
   for (const id of ids) {
     const title = state.initiatives[id]!.title;
     let computation;
     try {
-      computation = computeInitiative(state, id, { config, now, useRecordedCapacity: true });
+      computation = computeInitiative(state, id, { config, now, useRecordedCapacity: true, assessments });
     } catch (error) {
       if (!(error instanceof DependencyCycleError)) throw error;
       summaries.push({ initiative: id, title, blocked_by_integrity: false, next_safe_actions: [] });
