@@ -7,8 +7,8 @@ import { planImport } from '../src/work-units/import.js';
 
 /**
  * A repository at LumenFlow's real scale (issue 17), generated, not copied: 1,400 WU YAML files in
- * `docs/operations/tasks/wu/` across 50 initiatives and 12 lanes (1,000 done, 150 in progress, 250
- * ready), 23 more files that are malformed (no lane: what the YAML probe warns about), and a log of
+ * `docs/operations/tasks/wu/` across 50 initiatives (28 WUs each, the first 35 finished) and 12 lanes
+ * (1,000 done, 150 in progress, 250 ready), 23 more files that are malformed (no lane: what the YAML probe warns about), and a log of
  * ~3,000 events written through the library API in one batch: the initiatives, one
  * `observation.wu_yaml` per file exactly as `wu import` would record it, a stamp observation per
  * done WU, and a worktree observation and two checkpoints per WU in progress.
@@ -30,7 +30,10 @@ function statusOf(n: number): string {
   return 'ready';
 }
 
-const initiativeOf = (n: number): string => `INIT-${((n - 1) % LUMENFLOW_SCALE.initiatives) + 1}`;
+/** WUs in blocks of 28 per initiative, numbered in creation order: older initiatives are finished, as in a long-lived repository. */
+const initiativeOf = (n: number): string => `INIT-${Math.min(LUMENFLOW_SCALE.initiatives, Math.ceil(n / (LUMENFLOW_SCALE.wus / LUMENFLOW_SCALE.initiatives)))}`;
+/** An initiative with WUs in progress and ready (WU-1149…WU-1176: the one `orchestrate status` is measured on). */
+export const ACTIVE_INITIATIVE = 'INIT-42';
 const laneOf = (n: number): string => LANES[n % LANES.length]!;
 
 function wuYaml(n: number): string {

@@ -1,8 +1,8 @@
 import { OrchestrationState } from '../../events/work-units/terms.js';
-import { assessWorkspace, computeInitiative } from '../work-units/initiative-view.js';
+import { assessWorkspace, computeInitiative, membersOf } from '../work-units/initiative-view.js';
 import type { WorkUnitsConfig } from '../work-units/settings.js';
 import type { WorkUnitsState } from '../work-units/state.js';
-import { DependencyCycleError } from '../work-units/waves.js';
+import { DependencyCycleError, findCycle } from '../work-units/waves.js';
 import type { InitiativeSummary } from './views.js';
 
 /**
@@ -23,6 +23,10 @@ export function initiativeSummaries(state: WorkUnitsState, config: WorkUnitsConf
   const assessments = assessWorkspace(state, config, now);
   for (const id of ids) {
     const title = state.initiatives[id]!.title;
+    // An initiative whose WUs are all done is left out: known from the assessments alone, without
+    // planning it (most initiatives of a long-lived repository), unless a cycle makes it listed.
+    const members = membersOf(state, id, assessments);
+    if (members.every((m) => assessments.get(m)!.decision.state === OrchestrationState.done) && findCycle(state, members) === null) continue;
     let computation;
     try {
       computation = computeInitiative(state, id, { config, now, useRecordedCapacity: true, assessments });

@@ -102,7 +102,8 @@ function membersFromAssessments(state: WorkUnitsState, assessments: Map<string, 
   return ids.sort(compareWuIds);
 }
 
-export function membersOf(state: WorkUnitsState, initiative: string): string[] {
+export function membersOf(state: WorkUnitsState, initiative: string, assessments?: Map<string, WuAssessment>): string[] {
+  if (assessments !== undefined) return membersFromAssessments(state, assessments, initiative);
   return Object.values(state.wus)
     .filter((wu) => wu.defined && isMember(state, wu, initiative))
     .map((wu) => wu.wu_id)
@@ -157,7 +158,7 @@ function byActionOrder(a: NextSafeAction, b: NextSafeAction): number {
 
 export function computeInitiative(state: WorkUnitsState, initiative: string, options: InitiativeOptions): InitiativeComputation {
   const { config, now } = options;
-  const members = options.assessments !== undefined ? membersFromAssessments(state, options.assessments, initiative) : membersOf(state, initiative);
+  const members = membersOf(state, initiative, options.assessments);
   const memberSet = new Set(members);
   const cycle = findCycle(state, members);
   if (cycle !== null) throw new DependencyCycleError(cycle);

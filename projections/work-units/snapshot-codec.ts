@@ -12,7 +12,7 @@ import type { WorkUnitsState } from './state.js';
  *   `marks[mark]` holds those six values (the same six values are stored once, whatever holds them);
  * - an array is `[0, …items]`; strings, numbers, booleans and null are themselves;
  * - a WU's `yaml_fields` equal to its `def` (a WU known only from its YAML file, most of an
- *   imported repository) is the string SAME_AS_DEF, and a deep copy of `def` when decoded.
+ *   imported repository) is the string SAME_AS_DEF, and a copy of `def` when decoded.
  *
  * Decoding builds fresh objects with the keys in their original order, so the state is the one a
  * JSON round trip gives (a key whose value is undefined is left out, as JSON.stringify does), and
@@ -116,6 +116,10 @@ export function decodeWorkUnitsState(json: unknown): WorkUnitsState {
     throw new Error('not a shapes-marks-1 snapshot');
   }
   const { shapes, marks } = encoded as EncodedWorkUnitsState;
+  if (!shapes.every((keys) => Array.isArray(keys) && keys.every((k) => typeof k === 'string'))) throw new Error('malformed snapshot shapes');
+  /** Shapes with a `__proto__` key, which needs defineProperty (the rest take plain assignment). */
+  const risky = shapes.map((keys) => keys.includes('__proto__'));
+  const pureMarks: (Record<string, unknown> | undefined)[] = new Array(marks.length);
 
   const decode = (value: unknown): unknown => {
     if (value === null || typeof value !== 'object') return value;
@@ -130,30 +134,29 @@ export function decodeWorkUnitsState(json: unknown): WorkUnitsState {
       const keys = shapes[tag - 1];
       if (keys === undefined || keys.length !== value.length - 1) throw new Error('malformed snapshot object');
       const out: Record<string, unknown> = {};
-      for (let i = 0; i < keys.length; i++) assign(out, keys[i]!, decode(value[i + 1]));
+      if (risky[tag - 1]) for (let i = 0; i < keys.length; i++) assign(out, keys[i]!, decode(value[i + 1]));
+      else for (let i = 0; i < keys.length; i++) out[keys[i]!] = decode(value[i + 1]);
       return out;
     }
     const mark = marks[-tag - 1];
     const keys = shapes[value[1] as number];
     if (mark === undefined || keys === undefined || keys.length !== value.length - 2) throw new Error('malformed snapshot mark');
+    // A mark and nothing else is shared by every holder, as in the live fold (one mark per event,
+    // held by each def_seq field it set; marks are never changed in place).
+    if (keys.length === 0) return (pureMarks[-tag - 1] ??= { seq: mark[0], at: mark[1], type: mark[2], actor: mark[3], stream: mark[4], summary: mark[5] });
     const out: Record<string, unknown> = { seq: mark[0], at: mark[1], type: mark[2], actor: mark[3], stream: mark[4], summary: mark[5] };
-    for (let i = 0; i < keys.length; i++) assign(out, keys[i]!, decode(value[i + 2]));
+    if (risky[value[1] as number]) for (let i = 0; i < keys.length; i++) assign(out, keys[i]!, decode(value[i + 2]));
+    else for (let i = 0; i < keys.length; i++) out[keys[i]!] = decode(value[i + 2]);
     return out;
   };
 
   const state = decode(encoded.root) as WorkUnitsState | null;
   if (state === null || typeof state !== 'object' || typeof state.wus !== 'object' || state.wus === null) throw new Error('malformed snapshot state');
   for (const wu of Object.values(state.wus)) {
-    if ((wu.yaml_fields as unknown) === SAME_AS_DEF) wu.yaml_fields = clonePlain(wu.def) as typeof wu.yaml_fields;
+    // A copy of its own (the fold changes both records' keys in place); their lists are shared, as
+    // in the live fold, which replaces a list and never edits one.
+    if ((wu.yaml_fields as unknown) === SAME_AS_DEF) wu.yaml_fields = { ...wu.def };
   }
   return state;
 }
 
-/** A deep copy of a plain JSON value (structuredClone is several times slower on small records). */
-function clonePlain(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(clonePlain);
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) assign(out, key, clonePlain((value as Record<string, unknown>)[key]));
-  return out;
-}

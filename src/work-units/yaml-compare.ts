@@ -60,7 +60,7 @@ export function compareWithObserved(state: WorkUnitsState, usable: readonly Pars
     const before = state.wus[p.wu_id]?.yaml_fields ?? {};
     const first = state.wus[p.wu_id]?.yaml_content_hash == null;
     const changed: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(p.fields)) if (JSON.stringify((before as Record<string, unknown>)[k]) !== JSON.stringify(v)) changed[k] = v;
+    for (const [k, v] of Object.entries(p.fields)) if (!sameJsonValue((before as Record<string, unknown>)[k], v)) changed[k] = v;
     const removed = Object.keys(before).filter((k) => !Object.hasOwn(p.fields, k));
     const changedFields = [...Object.keys(changed), ...removed];
     if (changedFields.length === 0) {
@@ -75,4 +75,19 @@ export function compareWithObserved(state: WorkUnitsState, usable: readonly Pars
     rows.push({ path: p.display, wu_id: p.wu_id, result: first ? ImportResult.defined : ImportResult.changed, changed_fields: changedFields });
   }
   return { rows, events };
+}
+
+/**
+ * JSON.stringify(a) === JSON.stringify(b) for the values a definition holds (text, numbers, lists
+ * of text), without building the strings: the probe compares every field of every WU on each run.
+ */
+function sameJsonValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !sameJsonValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && !Array.isArray(a) && !Array.isArray(b)) return JSON.stringify(a) === JSON.stringify(b);
+  return false;
 }
