@@ -62,6 +62,10 @@ export function encodeWorkUnitsState(state: WorkUnitsState): EncodedWorkUnitsSta
     return node.index;
   };
 
+  // The yaml_fields objects equal to their WU's def (same keys, same order, same values).
+  const sameAsDef = new Set<object>();
+  for (const wu of Object.values(state.wus)) if (sameRecord(wu.yaml_fields as Record<string, unknown>, wu.def as Record<string, unknown>)) sameAsDef.add(wu.yaml_fields);
+
   const encode = (value: unknown): unknown => {
     if (value === null || typeof value !== 'object') return value;
     if (Array.isArray(value)) {
@@ -70,9 +74,17 @@ export function encodeWorkUnitsState(state: WorkUnitsState): EncodedWorkUnitsSta
       for (const item of value) out.push(item === undefined ? null : encode(item));
       return out;
     }
+    if (sameAsDef.has(value)) return SAME_AS_DEF;
     const record = value as Record<string, unknown>;
-    const keys: string[] = [];
-    for (const k in record) if (Object.hasOwn(record, k) && record[k] !== undefined && typeof record[k] !== 'function') keys.push(k);
+    let keys = Object.keys(record);
+    // JSON leaves out a key whose value is undefined (or a function); so does this form.
+    for (const k of keys) {
+      const v = record[k];
+      if (v === undefined || typeof v === 'function') {
+        keys = keys.filter((key) => record[key] !== undefined && typeof record[key] !== 'function');
+        break;
+      }
+    }
     if (startsWithMark(keys, record)) {
       // One mark object is often held in many places (def_seq): known by identity first.
       let index = markByObject.get(record);
@@ -96,11 +108,7 @@ export function encodeWorkUnitsState(state: WorkUnitsState): EncodedWorkUnitsSta
     return out;
   };
 
-  const wus: Record<string, unknown> = {};
-  for (const [id, wu] of Object.entries(state.wus)) {
-    wus[id] = JSON.stringify(wu.yaml_fields) === JSON.stringify(wu.def) ? { ...wu, yaml_fields: SAME_AS_DEF } : wu;
-  }
-  return { codec: 'shapes-marks-1', shapes, marks, root: encode({ ...state, wus }) };
+  return { codec: 'shapes-marks-1', shapes, marks, root: encode(state) };
 }
 
 function assign(target: Record<string, unknown>, key: string, value: unknown): void {
@@ -160,3 +168,20 @@ export function decodeWorkUnitsState(json: unknown): WorkUnitsState {
   return state;
 }
 
+
+/** JSON.stringify(a) === JSON.stringify(b) for a definition (text, numbers, lists of text), without the strings. */
+function sameRecord(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i]) return false;
+    const x = a[k];
+    const y = b[k];
+    if (x === y) continue;
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+    for (let j = 0; j < x.length; j++) if (x[j] !== y[j] || (typeof x[j] === 'object' && x[j] !== null)) return false;
+  }
+  return true;
+}
