@@ -21,15 +21,17 @@ export function initiativeSummaries(state: WorkUnitsState, config: WorkUnitsConf
   const summaries: InitiativeSummary[] = [];
   // One assessment of the workspace serves every initiative (lane holders are workspace-wide).
   const assessments = assessWorkspace(state, config, now);
+  // One search of the whole graph: without a cycle anywhere, no initiative needs its own search.
+  const acyclic = findCycle(state, [...assessments.keys()]) === null;
   for (const id of ids) {
     const title = state.initiatives[id]!.title;
     // An initiative whose WUs are all done is left out: known from the assessments alone, without
     // planning it (most initiatives of a long-lived repository), unless a cycle makes it listed.
     const members = membersOf(state, id, assessments);
-    if (members.every((m) => assessments.get(m)!.decision.state === OrchestrationState.done) && findCycle(state, members) === null) continue;
+    if (members.every((m) => assessments.get(m)!.decision.state === OrchestrationState.done) && (acyclic || findCycle(state, members) === null)) continue;
     let computation;
     try {
-      computation = computeInitiative(state, id, { config, now, useRecordedCapacity: true, assessments });
+      computation = computeInitiative(state, id, { config, now, useRecordedCapacity: true, assessments, knownAcyclic: acyclic });
     } catch (error) {
       if (!(error instanceof DependencyCycleError)) throw error;
       summaries.push({ initiative: id, title, blocked_by_integrity: false, next_safe_actions: [] });

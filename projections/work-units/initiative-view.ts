@@ -23,6 +23,8 @@ export interface InitiativeOptions {
    * initiatives (`baton status`) assesses the workspace once, not once per initiative.
    */
   assessments?: Map<string, WuAssessment> | undefined;
+  /** The caller found no cycle in the whole dependency graph (findCycle over every WU): skip the check. */
+  knownAcyclic?: boolean | undefined;
 }
 
 export interface WuAssessment {
@@ -160,7 +162,7 @@ export function computeInitiative(state: WorkUnitsState, initiative: string, opt
   const { config, now } = options;
   const members = membersOf(state, initiative, options.assessments);
   const memberSet = new Set(members);
-  const cycle = findCycle(state, members);
+  const cycle = options.knownAcyclic === true ? null : findCycle(state, members);
   if (cycle !== null) throw new DependencyCycleError(cycle);
   const lw = logicalWaves(state, memberSet);
   const r: Reconciliation = { state, config, members, memberSet, lw, assessments: options.assessments ?? assessWorkspace(state, config, now) };
