@@ -26,6 +26,7 @@ import { benchStatus, STATUS } from './status.js';
 import { benchHookPostToolUse, benchMcpStatus, HOOK_POST_TOOL_USE, MCP_STATUS } from './integrations.js';
 import { benchServeDashboard, SERVE_RENDER, serveBenchSkipReason } from './serve-dashboard.js';
 import { benchImportLumenflow } from './import-lumenflow.js';
+import { benchLumenflowScale, LUMENFLOW_STATUS } from './lumenflow-scale.js';
 
 interface Sizes {
   /** append-single, -concurrent, -batch: rounds (the best is reported, every one printed). */
@@ -92,6 +93,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'import-lumenflow', work: 'import of a generated LumenFlow repository: first run and unchanged re-run (two rows)', needsLog: false, run: (s) => benchImportLumenflow({ rounds: s.appendRounds, nodeRuns: s.commandRuns }) },
   { name: HOOK_POST_TOOL_USE.name, work: HOOK_POST_TOOL_USE.work, needsLog: false, run: (s) => benchHookPostToolUse({ runs: s.commandRuns }) },
   { name: MCP_STATUS.name, work: MCP_STATUS.work, needsLog: false, run: (s) => benchMcpStatus({ events: MCP_STATUS.events, runs: s.commandRuns }) },
+  // Issue 17 at LumenFlow's scale: status and orchestrate status without and with the YAML probe, and the snapshot's size (five rows).
+  { name: LUMENFLOW_STATUS.name.replace(/-status$/, '-scale'), work: 'a 1,400-WU / 50-initiative repository: status, orchestrate status, snapshot size (five rows)', needsLog: false, run: (s) => benchLumenflowScale({ runs: s.commandRuns }) },
   // Both rows of `baton serve` (first render, scrub) on one 100,000-event log.
   { name: SERVE_RENDER.name.replace(/-first-render$/, ''), work: 'the dashboard: first render and scrubbing (two rows)', needsLog: false, skip: serveBenchSkipReason, run: (s) => benchServeDashboard({ events: Math.min(100_000, s.logEvents) }) },
   {

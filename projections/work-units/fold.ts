@@ -1,6 +1,7 @@
 import type { BatonEvent } from '../../events/baton-event.js';
 import type { Projection } from '../projection.js';
 import { DEFAULT_WORK_UNITS_CONFIG, type WorkUnitsConfig } from './settings.js';
+import { decodeWorkUnitsState, encodeWorkUnitsState } from './snapshot-codec.js';
 import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from './state.js';
 
 /**
@@ -11,7 +12,8 @@ import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from './state.js';
  */
 export type ViewArgs = Readonly<Record<string, string | boolean | undefined>>;
 
-const VERSION = 1;
+/** 2: the snapshot holds the compact form of snapshot-codec.ts (one copy of each mark and key list). */
+const VERSION = 2;
 /** Identity of the work-unit fold (Projection.fold): its views are folded once per run. */
 const WORK_UNITS_FOLD = Object.freeze({ fold: 'work_units' });
 
@@ -22,6 +24,8 @@ export function workUnitsProjection<V>(name: string, view: (state: WorkUnitsStat
     fold: WORK_UNITS_FOLD,
     init: initWorkUnits,
     apply: (state: WorkUnitsState, event: BatonEvent) => applyWorkUnits(state, event),
+    serialize: encodeWorkUnitsState,
+    deserialize: decodeWorkUnitsState,
     view: (state: WorkUnitsState, now: string) => view(state, now, {}, DEFAULT_WORK_UNITS_CONFIG),
     viewWith: (state: WorkUnitsState, now: string, args: ViewArgs) => view(state, now, args, DEFAULT_WORK_UNITS_CONFIG),
   } satisfies Projection<WorkUnitsState, V> & { viewWith: unknown };

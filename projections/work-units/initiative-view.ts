@@ -20,6 +20,13 @@ export interface InitiativeOptions {
   maxActiveWorkers?: number | undefined;
   /** `status` only: fall back to the CLI value the latest attempt recorded. */
   useRecordedCapacity?: boolean;
+  /**
+   * Every defined WU assessed at this (state, config, now), from assessWorkspace: a view of many
+   * initiatives (`baton status`) assesses the workspace once, not once per initiative.
+   */
+  assessments?: Map<string, WuAssessment> | undefined;
+  /** The caller found no cycle in the whole dependency graph (findCycle over every WU): skip the check. */
+  knownAcyclic?: boolean | undefined;
 }
 
 export interface WuAssessment {
@@ -78,7 +85,29 @@ function assessValues(wu: WuRecord, ctx: EvidenceContext, threshold: string): Wu
   return { wu, values, decision: decide(wu, values, ctx.now, threshold) };
 }
 
-export function membersOf(state: WorkUnitsState, initiative: string): string[] {
+/** The members of every initiative reference (an id or a slug), from one workspace assessment. */
+const membersByRef = new WeakMap<Map<string, WuAssessment>, Map<string, string[]>>();
+
+function membersFromAssessments(state: WorkUnitsState, assessments: Map<string, WuAssessment>, initiative: string): string[] {
+  let index = membersByRef.get(assessments);
+  if (index === undefined) {
+    index = new Map();
+    for (const a of assessments.values()) {
+      const ref = a.wu.def.initiative;
+      if (ref === undefined || ref === null) continue;
+      const list = index.get(ref);
+      if (list === undefined) index.set(ref, [a.wu.wu_id]);
+      else list.push(a.wu.wu_id);
+    }
+    membersByRef.set(assessments, index);
+  }
+  const slug = Object.hasOwn(state.initiatives, initiative) ? state.initiatives[initiative]!.slug : null;
+  const ids = [...(index.get(initiative) ?? []), ...(slug !== null && slug !== initiative ? (index.get(slug) ?? []) : [])];
+  return ids.sort(compareWuIds);
+}
+
+export function membersOf(state: WorkUnitsState, initiative: string, assessments?: Map<string, WuAssessment>): string[] {
+  if (assessments !== undefined) return membersFromAssessments(state, assessments, initiative);
   return Object.values(state.wus)
     .filter((wu) => wu.defined && isMember(state, wu, initiative))
     .map((wu) => wu.wu_id)
@@ -134,12 +163,12 @@ function byActionOrder(a: NextSafeAction, b: NextSafeAction): number {
 export function computeInitiative(state: WorkUnitsState, initiative: string, options: InitiativeOptions): InitiativeComputation {
   const { now } = options;
   const config = withRecordedSettings(options.config, state.recorded_settings);
-  const members = membersOf(state, initiative);
+  const members = membersOf(state, initiative, options.assessments);
   const memberSet = new Set(members);
-  const cycle = findCycle(state, members);
+  const cycle = options.knownAcyclic === true ? null : findCycle(state, members);
   if (cycle !== null) throw new DependencyCycleError(cycle);
   const lw = logicalWaves(state, memberSet);
-  const r: Reconciliation = { state, config, members, memberSet, lw, assessments: assessAll(state, config, now) };
+  const r: Reconciliation = { state, config, members, memberSet, lw, assessments: options.assessments ?? assessWorkspace(state, config, now) };
 
   const contaminated = members.filter((id) => stateOf(r, id) === OrchestrationState.contaminated);
   const blocked_by_integrity = contaminated.length > 0;
@@ -160,7 +189,7 @@ export function computeInitiative(state: WorkUnitsState, initiative: string, opt
 }
 
 /** Every defined WU of the workspace is assessed: lane holders are workspace-wide (§7.3). */
-function assessAll(state: WorkUnitsState, config: WorkUnitsConfig, now: string): Map<string, WuAssessment> {
+export function assessWorkspace(state: WorkUnitsState, config: WorkUnitsConfig, now: string): Map<string, WuAssessment> {
   const assessments = new Map<string, WuAssessment>();
   const ctx: EvidenceContext = { state, config, now, stall_seconds: stallSeconds(config) };
   const threshold = thresholdText(config);
@@ -183,8 +212,13 @@ function capacityOf(r: Reconciliation, attempts: WorkUnitsState['attempts'][stri
 }
 
 /** Lane holders, workspace-wide (§7.3), counted once per lane: policy `all` and policy `active`. */
+const holdingByAssessments = new WeakMap<Map<string, WuAssessment>, LaneHolding>();
+
 function laneHolding(assessments: Map<string, WuAssessment>): LaneHolding {
+  const known = holdingByAssessments.get(assessments);
+  if (known !== undefined) return known;
   const holding: LaneHolding = new Map();
+  holdingByAssessments.set(assessments, holding);
   for (const a of assessments.values()) {
     const s = a.decision.state;
     if (NOT_HOLDING.has(s) || a.wu.def.lane === undefined) continue;

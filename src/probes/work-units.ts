@@ -66,6 +66,13 @@ export function dirtyPaths(root: string, ignore: readonly string[]): string[] {
     .sort();
 }
 
+/** The local branches (refs/heads/*, loose and packed), by name; empty when git fails. */
+function localBranches(root: string): Set<string> {
+  const r = runGit(root, ['for-each-ref', '--format=%(refname)', 'refs/heads/']);
+  if (r === null || r.status !== 0) return new Set();
+  return new Set(r.stdout.split('\n').filter((line) => line.startsWith('refs/heads/')).map((line) => line.slice('refs/heads/'.length)));
+}
+
 /** The stamp folders: Baton's own, LumenFlow's default, and the one `import lumenflow` recorded. */
 function stampFolders(state: WorkUnitsState): string[] {
   const recorded = state.recorded_settings?.stamps_dir;
@@ -116,6 +123,9 @@ export function probeWorkUnits(workspace: string, state: WorkUnitsState, config:
   if (JSON.stringify(dirty) !== JSON.stringify(recorded)) events.push({ type: 'observation.dirty_paths', stream: 'workspace/root', data: { paths: dirty } });
 
   const worktrees = worktreeList(root);
+  // Every local branch from one git process, asked once, when the first WU with a branch needs it
+  // (a repository with 150 WUs in flight would otherwise start 150 processes per status).
+  let heads: Set<string> | undefined;
   const stamps = stampFiles(workspace, stampFolders(state));
   const ctx = { state, config, now, stall_seconds: stallSeconds(config) };
   for (const wu of Object.values(state.wus).sort((a, b) => compareWuIds(a.wu_id, b.wu_id))) {
@@ -135,8 +145,7 @@ export function probeWorkUnits(workspace: string, state: WorkUnitsState, config:
       }
       const branch = e.branch.value;
       if (branch !== null) {
-        const r = runGit(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
-        const present = r !== null && r.status === 0;
+        const present = (heads ??= localBranches(root)).has(branch);
         const last = Object.hasOwn(wu.branches, branch) ? wu.branches[branch] : undefined;
         if (last === undefined ? present : last.present !== present) events.push({ type: 'observation.branch', stream, data: { wu_id: wu.wu_id, branch, present } });
       }

@@ -8,6 +8,7 @@ import { describeZodIssues } from '../../events/validation.js';
 import { BatonError, ErrorCode } from '../errors.js';
 import type { WorkUnitsState } from '../../projections/work-units/state.js';
 import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
+import { compareWithObserved, withoutDuplicates, type ImportFileRow, type ParsedWuFile } from './yaml-compare.js';
 
 /**
  * `wu import` of LumenFlow WU YAML (work-units.md §4): every file is read and validated before
@@ -24,25 +25,11 @@ const READ_KEYS: readonly DefinitionField[] = [
 const ID_LISTS = new Set<string>(['dependencies', 'blocked_by', 'blocks']);
 const STRING_LISTS = new Set<string>(['acceptance', 'labels', 'code_paths', ...ID_LISTS]);
 
-export const ImportResult = { defined: 'defined', changed: 'changed', unchanged: 'unchanged', skipped: 'skipped' } as const;
-export type ImportResult = (typeof ImportResult)[keyof typeof ImportResult];
+export { ImportResult, type ImportFileRow } from './yaml-compare.js';
 
-export interface ImportFileRow {
-  path: string;
-  wu_id: string | null;
-  result: ImportResult;
-  changed_fields: string[];
-}
+type ParsedFile = ParsedWuFile;
 
-interface ParsedFile {
-  path: string;
-  display: string;
-  wu_id: string | null;
-  fields: Record<string, unknown>;
-  content_hash: string;
-}
-
-function listFiles(workspace: string, inputs: readonly string[]): string[] {
+export function listFiles(workspace: string, inputs: readonly string[]): string[] {
   const files: string[] = [];
   for (const input of inputs) {
     const abs = isAbsolute(input) ? input : resolve(workspace, input);
@@ -93,7 +80,7 @@ function normalise(key: string, value: unknown, problems: string[]): unknown {
   return t === '' ? undefined : t;
 }
 
-function parseFile(workspace: string, abs: string, failures: string[]): ParsedFile | null {
+export function parseFile(workspace: string, abs: string, failures: string[]): ParsedFile | null {
   const display = displayPath(workspace, abs);
   let bytes: Buffer;
   try {
@@ -164,46 +151,9 @@ export function planImport(workspace: string, state: WorkUnitsState, inputs: rea
     return { rows: [], events: [], failures: [(error as Error).message] };
   }
   const parsed = files.map((f) => parseFile(workspace, f, failures));
-  const seen = new Map<string, string>();
-  const usable: ParsedFile[] = [];
-  for (const p of parsed) {
-    if (p === null) continue;
-    if (p.wu_id !== null) {
-      const other = seen.get(p.wu_id);
-      if (other !== undefined) {
-        failures.push(`${p.display}: id: ${p.wu_id} is also defined by ${other}`);
-        continue;
-      }
-      seen.set(p.wu_id, p.display);
-    }
-    usable.push(p);
-  }
+  const usable = withoutDuplicates(parsed, failures);
   if (failures.length > 0 && !lenient) return { rows: [], events: [], failures };
-  const rows: ImportFileRow[] = [];
-  const events: ImportPlan['events'] = [];
-  for (const p of usable) {
-    if (p.wu_id === null) {
-      rows.push({ path: p.display, wu_id: null, result: ImportResult.skipped, changed_fields: [] });
-      continue;
-    }
-    const before = state.wus[p.wu_id]?.yaml_fields ?? {};
-    const first = state.wus[p.wu_id]?.yaml_content_hash == null;
-    const changed: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(p.fields)) if (JSON.stringify((before as Record<string, unknown>)[k]) !== JSON.stringify(v)) changed[k] = v;
-    const removed = Object.keys(before).filter((k) => !Object.hasOwn(p.fields, k));
-    const changedFields = [...Object.keys(changed), ...removed];
-    if (changedFields.length === 0) {
-      rows.push({ path: p.display, wu_id: p.wu_id, result: ImportResult.unchanged, changed_fields: [] });
-      continue;
-    }
-    events.push({
-      type: 'observation.wu_yaml',
-      stream: `wu/${p.wu_id}`,
-      data: { wu_id: p.wu_id, path: p.display, content_hash: p.content_hash, fields: changed, removed_fields: removed },
-    });
-    rows.push({ path: p.display, wu_id: p.wu_id, result: first ? ImportResult.defined : ImportResult.changed, changed_fields: changedFields });
-  }
-  return { rows, events, failures };
+  return { ...compareWithObserved(state, usable), failures };
 }
 
 export async function importWuYaml(env: WorkUnitsEnv, inputs: readonly string[]): Promise<{ files: ImportFileRow[]; appended: number }> {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { applyWorkUnits, type WorkUnitsState } from '../../projections/work-units/state.js';
 import { probeWorkUnits } from '../probes/work-units.js';
 import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
@@ -8,13 +9,13 @@ import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
  */
 export async function loadObserved(env: WorkUnitsEnv, options: { append: boolean }): Promise<{ state: WorkUnitsState; seq: number; observed: number }> {
   const { state, seq } = await loadWorkUnits(env);
-  // The YAML probe first (§4): the same comparison as `wu import`, a bad file only a warning.
-  // (import.ts, with `yaml`, is loaded only when there are YAML paths to probe.)
+  // The YAML probe first (§4): the same comparison as `wu import`, a bad file only a warning, said
+  // once (yaml-probe.ts caches what each file said; `yaml` loads only when a file must be parsed).
   const yaml =
     !env.config.probes.enabled || env.config.probes.wu_yaml_paths.length === 0
-      ? { events: [], failures: [] }
-      : (await import('./import.js')).planImport(env.workspace, state, env.config.probes.wu_yaml_paths, true);
-  for (const failure of yaml.failures) env.warn?.(`YAML probe skipped ${failure}`);
+      ? { events: [], warnings: [] }
+      : await (await import('./yaml-probe.js')).probeWuYaml(env.workspace, env.cacheDir ?? join(env.workspace, '.baton', 'cache'), state, env.config.probes.wu_yaml_paths);
+  for (const warning of yaml.warnings) env.warn?.(`YAML probe skipped ${warning}`);
   const proposed = [...yaml.events, ...probeWorkUnits(env.workspace, state, env.config, env.now)];
   if (proposed.length === 0) return { state, seq, observed: 0 };
   if (!options.append) {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatonEvent } from '../../events/baton-event.js';
 import { decoded } from '../helpers/decoded.js';
-import { foldEvents, serializeState } from '../../projections/projection.js';
+import { deserializeState, foldEvents, serializeState } from '../../projections/projection.js';
 import { workUnitsStateProjection } from '../../projections/work-units/index.js';
 
 /**
@@ -49,7 +49,11 @@ describe('keys that name inherited properties', () => {
     expect(Object.hasOwn(wu.worktrees, '__proto__')).toBe(true);
     expect(Object.hasOwn(wu.branches, '__proto__')).toBe(true);
     expect(Object.getOwnPropertyDescriptor(wu.worktrees, '__proto__')!.value).toMatchObject({ seq: events[1]!.seq, present: true });
-    const snapshot = JSON.parse(JSON.stringify(serializeState(workUnitsStateProjection, foldEvents(workUnitsStateProjection, events)))) as { wus: Record<string, { worktrees: object }> };
+    // Through the snapshot's stored form and back (the fold's serialize/deserialize, snapshot-codec.ts).
+    const stored = JSON.parse(JSON.stringify(serializeState(workUnitsStateProjection, foldEvents(workUnitsStateProjection, events)))) as unknown;
+    const snapshot = deserializeState(workUnitsStateProjection, stored);
+    expect(Object.getPrototypeOf(snapshot.wus['WU-1']!.worktrees)).toBe(Object.prototype);
     expect(Object.hasOwn(snapshot.wus['WU-1']!.worktrees, '__proto__')).toBe(true);
+    expect(Object.hasOwn(snapshot.wus['WU-1']!.branches, '__proto__')).toBe(true);
   });
 });

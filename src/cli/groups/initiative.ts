@@ -17,4 +17,19 @@ export function registerInitiative(program: Command): void {
       await runCommand(command, async (ctx) => (await import('../commands/initiative-create.js')).initiativeCreate(ctx, id, options));
     });
   registerInitiativeUpdate(initiative);
+  initiative
+    .command('list')
+    .description('list initiatives, one per line, with their WUs counted by orchestration state')
+    .addHelpText('after', '\nExamples:\n  baton initiative list --human')
+    .action(async (_o: unknown, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/listing.js')).initiativeList(ctx));
+    });
+  initiative
+    .command('show')
+    .description('one initiative: its title, lanes, latest attempt and every member WU with its state')
+    .argument('<INIT>', 'the initiative id or slug')
+    .addHelpText('after', '\nExamples:\n  baton initiative show INIT-1 --human')
+    .action(async (id: string, _o: unknown, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/listing.js')).initiativeShow(ctx, id));
+    });
 }

@@ -87,6 +87,24 @@ export function registerWu(program: Command): void {
       await runCommand(command, async (ctx) => (await import('../commands/wu-prep.js')).wuPrep(ctx, wuId, options));
     });
 
+  wu.command('list')
+    .description('list work units, one per line, with their orchestration state (the log as recorded; no probe runs)')
+    .option('--initiative <INIT>', 'only the members of this initiative (id or slug)')
+    .option('--state <state>', 'only WUs in this orchestration state (planned, eligible, handoff_emitted, claimed, active, …, done)')
+    .option('--lane <lane>', 'only WUs in this lane')
+    .addHelpText('after', "\nExamples:\n  baton wu list --initiative INIT-1\n  baton wu list --state active --lane 'Framework: Core' --human")
+    .action(async (options: { initiative?: string; state?: string; lane?: string }, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/listing.js')).wuList(ctx, options));
+    });
+
+  wu.command('show')
+    .description("one work unit: its definition, orchestration state, claim, last checkpoint and stamp")
+    .argument('<WU>', 'the WU id')
+    .addHelpText('after', '\nExamples:\n  baton wu show WU-12\n  baton wu show WU-12 --json | jq .orchestration_state')
+    .action(async (id: string, _o: unknown, command: Command) => {
+      await runCommand(command, async (ctx) => (await import('../commands/listing.js')).wuShow(ctx, id));
+    });
+
   wu.command('explain')
     .description('why a WU is in its orchestration state: the decision-table rule, each predicate and its events')
     .argument('<WU>', 'the WU id')

@@ -1,0 +1,187 @@
+import type { WorkUnitsState } from './state.js';
+
+/**
+ * The work-unit fold's snapshot form (issue 17: "the snapshot of the work-unit fold is not several
+ * times the size of the log"). The state as plain JSON repeats itself: every WU record has the
+ * same ~27 keys, its definition the same field names, and one event's mark (`seq, at, type, actor,
+ * stream, summary`) is copied into up to ~20 places (`def_seq` holds one per field an import set).
+ * This form says each of them once:
+ *
+ * - an object is `[1 + shape, …values]`, where `shapes[shape]` is its list of keys, in order;
+ * - an object that starts with the six mark keys is `[-(1 + mark), shape, …other values]`, where
+ *   `marks[mark]` holds those six values (the same six values are stored once, whatever holds them);
+ * - an array is `[0, …items]`; strings, numbers, booleans and null are themselves;
+ * - a WU's `yaml_fields` equal to its `def` (a WU known only from its YAML file, most of an
+ *   imported repository) is the string SAME_AS_DEF, and a copy of `def` when decoded.
+ *
+ * Decoding builds fresh objects with the keys in their original order, so the state is the one a
+ * JSON round trip gives (a key whose value is undefined is left out, as JSON.stringify does), and
+ * views folded from it are byte-identical. Pure: no I/O.
+ */
+export interface EncodedWorkUnitsState {
+  codec: 'shapes-marks-1';
+  shapes: string[][];
+  marks: [number, string, string, string, string, string][];
+  root: unknown;
+}
+
+const MARK_KEYS = ['seq', 'at', 'type', 'actor', 'stream', 'summary'] as const;
+/** Never a real `yaml_fields` (always an object). */
+const SAME_AS_DEF = '\u0000def';
+
+function startsWithMark(keys: readonly string[], value: Record<string, unknown>): boolean {
+  if (keys.length < MARK_KEYS.length) return false;
+  for (let i = 0; i < MARK_KEYS.length; i++) if (keys[i] !== MARK_KEYS[i]) return false;
+  return typeof value['seq'] === 'number' && typeof value['at'] === 'string' && typeof value['type'] === 'string' && typeof value['actor'] === 'string' && typeof value['stream'] === 'string' && typeof value['summary'] === 'string';
+}
+
+export function encodeWorkUnitsState(state: WorkUnitsState): EncodedWorkUnitsState {
+  const shapes: string[][] = [];
+  const shapeIndex = new Map<string, number>();
+  const marks: EncodedWorkUnitsState['marks'] = [];
+  const markIndex = new Map<string, number>();
+  const markByObject = new Map<object, number>();
+
+  // Shapes are found through a trie of their keys (no string built per object).
+  interface ShapeNode {
+    index: number;
+    next: Map<string, ShapeNode>;
+  }
+  const trie: ShapeNode = { index: -1, next: new Map() };
+  const shapeOf = (keys: string[], from = 0): number => {
+    let node = trie;
+    for (let i = from; i < keys.length; i++) {
+      let child = node.next.get(keys[i]!);
+      if (child === undefined) node.next.set(keys[i]!, (child = { index: -1, next: new Map() }));
+      node = child;
+    }
+    if (node.index === -1) {
+      node.index = shapes.length;
+      shapes.push(keys.slice(from));
+    }
+    return node.index;
+  };
+
+  // The yaml_fields objects equal to their WU's def (same keys, same order, same values).
+  const sameAsDef = new Set<object>();
+  for (const wu of Object.values(state.wus)) if (sameRecord(wu.yaml_fields as Record<string, unknown>, wu.def as Record<string, unknown>)) sameAsDef.add(wu.yaml_fields);
+
+  const encode = (value: unknown): unknown => {
+    if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) {
+      const out: unknown[] = [0];
+      // JSON turns a hole or an undefined item into null; so does this form.
+      for (const item of value) out.push(item === undefined ? null : encode(item));
+      return out;
+    }
+    if (sameAsDef.has(value)) return SAME_AS_DEF;
+    const record = value as Record<string, unknown>;
+    let keys = Object.keys(record);
+    // JSON leaves out a key whose value is undefined (or a function); so does this form.
+    for (const k of keys) {
+      const v = record[k];
+      if (v === undefined || typeof v === 'function') {
+        keys = keys.filter((key) => record[key] !== undefined && typeof record[key] !== 'function');
+        break;
+      }
+    }
+    if (startsWithMark(keys, record)) {
+      // One mark object is often held in many places (def_seq): known by identity first.
+      let index = markByObject.get(record);
+      if (index === undefined) {
+        const tuple: EncodedWorkUnitsState['marks'][number] = [record['seq'] as number, record['at'] as string, record['type'] as string, record['actor'] as string, record['stream'] as string, record['summary'] as string];
+        const id = tuple.join('\u0000');
+        index = markIndex.get(id);
+        if (index === undefined) {
+          index = marks.length;
+          marks.push(tuple);
+          markIndex.set(id, index);
+        }
+        markByObject.set(record, index);
+      }
+      const out: unknown[] = [-(1 + index), shapeOf(keys, MARK_KEYS.length)];
+      for (let i = MARK_KEYS.length; i < keys.length; i++) out.push(encode(record[keys[i]!]));
+      return out;
+    }
+    const out: unknown[] = [1 + shapeOf(keys)];
+    for (let i = 0; i < keys.length; i++) out.push(encode(record[keys[i]!]));
+    return out;
+  };
+
+  return { codec: 'shapes-marks-1', shapes, marks, root: encode(state) };
+}
+
+function assign(target: Record<string, unknown>, key: string, value: unknown): void {
+  // A key named __proto__ (a worktree path may be anything) is an own property, as JSON.parse makes it.
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** Throws on anything that is not this form (the runner then ignores the snapshot and rebuilds). */
+export function decodeWorkUnitsState(json: unknown): WorkUnitsState {
+  const encoded = json as Partial<EncodedWorkUnitsState> | null;
+  if (encoded === null || typeof encoded !== 'object' || encoded.codec !== 'shapes-marks-1' || !Array.isArray(encoded.shapes) || !Array.isArray(encoded.marks)) {
+    throw new Error('not a shapes-marks-1 snapshot');
+  }
+  const { shapes, marks } = encoded as EncodedWorkUnitsState;
+  if (!shapes.every((keys) => Array.isArray(keys) && keys.every((k) => typeof k === 'string'))) throw new Error('malformed snapshot shapes');
+  /** Shapes with a `__proto__` key, which needs defineProperty (the rest take plain assignment). */
+  const risky = shapes.map((keys) => keys.includes('__proto__'));
+  const pureMarks: (Record<string, unknown> | undefined)[] = new Array(marks.length);
+
+  const decode = (value: unknown): unknown => {
+    if (value === null || typeof value !== 'object') return value;
+    if (!Array.isArray(value) || value.length === 0 || typeof value[0] !== 'number') throw new Error('malformed snapshot value');
+    const tag = value[0];
+    if (tag === 0) {
+      const out: unknown[] = new Array(value.length - 1);
+      for (let i = 1; i < value.length; i++) out[i - 1] = decode(value[i]);
+      return out;
+    }
+    if (tag > 0) {
+      const keys = shapes[tag - 1];
+      if (keys === undefined || keys.length !== value.length - 1) throw new Error('malformed snapshot object');
+      const out: Record<string, unknown> = {};
+      if (risky[tag - 1]) for (let i = 0; i < keys.length; i++) assign(out, keys[i]!, decode(value[i + 1]));
+      else for (let i = 0; i < keys.length; i++) out[keys[i]!] = decode(value[i + 1]);
+      return out;
+    }
+    const mark = marks[-tag - 1];
+    const keys = shapes[value[1] as number];
+    if (mark === undefined || keys === undefined || keys.length !== value.length - 2) throw new Error('malformed snapshot mark');
+    // A mark and nothing else is shared by every holder, as in the live fold (one mark per event,
+    // held by each def_seq field it set; marks are never changed in place).
+    if (keys.length === 0) return (pureMarks[-tag - 1] ??= { seq: mark[0], at: mark[1], type: mark[2], actor: mark[3], stream: mark[4], summary: mark[5] });
+    const out: Record<string, unknown> = { seq: mark[0], at: mark[1], type: mark[2], actor: mark[3], stream: mark[4], summary: mark[5] };
+    if (risky[value[1] as number]) for (let i = 0; i < keys.length; i++) assign(out, keys[i]!, decode(value[i + 2]));
+    else for (let i = 0; i < keys.length; i++) out[keys[i]!] = decode(value[i + 2]);
+    return out;
+  };
+
+  const state = decode(encoded.root) as WorkUnitsState | null;
+  if (state === null || typeof state !== 'object' || typeof state.wus !== 'object' || state.wus === null) throw new Error('malformed snapshot state');
+  for (const wu of Object.values(state.wus)) {
+    // A copy of its own (the fold changes both records' keys in place); their lists are shared, as
+    // in the live fold, which replaces a list and never edits one.
+    if ((wu.yaml_fields as unknown) === SAME_AS_DEF) wu.yaml_fields = { ...wu.def };
+  }
+  return state;
+}
+
+
+/** JSON.stringify(a) === JSON.stringify(b) for a definition (text, numbers, lists of text), without the strings. */
+function sameRecord(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i]) return false;
+    const x = a[k];
+    const y = b[k];
+    if (x === y) continue;
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+    for (let j = 0; j < x.length; j++) if (x[j] !== y[j] || (typeof x[j] === 'object' && x[j] !== null)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,255 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { WorkUnitsState } from '../../projections/work-units/state.js';
+import { writeFileAtomic } from '../artifacts/atomic-write.js';
+import { readFileNoFollow } from '../artifacts/owned-paths.js';
+import { compareWithObserved, ImportResult, withoutDuplicates, type ObservationPlan, type ParsedWuFile } from './yaml-compare.js';
+
+/**
+ * The WU YAML probe (work-units.md §4, `probes.wu_yaml_paths`) at real scale (issue 17). What each
+ * file said is kept in `.baton/cache/`, keyed by its path with its size, mtime, ctime and inode:
+ *
+ * - a file whose stat is unchanged is not read; one whose bytes hash as before is not parsed; only
+ *   the rest is parsed (import.ts, which loads `yaml`, is loaded only then);
+ * - a file that agreed with the log (its fields equal the WU's YAML definition when the WU's last
+ *   YAML observation had content hash H) still agrees while the file is unchanged and the WU's
+ *   last YAML observation is still H: its fields are not even loaded. Any other file is compared
+ *   with the log as `wu import` compares (yaml-compare.ts), so the log stays the only truth.
+ *
+ * `wu-yaml-probe.json` holds the stats, hashes and problems (read on every run); the parsed fields
+ * are in `wu-yaml-fields.json`, read only when a file must be compared. Deleting both loses nothing.
+ *
+ * Problems are said once: a bad file's when its content is new (first seen, or changed), and those
+ * that concern no single file's content (a missing folder, an id in two files) when the previous
+ * run did not already say them.
+ */
+const INDEX_FILE = 'wu-yaml-probe.json';
+const FIELDS_FILE = 'wu-yaml-fields.json';
+/** Bump when parsing or validation changes, so results cached by an older Baton are parsed again. */
+const PARSER_VERSION = 1;
+/**
+ * A file changed less than this before the cache is written may change again within the same
+ * file-system timestamp tick without its stat showing it ("racy" in git's words): its entry is
+ * kept but its bytes are hashed again on the next run.
+ */
+const RACY_MS = 2000;
+
+interface IndexEntry {
+  stat: string;
+  racy: boolean;
+  /** null when the file could not be read. */
+  content_hash: string | null;
+  /** The parse: a WU id, null for a YAML file that is not a WU's (skipped), or the problems. */
+  wu_id: string | null;
+  failures: string[] | null;
+  /** The WU's YAML content hash in the log when this file was last found equal to it. */
+  agreed: string | null;
+}
+
+interface IndexFile {
+  v: 1;
+  parser: number;
+  entries: Record<string, IndexEntry>;
+  said: string[];
+}
+
+interface FieldsFile {
+  v: 1;
+  parser: number;
+  fields: Record<string, { content_hash: string; fields: Record<string, unknown> }>;
+}
+
+export interface YamlProbeOutcome extends ObservationPlan {
+  /** Problems to say now (each said once, see above). */
+  warnings: string[];
+  /** Every problem of this run, said or not. */
+  failures: string[];
+  /** Files read and parsed this run (the rest came from the cache). */
+  parsed: number;
+  /** Files compared with the log field by field (the rest agreed already). */
+  compared: number;
+}
+
+function displayPath(workspace: string, abs: string): string {
+  const rel = relative(workspace, abs);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : abs;
+}
+
+function readJson<T extends { v: 1; parser: number }>(path: string, valid: (value: T) => boolean): T | undefined {
+  try {
+    const bytes = readFileNoFollow(path);
+    if (bytes === undefined) return undefined;
+    const value = JSON.parse(bytes.toString('utf8')) as T;
+    return value !== null && typeof value === 'object' && value.v === 1 && value.parser === PARSER_VERSION && valid(value) ? value : undefined;
+  } catch {
+    // A cache that cannot be read or trusted is rebuilt.
+    return undefined;
+  }
+}
+
+const statKey = (s: Stats): string => `${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`;
+
+/** The files the configured paths name, as `wu import` lists them; an unusable path is a problem. */
+function listYamlFiles(workspace: string, inputs: readonly string[], problems: string[]): { abs: string; display: string; stat: Stats }[] {
+  const files: { abs: string; display: string; stat: Stats }[] = [];
+  for (const input of inputs) {
+    const abs = isAbsolute(input) ? input : resolve(workspace, input);
+    const stat = statSync(abs, { throwIfNoEntry: false });
+    if (stat === undefined) {
+      problems.push(`${input}: no such file or folder`);
+      continue;
+    }
+    if (!stat.isDirectory()) {
+      files.push({ abs, display: displayPath(workspace, abs), stat });
+      continue;
+    }
+    let names: string[];
+    try {
+      names = readdirSync(abs).sort();
+    } catch (error) {
+      problems.push(`${input}: folder cannot be read (${(error as Error).message})`);
+      continue;
+    }
+    // One relative path per folder, not per file (path.relative is not cheap 1,400 times over).
+    const folderDisplay = displayPath(workspace, abs);
+    const prefix = folderDisplay === abs ? `${abs}${sep}` : `${folderDisplay}/`;
+    for (const name of names) {
+      if (!name.endsWith('.yaml') && !name.endsWith('.yml')) continue;
+      const path = `${abs}${sep}${name}`;
+      // undefined: vanished between the listing and the stat, so not there.
+      const s = statSync(path, { throwIfNoEntry: false });
+      if (s !== undefined && s.isFile()) files.push({ abs: path, display: `${prefix}${name}`, stat: s });
+    }
+  }
+  return files;
+}
+
+interface Seen {
+  abs: string;
+  display: string;
+  entry: IndexEntry;
+  /** Fields parsed in this run, when it parsed the file. */
+  fields?: Record<string, unknown>;
+}
+
+export async function probeWuYaml(workspace: string, cacheDir: string, state: WorkUnitsState, inputs: readonly string[]): Promise<YamlProbeOutcome> {
+  const indexPath = join(cacheDir, INDEX_FILE);
+  const fieldsPath = join(cacheDir, FIELDS_FILE);
+  const index = readJson<IndexFile>(indexPath, (v) => typeof v.entries === 'object' && v.entries !== null && Array.isArray(v.said)) ?? { v: 1, parser: PARSER_VERSION, entries: {}, said: [] };
+  let storedFields: FieldsFile['fields'] | undefined;
+  const fieldsOf = (display: string, hash: string | null): Record<string, unknown> | undefined => {
+    storedFields ??= readJson<FieldsFile>(fieldsPath, (v) => typeof v.fields === 'object' && v.fields !== null)?.fields ?? {};
+    const stored = Object.hasOwn(storedFields, display) ? storedFields[display] : undefined;
+    return stored !== undefined && stored.content_hash === hash ? stored.fields : undefined;
+  };
+  const workspaceProblems: string[] = [];
+  const files = listYamlFiles(workspace, inputs, workspaceProblems);
+  const warnings: string[] = [];
+  const fileProblems: string[] = [];
+  let parse: typeof import('./import.js').parseFile | undefined;
+  let parsed = 0;
+  let fieldsChanged = false;
+  const parseNow = async (seen: Seen, hash: string | null): Promise<void> => {
+    parse ??= (await import('./import.js')).parseFile;
+    const failures: string[] = [];
+    const result = parse(workspace, seen.abs, failures);
+    parsed += 1;
+    fieldsChanged = true;
+    seen.entry.failures = result === null ? failures : null;
+    seen.entry.wu_id = result === null ? null : result.wu_id;
+    seen.entry.content_hash = result === null ? hash : result.content_hash;
+    seen.entry.agreed = null;
+    if (result !== null) seen.fields = result.fields;
+    else warnings.push(...failures); // new content: its problems are said now, once
+  };
+  // Wall-clock time only to judge file-system timestamps (racy entries), never a domain time.
+  const nowMs = Date.now();
+
+  const seenFiles: Seen[] = [];
+  for (const { abs, display, stat } of files) {
+    const known = Object.hasOwn(index.entries, display) ? index.entries[display] : undefined;
+    const key = statKey(stat);
+    const entry: IndexEntry = { stat: key, racy: nowMs - stat.mtimeMs < RACY_MS || nowMs - stat.ctimeMs < RACY_MS, content_hash: null, wu_id: null, failures: null, agreed: null };
+    const seen: Seen = { abs, display, entry };
+    seenFiles.push(seen);
+    if (known !== undefined && !known.racy && known.stat === key) {
+      Object.assign(entry, { content_hash: known.content_hash, wu_id: known.wu_id, failures: known.failures, agreed: known.agreed });
+      continue;
+    }
+    let bytes: Buffer | null;
+    try {
+      bytes = readFileSync(abs);
+    } catch {
+      bytes = null;
+    }
+    const hash = bytes === null ? null : createHash('sha256').update(bytes).digest('hex');
+    if (known !== undefined && hash !== null && known.content_hash === hash) {
+      Object.assign(entry, { content_hash: known.content_hash, wu_id: known.wu_id, failures: known.failures, agreed: known.agreed });
+    } else {
+      await parseNow(seen, hash);
+    }
+  }
+
+  // Duplicate ids are judged over every file, agreed or not.
+  const candidates: (ParsedWuFile | null)[] = seenFiles.map((s) => (s.entry.failures !== null ? null : { path: s.abs, display: s.display, wu_id: s.entry.wu_id, fields: {}, content_hash: s.entry.content_hash ?? '' }));
+  const usable = new Set(withoutDuplicates(candidates, workspaceProblems).map((p) => p.display));
+  const plan: ObservationPlan = { rows: [], events: [] };
+  let compared = 0;
+  for (const seen of seenFiles) {
+    const { entry } = seen;
+    if (entry.failures !== null) {
+      fileProblems.push(...entry.failures);
+      continue;
+    }
+    if (!usable.has(seen.display)) continue;
+    if (entry.wu_id === null) {
+      plan.rows.push({ path: seen.display, wu_id: null, result: ImportResult.skipped, changed_fields: [] });
+      continue;
+    }
+    const logHash = state.wus[entry.wu_id]?.yaml_content_hash ?? null;
+    if (entry.agreed !== null && logHash === entry.agreed) {
+      plan.rows.push({ path: seen.display, wu_id: entry.wu_id, result: ImportResult.unchanged, changed_fields: [] });
+      continue;
+    }
+    let fields = seen.fields ?? fieldsOf(seen.display, entry.content_hash);
+    if (fields === undefined) {
+      // The fields file lost it (deleted, or written by another run): parse once more.
+      await parseNow(seen, entry.content_hash);
+      const failures = entry.failures as string[] | null;
+      if (failures !== null) {
+        fileProblems.push(...failures);
+        continue;
+      }
+      fields = seen.fields!;
+    }
+    compared += 1;
+    const one = compareWithObserved(state, [{ path: seen.abs, display: seen.display, wu_id: entry.wu_id, fields, content_hash: entry.content_hash ?? '' }]);
+    plan.rows.push(...one.rows);
+    plan.events.push(...one.events);
+    if (one.events.length === 0) entry.agreed = logHash;
+    seen.fields = fields;
+  }
+
+  const previouslySaid = new Set(index.said);
+  for (const problem of workspaceProblems) if (!previouslySaid.has(problem)) warnings.push(problem);
+  const said = [...workspaceProblems].sort();
+  const entries: Record<string, IndexEntry> = {};
+  for (const s of seenFiles) entries[s.display] = s.entry;
+  const next: IndexFile = { v: 1, parser: PARSER_VERSION, entries, said };
+  const indexText = JSON.stringify(next);
+  try {
+    if (fieldsChanged || Object.keys(index.entries).length !== seenFiles.length) {
+      const fields: FieldsFile['fields'] = {};
+      for (const s of seenFiles) {
+        const f = s.fields ?? (s.entry.failures === null && s.entry.wu_id !== null ? fieldsOf(s.display, s.entry.content_hash) : undefined);
+        if (f !== undefined && s.entry.content_hash !== null) fields[s.display] = { content_hash: s.entry.content_hash, fields: f };
+      }
+      writeFileAtomic(workspace, fieldsPath, JSON.stringify({ v: 1, parser: PARSER_VERSION, fields } satisfies FieldsFile), 'private');
+    }
+    if (indexText !== JSON.stringify(index)) writeFileAtomic(workspace, indexPath, indexText, 'private');
+  } catch {
+    // A cache that cannot be written only makes the next run slower.
+  }
+  return { ...plan, warnings, failures: [...fileProblems, ...workspaceProblems], parsed, compared };
+}

@@ -1,0 +1,126 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { BatonEvent } from '../../events/baton-event.js';
+import { decoded } from '../helpers/decoded.js';
+import { deserializeState, serializeState } from '../../projections/projection.js';
+import { DEFAULT_WORK_UNITS_CONFIG } from '../../projections/work-units/settings.js';
+import { computeInitiative, statusDocument } from '../../projections/work-units/initiative-view.js';
+import { workUnitsStateProjection } from '../../projections/work-units/fold.js';
+import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from '../../projections/work-units/state.js';
+import { listWus } from '../../projections/work-units/listing.js';
+
+/**
+ * The work-unit fold's snapshot form (projections/work-units/snapshot-codec.ts, issue 17): stored
+ * and read back, it is the state a JSON round trip gives, byte for byte; folding on from it gives
+ * the views folding from scratch gives; and on an imported repository it is smaller than the log.
+ */
+const WUS = ['WU-1', 'WU-2', 'WU-3', 'WU-4', 'WU-5'];
+const T0 = Date.parse('2026-04-17T10:00:00Z');
+const NOW = new Date(T0 + 30 * 3600_000).toISOString();
+
+type Raw = { type: string; stream: string; data: Record<string, unknown> };
+
+const yamlFields = fc.record(
+  {
+    initiative: fc.constant('INIT-1'),
+    title: fc.string({ minLength: 1, maxLength: 12 }),
+    lane: fc.constantFrom('L1', 'L2'),
+    status: fc.constantFrom('ready', 'in_progress', 'blocked', 'done'),
+    dependencies: fc.subarray(WUS),
+    code_paths: fc.constantFrom(['src/**'], []),
+    claimed_at: fc.constant('2026-04-17T09:00:00Z'),
+    worktree_path: fc.constantFrom('worktrees/a', '__proto__'),
+  },
+  { requiredKeys: ['status'] },
+);
+
+const rawEvent: fc.Arbitrary<(wu: string) => Raw> = fc.oneof(
+  fc.constantFrom('wu.claimed', 'wu.checkpointed', 'wu.blocked', 'wu.unblocked', 'wu.released', 'wu.worker_returned', 'wu.stamped').map((type) => (wu: string): Raw => {
+    const data: Record<string, Record<string, unknown>> = {
+      'wu.claimed': { wu_id: wu, session_id: null, mode: 'worktree', worktree_path: 'worktrees/a', branch: 'lane/a', takeover_from: null },
+      'wu.checkpointed': { wu_id: wu, session_id: null, note: 'n', progress: null, next_steps: null },
+      'wu.blocked': { wu_id: wu, reason: 'r' },
+      'wu.unblocked': { wu_id: wu },
+      'wu.released': { wu_id: wu, reason: 'r', previous_claimant: null },
+      'wu.worker_returned': { wu_id: wu, session_id: null, note: null, source: 'manual' },
+      'wu.stamped': { wu_id: wu, title: wu, completed_date: '2026-04-17', stamp_path: `.baton/stamps/${wu}.done` },
+    };
+    return { type, stream: `wu/${wu}`, data: data[type]! };
+  }),
+  yamlFields.map((fields) => (wu: string): Raw => ({ type: 'observation.wu_yaml', stream: `wu/${wu}`, data: { wu_id: wu, path: `${wu}.yaml`, content_hash: '0'.repeat(64), fields, removed_fields: [] } })),
+  fc.record({ present: fc.boolean(), path: fc.constantFrom('worktrees/a', '__proto__') }).map(({ present, path }) => (wu: string): Raw => ({ type: 'observation.worktree', stream: `wu/${wu}`, data: { wu_id: wu, path, present, branch: null } })),
+  fc.boolean().map((dirty) => (): Raw => ({ type: 'observation.dirty_paths', stream: 'workspace/root', data: { paths: dirty ? ['src/a.ts'] : [] } })),
+  fc.constant((wu: string): Raw => ({ type: 'wu.defined', stream: `wu/${wu}`, data: { wu_id: wu, initiative: 'INIT-1', lane: 'L1', title: wu, dependencies: [] } })),
+);
+
+const histories = fc.array(fc.tuple(fc.constantFrom(...WUS), rawEvent), { minLength: 1, maxLength: 40 }).map((steps) => {
+  const raws: Raw[] = [{ type: 'initiative.created', stream: 'initiative/INIT-1', data: { initiative: 'INIT-1', title: 'One', slug: null, lanes: [] } }, ...steps.map(([wu, make]) => make(wu))];
+  return raws.map((r, i): BatonEvent => decoded({ v: 1, seq: i + 1, id: `e${i + 1}`, type: r.type, stream: r.stream, at: new Date(T0 + i * 7 * 60_000).toISOString(), actor: 'system', data: r.data, prev: '', hash: '' }));
+});
+
+const fold = (events: readonly BatonEvent[], state: WorkUnitsState = initWorkUnits()): WorkUnitsState => events.reduce(applyWorkUnits, state);
+/** What the snapshot runner does: serialize, write as JSON, read, parse, deserialize. */
+const throughSnapshot = (state: WorkUnitsState): WorkUnitsState =>
+  deserializeState(workUnitsStateProjection, JSON.parse(JSON.stringify(serializeState(workUnitsStateProjection, state))) as unknown);
+
+describe('the work-unit snapshot form', () => {
+  it('reads back as the state a JSON round trip gives, and folding on from it equals folding from scratch', () => {
+    fc.assert(
+      fc.property(histories, fc.nat(), (log, cut) => {
+        const k = cut % (log.length + 1);
+        const prefix = fold(log.slice(0, k));
+        expect(JSON.stringify(throughSnapshot(fold(log.slice(0, k))))).toBe(JSON.stringify(prefix));
+        const incremental = fold(log.slice(k), throughSnapshot(prefix));
+        const scratch = fold(log);
+        expect(JSON.stringify(incremental)).toBe(JSON.stringify(scratch));
+        const views = (s: WorkUnitsState): string => {
+          let status: unknown;
+          try {
+            status = statusDocument(computeInitiative(s, 'INIT-1', { config: DEFAULT_WORK_UNITS_CONFIG, now: NOW }), NOW);
+          } catch (error) {
+            // Random dependencies may form a cycle: then both sides must report the same one.
+            status = (error as Error).message;
+          }
+          return JSON.stringify([status, listWus(s, DEFAULT_WORK_UNITS_CONFIG, NOW)]);
+        };
+        expect(views(incremental)).toBe(views(scratch));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('keeps a key named __proto__ an own entry, and refuses what is not its form', () => {
+    const log = fold([
+      { v: 1, seq: 1, id: 'e1', type: 'observation.worktree', stream: 'wu/WU-1', at: new Date(T0).toISOString(), actor: 'system', data: { wu_id: 'WU-1', path: '__proto__', present: true, branch: null }, prev: '', hash: '' },
+    ]);
+    const back = throughSnapshot(log);
+    expect(Object.getPrototypeOf(back.wus['WU-1']!.worktrees)).toBe(Object.prototype);
+    expect(Object.hasOwn(back.wus['WU-1']!.worktrees, '__proto__')).toBe(true);
+    // An old plain-JSON snapshot (or anything else) is refused, so the runner rebuilds from the log.
+    expect(() => deserializeState(workUnitsStateProjection, JSON.parse(JSON.stringify(log)))).toThrow();
+    expect(() => deserializeState(workUnitsStateProjection, { codec: 'shapes-marks-1', shapes: [], marks: [], root: [7] })).toThrow();
+  });
+
+  it('is smaller than the log on an imported repository (a YAML observation, a stamp and a checkpoint per WU)', () => {
+    const events: BatonEvent[] = [];
+    const push = (type: string, stream: string, data: Record<string, unknown>): void => {
+      events.push(decoded({ v: 1, seq: events.length + 1, id: `01KB${String(events.length).padStart(22, '0')}`, type, stream, at: new Date(T0).toISOString(), actor: 'system', data, prev: 'f'.repeat(64), hash: 'e'.repeat(64) }));
+    };
+    push('initiative.created', 'initiative/INIT-1', { initiative: 'INIT-1', title: 'One', slug: null, lanes: [] });
+    for (let n = 1; n <= 300; n++) {
+      const wu = `WU-${n}`;
+      push('observation.wu_yaml', `wu/${wu}`, {
+        wu_id: wu, path: `docs/operations/tasks/wu/${wu}.yaml`, content_hash: 'c'.repeat(64), removed_fields: [],
+        fields: { initiative: 'INIT-1', title: `Work unit ${n}`, lane: 'Framework: Core', type: 'feature', priority: 'P2', status: n % 2 === 0 ? 'done' : 'in_progress', description: `Part ${n}.`, acceptance: ['It works'], code_paths: [`packages/p${n}/**`], dependencies: [] },
+      });
+      if (n % 2 === 0) push('observation.stamp_file', `wu/${wu}`, { wu_id: wu, path: `.lumenflow/stamps/${wu}.done`, present: true, valid: true, content_hash: 'a'.repeat(64) });
+      else push('wu.checkpointed', `wu/${wu}`, { wu_id: wu, session_id: null, note: `half of part ${n}`, progress: null, next_steps: null });
+    }
+    const logBytes = events.reduce((sum, e) => sum + JSON.stringify(e).length + 1, 0);
+    const state = fold(events);
+    const plainBytes = JSON.stringify(state).length;
+    const storedBytes = JSON.stringify(serializeState(workUnitsStateProjection, state)).length;
+    expect(plainBytes).toBeGreaterThan(logBytes);
+    expect(storedBytes).toBeLessThan(logBytes);
+  });
+});
