@@ -56,6 +56,7 @@ DECLARE
   v_streams text[];
   v_n integer;
   v_tail text;
+  v_opening text;
   v_batch_end bigint;
   v_inserted integer;
 BEGIN
@@ -107,6 +108,12 @@ BEGIN
   v_streams := string_to_array(p_streams, E'\\n');
   v_n := cardinality(v_ids);
   v_batch_end := CASE WHEN v_n > 1 THEN v_head.seq + v_n END;
+  -- The envelope version opens every line; taken from the first and required of all, so the
+  -- per-row check below is one string equality with no character walking.
+  v_opening := substr(p_lines, 1, strpos(p_lines, ',"seq":') - 1);
+  IF v_opening !~ '^\\{"v":[0-9]+$' THEN
+    RAISE EXCEPTION 'baton_append: the first line does not open with an envelope version';
+  END IF;
   v_tail := coalesce(',"idempotency_key":' || to_json(p_key)::text, '') || coalesce(',"batch_end":' || v_batch_end, '') || ',"prev":"';
 
   WITH r AS (
@@ -128,10 +135,9 @@ BEGIN
       r.at::timestamptz, r.actor::json #>> '{}', r.data::jsonb, p_key, v_batch_end, r.prev, r.hash, r.line
     FROM r JOIN current_version cv ON cv.stream = r.stream
     -- Every column is the line's own: the line must be exactly the canonical envelope of them.
-    WHERE substr(r.line, strpos(r.line, ',')) = ',"seq":' || r.seq || ',"id":"' || r.id || '","type":"' || r.type
+    WHERE r.line = v_opening || ',"seq":' || r.seq || ',"id":"' || r.id || '","type":"' || r.type
       || '","stream":"' || r.stream || '","at":"' || r.at || '","actor":' || r.actor || ',"data":' || r.data
       || v_tail || r.prev || '","hash":"' || r.hash || '"}'
-      AND starts_with(r.line, '{"v":')
     RETURNING 1
   )
   SELECT count(*)::int INTO v_inserted FROM inserted;
