@@ -185,11 +185,30 @@ export function planAppend(batch: ValidatedBatch, index: StoreIndex, ctx: PlanCo
 }
 
 /**
+ * The columns of a sealed batch as the PostgreSQL adapter sends them beside the lines, one entry
+ * per event: the texts sealBatch printed into each line (`actors` and `data` as JSON, the others
+ * as their plain values), so the server can require each line to be exactly its columns.
+ */
+export interface SealedColumns {
+  ids: string[];
+  types: string[];
+  streams: string[];
+  ats: string[];
+  actorsJson: string[];
+  dataJson: string[];
+  hashes: string[];
+}
+
+export function emptySealedColumns(): SealedColumns {
+  return { ids: [], types: [], streams: [], ats: [], actorsJson: [], dataJson: [], hashes: [] };
+}
+
+/**
  * The envelopes of `batch` on top of `head` (seq, id, at, actor, prev, hash) and their stored lines,
  * with no check against the store: `planAppend` checks first; the PostgreSQL adapter lets its
  * append function check under the lock (and rebuilds on the new head when another writer was first).
  */
-export function sealBatch(batch: ValidatedBatch, head: { seq: number; hash: string }, ctx: PlanContext): { events: StoredEvent[]; bytes: Buffer } {
+export function sealBatch(batch: ValidatedBatch, head: { seq: number; hash: string }, ctx: PlanContext, columns?: SealedColumns): { events: StoredEvent[]; bytes: Buffer } {
   const index = head;
   const at = ctx.now();
   const batchEnd = batch.events.length > 1 ? index.seq + batch.events.length : undefined;
@@ -207,23 +226,33 @@ export function sealBatch(batch: ValidatedBatch, head: { seq: number; hash: stri
   const atJson = JSON.stringify(at);
   const actorJson = JSON.stringify(ctx.defaultActor);
   const events = batch.events;
+  const opening = `{"v":${ENVELOPE_VERSION},"seq":`;
+  // The middle of a line, from the id's closing quote to `"data":`, is the same for a run of events
+  // that share type, stream, at and actor (most batches are one run): printed once per run.
   let lastType: string | undefined;
   let lastStream: string | undefined;
-  let typeJson = '';
-  let streamJson = '';
+  let lastAt: string | undefined;
+  let lastActor: string | undefined;
+  let middle = '';
+  let eventActorJson = actorJson;
+  // The head's hash is printed by JSON.stringify; every later prev is a hash this loop made (hex).
+  let prevJson = JSON.stringify(prev);
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
     const seq = index.seq + i + 1;
     const id = (lastId = newEventId(lastId));
     const eventAt = e.at ?? at;
     const actor = e.actor ?? ctx.defaultActor;
-    // A batch's events mostly share their type and stream: print each once.
-    if (e.type !== lastType) typeJson = JSON.stringify((lastType = e.type));
-    if (e.stream !== lastStream) streamJson = JSON.stringify((lastStream = e.stream));
+    if (e.type !== lastType || e.stream !== lastStream || eventAt !== lastAt || actor !== lastActor) {
+      lastType = e.type;
+      lastStream = e.stream;
+      lastAt = eventAt;
+      lastActor = actor;
+      eventActorJson = e.actor === undefined ? actorJson : JSON.stringify(actor);
+      middle = `","type":${JSON.stringify(e.type)},"stream":${JSON.stringify(e.stream)},"at":${e.at === undefined ? atJson : JSON.stringify(eventAt)},"actor":${eventActorJson},"data":`;
+    }
     const dataJson = isJsonReady(e.data) ? JSON.stringify(e.data) : canonicalValue(e.data);
-    const body =
-      `{"v":${ENVELOPE_VERSION},"seq":${seq},"id":"${id}","type":${typeJson},"stream":${streamJson},` +
-      `"at":${e.at === undefined ? atJson : JSON.stringify(eventAt)},"actor":${e.actor === undefined ? actorJson : JSON.stringify(actor)},"data":${dataJson}${tailPart}${JSON.stringify(prev)}}`;
+    const body = opening + seq + ',"id":"' + id + middle + dataJson + tailPart + prevJson + '}';
     // Encoded once into the batch's bytes; the hash is taken over those bytes, then the closing
     // brace is replaced by `hash` (the last envelope key) and the line's newline.
     if (scratch.length < filled + body.length * 3 + HASH_SUFFIX_BYTES) scratch = grow(scratch, filled, filled + body.length * 3 + HASH_SUFFIX_BYTES);
@@ -247,7 +276,17 @@ export function sealBatch(batch: ValidatedBatch, head: { seq: number; hash: stri
     event.prev = prev;
     event.hash = hash;
     stored.push(event);
+    if (columns !== undefined) {
+      columns.ids.push(id);
+      columns.types.push(e.type);
+      columns.streams.push(e.stream);
+      columns.ats.push(eventAt);
+      columns.actorsJson.push(eventActorJson);
+      columns.dataJson.push(dataJson);
+      columns.hashes.push(hash);
+    }
     prev = hash;
+    prevJson = '"' + hash + '"';
   }
   // The scratch buffer is shared by every batch of the process: the batch gets its own copy.
   return { events: stored, bytes: Buffer.from(scratch.subarray(0, filled)) };

@@ -1,4 +1,5 @@
 import { APPEND_FUNCTION_SQL } from './append-function.js';
+import { APPEND_FUNCTION_V3_SQL } from './append-function-v3.js';
 
 /**
  * Baton's PostgreSQL schema as numbered migrations. A migration is never edited once released:
@@ -84,6 +85,11 @@ ${tenantPolicy('baton_idempotency')}
     version: 2,
     name: 'baton_append: one round trip per append',
     sql: APPEND_FUNCTION_SQL,
+  },
+  {
+    version: 3,
+    name: 'baton_append takes the columns beside the lines: no jsonb parse of each line',
+    sql: APPEND_FUNCTION_V3_SQL,
   },
 ];
 

@@ -4,7 +4,7 @@ import type { EventCatalog } from '../../../events/catalog.js';
 import type { NewEvent, StoredEvent } from '../../../events/envelope.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
 import { ConflictError, IdempotencyConflictError, invalidInput, LogCorruptError } from '../../errors.js';
-import { sealBatch, validateBatch, type ValidatedBatch } from '../append-plan.js';
+import { emptySealedColumns, sealBatch, validateBatch, type ValidatedBatch } from '../append-plan.js';
 import { ChainChecker } from '../chain-checker.js';
 import type {
   AppendOptions,
@@ -165,7 +165,7 @@ export class PostgresEventStore implements EventStore {
   // ---- append ---------------------------------------------------------------------------------
 
   /**
-   * One call to `baton_append` (migration 2): one round trip, one commit. The events are built on
+   * One call to `baton_append` (migration 3): one round trip, one commit. The events are built on
    * the head this store last saw (its own last write, or what the function reported); when another
    * writer moved the head first, the function writes nothing and reports the new head, and the
    * events are rebuilt on it. After OPTIMISTIC_ATTEMPTS such misses (sustained contention) the
@@ -234,12 +234,13 @@ export class PostgresEventStore implements EventStore {
   /** Build the events on `head` and call the function; contract errors are thrown, a moved head returned. */
   private async callAppend(client: PoolClient, call: PreparedCall, head: KnownHead): Promise<CallOutcome> {
     const { batch } = call;
-    const plan = sealBatch(batch, head, { now: this.now, defaultActor: this.actor, lastId: head.lastId === '' ? undefined : head.lastId });
+    const columns = emptySealedColumns();
+    const plan = sealBatch(batch, head, { now: this.now, defaultActor: this.actor, lastId: head.lastId === '' ? undefined : head.lastId }, columns);
     const n = plan.events.length;
     let row: AppendRow;
     try {
       const result = await client.query<AppendRow>({
-        name: 'baton_append_v2',
+        name: 'baton_append_v3',
         text: APPEND_CALL,
         values: [
           this.target.workspaceId,
@@ -249,9 +250,16 @@ export class PostgresEventStore implements EventStore {
           batch.digest,
           call.expectedStreams,
           call.expectedVersions,
-          // One text parameter, the lines newline-separated: no per-element array escaping of JSON
-          // (all quotes) on either side.
+          // Text parameters, one value a line: no per-element array escaping (JSON is all quotes)
+          // on either side. The server requires each line to be exactly its columns (migration 3).
           plan.bytes.toString('utf8', 0, plan.bytes.length - 1),
+          columns.ids.join('\n'),
+          columns.types.join('\n'),
+          columns.streams.join('\n'),
+          columns.ats.join('\n'),
+          columns.actorsJson.join('\n'),
+          columns.dataJson.join('\n'),
+          columns.hashes.join('\n'),
           this.hub.channel,
         ],
       });
@@ -539,7 +547,7 @@ export class PostgresEventStore implements EventStore {
 const OPTIMISTIC_ATTEMPTS = 2;
 
 const APPEND_CALL =
-  'SELECT status, head_seq, head_hash, head_last_id, lines, conflict_stream, conflict_actual FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9)';
+  'SELECT status, head_seq, head_hash, head_last_id, lines, conflict_stream, conflict_actual FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)';
 
 interface KnownHead {
   seq: number;
