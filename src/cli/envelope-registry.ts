@@ -3,6 +3,8 @@ import { DeepDiveStatusEnvelope, FlowMergeEnvelope, FlowStatusEnvelope } from '.
 import * as foundation from './envelopes.js';
 import * as coordination from './envelopes-coordination.js';
 import * as integrations from './envelopes-integrations.js';
+import * as listing from './envelopes-listing.js';
+import * as lumenflow from './envelopes-lumenflow.js';
 import * as serve from './envelopes-serve.js';
 import * as tasks from './envelopes-tasks.js';
 import * as workUnits from './envelopes-work-units.js';
@@ -15,7 +17,7 @@ import { ErrorEnvelope } from './error-envelope.js';
  * commands with different shapes (`orchestration_session`: `session start` and `session <id>`) has
  * both. Loads every envelope module: for the schema generator and tests, never a command.
  */
-const MODULES: readonly Record<string, unknown>[] = [foundation, coordination, integrations, serve, tasks, workUnits, replay, { FlowStatusEnvelope, FlowMergeEnvelope, DeepDiveStatusEnvelope, ErrorEnvelope }];
+const MODULES: readonly Record<string, unknown>[] = [foundation, coordination, integrations, listing, lumenflow, serve, tasks, workUnits, replay, { FlowStatusEnvelope, FlowMergeEnvelope, DeepDiveStatusEnvelope, ErrorEnvelope }];
 
 /** The `type` literal of an envelope schema, or undefined for a part (a Task shape) or the generic view. */
 export function envelopeTypeOf(schema: unknown): string | undefined {
