@@ -15,11 +15,12 @@ export async function logExport(ctx: CommandContext, flags: { out: string; to?: 
   // Checked before the store is opened: an export onto `.baton/` must change nothing.
   const target = toStdout ? undefined : checkOutputPath(await ctx.workspace(), flags.out, '--out');
   const store = await ctx.store();
+  // The head is read before the temporary file exists: a log that cannot answer leaves nothing behind.
+  const progress = startProgress(ctx, 'exporting', { total: to ?? (await store.head()).seq, unit: 'events' });
   const output = target === undefined ? undefined : new AtomicOutput(target, '--out', flags.out);
   let events = 0;
   let headSeq = 0;
   let headHash = GENESIS_HASH;
-  const progress = startProgress(ctx, 'exporting', { total: to ?? (await store.head()).seq, unit: 'events' });
   try {
     let buffer: string[] = [];
     const flush = async (): Promise<void> => {
