@@ -3,6 +3,7 @@ import type { NewEvent } from '../events/envelope.js';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
 import { rawAppendLoop } from './raw-append.js';
 import { formatNumber, rate, type BenchResult } from './report.js';
+import { alternateWithRawLimit, bestOfRounds, fastest, timeRound } from './rounds.js';
 import { noteEvent, rawLine, withTempDir } from './support.js';
 
 export const APPEND_BATCH = {
@@ -32,27 +33,24 @@ export async function benchAppendBatch(options: { batches: number; rounds: numbe
       for (let b = 0; b < WARMUP_BATCHES; b++) await store.append(batch(b));
       rawAppendLoop(rawPath, line, WARMUP_BATCHES * BATCH, BATCH);
 
-      const limitRates: number[] = [];
-      const rounds: { ms: number; cpu: NodeJS.CpuUsage }[] = [];
       let next = WARMUP_BATCHES;
-      for (let round = 0; round < options.rounds; round++) {
+      const rawRate = (): number => {
         const raw = rawAppendLoop(rawPath, line, events, BATCH);
-        limitRates.push(rate(raw.events, raw.ms));
+        return rate(raw.events, raw.ms);
+      };
+      const { rounds, limitRates } = await alternateWithRawLimit(options.rounds, rawRate, async () => {
         // The events are built before the clock starts: the caller's object construction is not the
         // store's cost. Validation, hashing, serialising, writing and syncing all are.
         const batches = Array.from({ length: options.batches }, (_, b) => batch(next + b));
         next += options.batches;
-        const cpuStart = process.cpuUsage();
-        const start = performance.now();
-        for (const b of batches) await store.append(b);
-        rounds.push({ ms: performance.now() - start, cpu: process.cpuUsage(cpuStart) });
-      }
-      const after = rawAppendLoop(rawPath, line, events, BATCH);
-      limitRates.push(rate(after.events, after.ms));
+        return timeRound(async () => {
+          for (const b of batches) await store.append(b);
+        });
+      });
 
       const head = await store.head();
       if (head.seq !== next * BATCH) throw new Error(`head seq ${head.seq}, expected ${next * BATCH}`);
-      const best = rounds.reduce((a, b) => (b.ms < a.ms ? b : a));
+      const best = fastest(rounds);
       const batonRate = rate(events, best.ms);
       const limitRate = Math.max(...limitRates);
       const cpu = best.cpu;
@@ -62,7 +60,7 @@ export async function benchAppendBatch(options: { batches: number; rounds: numbe
         baton: {
           value: batonRate,
           unit: 'events/s',
-          detail: `${formatNumber(options.batches)} batches of ${BATCH} in ${formatNumber(best.ms)} ms (${(best.ms / options.batches).toFixed(2)} ms a batch), best of ${rounds.length} round${rounds.length === 1 ? '' : 's'}`,
+          detail: `${formatNumber(options.batches)} batches of ${BATCH} in ${formatNumber(best.ms)} ms (${(best.ms / options.batches).toFixed(2)} ms a batch), ${bestOfRounds(rounds.length)}`,
         },
         limit: {
           value: limitRate,

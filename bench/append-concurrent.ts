@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
 import type { WorkerDone } from './append-worker.js';
 import { formatNumber, rate, type BenchResult } from './report.js';
+import { bestOfRounds, fastest } from './rounds.js';
 import { forkChild, rawLine, withTempDir } from './support.js';
 
 export const APPEND_CONCURRENT = {
@@ -120,7 +121,7 @@ export async function benchAppendConcurrent(options: { perWorker: number; rounds
     const rawBytes = statSync(rawPath).size;
     if (rawBytes !== 2 * total * line.length) throw new Error(`raw limit file holds ${rawBytes} bytes, expected ${2 * total * line.length}`);
 
-    const baton = rounds.reduce((a, b) => (b.ms < a.ms ? b : a));
+    const baton = fastest(rounds);
     const batonRate = rate(total, baton.ms);
     const limitRates = [rate(total, before.ms), rate(total, after.ms)];
     const limitRate = Math.max(...limitRates);
@@ -131,7 +132,7 @@ export async function benchAppendConcurrent(options: { perWorker: number; rounds
       baton: {
         value: batonRate,
         unit: 'events/s',
-        detail: `${processes} × ${formatNumber(options.perWorker)} appends, first start to last finish ${formatNumber(baton.ms)} ms, best of ${rounds.length} round${rounds.length === 1 ? '' : 's'}`,
+        detail: `${processes} × ${formatNumber(options.perWorker)} appends, first start to last finish ${formatNumber(baton.ms)} ms, ${bestOfRounds(rounds.length)}`,
       },
       limit: {
         value: limitRate,

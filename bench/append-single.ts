@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
 import { rawAppendLoop } from './raw-append.js';
 import { formatNumber, rate, type BenchResult } from './report.js';
+import { alternateWithRawLimit, bestOfRounds, fastest, timeRound } from './rounds.js';
 import { noteEvent, rawLine, withTempDir } from './support.js';
 
 export const APPEND_SINGLE = {
@@ -29,24 +30,22 @@ export async function benchAppendSingle(options: { events: number; rounds: numbe
       for (let i = 0; i < WARMUP; i++) await store.append([noteEvent(i)]);
       rawAppendLoop(rawPath, line, WARMUP);
 
-      const limitRates: number[] = [];
-      const rounds: { ms: number; cpu: NodeJS.CpuUsage }[] = [];
       let appended = WARMUP;
-      for (let round = 0; round < options.rounds; round++) {
+      const rawRate = (): number => {
         const raw = rawAppendLoop(rawPath, line, options.events);
-        limitRates.push(rate(raw.events, raw.ms));
-        const cpuStart = process.cpuUsage();
-        const start = performance.now();
-        for (let i = 0; i < options.events; i++) await store.append([noteEvent(appended + i)]);
-        rounds.push({ ms: performance.now() - start, cpu: process.cpuUsage(cpuStart) });
+        return rate(raw.events, raw.ms);
+      };
+      const { rounds, limitRates } = await alternateWithRawLimit(options.rounds, rawRate, async () => {
+        const round = await timeRound(async () => {
+          for (let i = 0; i < options.events; i++) await store.append([noteEvent(appended + i)]);
+        });
         appended += options.events;
-      }
-      const after = rawAppendLoop(rawPath, line, options.events);
-      limitRates.push(rate(after.events, after.ms));
+        return round;
+      });
 
       const head = await store.head();
       if (head.seq !== appended) throw new Error(`head seq ${head.seq}, expected ${appended}`);
-      const best = rounds.reduce((a, b) => (b.ms < a.ms ? b : a));
+      const best = fastest(rounds);
       const batonRate = rate(options.events, best.ms);
       const limitRate = Math.max(...limitRates);
       const cpu = best.cpu;
@@ -56,7 +55,7 @@ export async function benchAppendSingle(options: { events: number; rounds: numbe
         baton: {
           value: batonRate,
           unit: 'events/s',
-          detail: `${formatNumber(options.events)} appends in ${formatNumber(best.ms)} ms (${(best.ms / options.events).toFixed(3)} ms each), best of ${rounds.length} round${rounds.length === 1 ? '' : 's'}`,
+          detail: `${formatNumber(options.events)} appends in ${formatNumber(best.ms)} ms (${(best.ms / options.events).toFixed(3)} ms each), ${bestOfRounds(rounds.length)}`,
         },
         limit: {
           value: limitRate,

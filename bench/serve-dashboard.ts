@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { envWithout } from './node-reference.js';
 import { formatNumber, type BenchResult } from './report.js';
 import { median, withTempDir } from './support.js';
 import { BATON_BIN } from './short-command.js';
@@ -29,9 +30,7 @@ export function serveBenchSkipReason(): string | undefined {
 }
 
 function env(): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BATON_')) out[k] = v;
-  return { ...out, BATON_NOW: NOW };
+  return { ...envWithout(), BATON_NOW: NOW };
 }
 
 interface Server {

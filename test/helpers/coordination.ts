@@ -16,6 +16,7 @@ import {
 } from '../../src/cli/envelopes-coordination.js';
 import { batonIn, jsonLines, type CliResult } from './cli.js';
 import { makeTempDir, storedEvents } from './workspace.js';
+import { secondsAfter } from './scenario-clock.js';
 
 /**
  * Coordination scenarios through the built binary: a fresh workspace with coordination.md §15's
@@ -25,9 +26,8 @@ import { makeTempDir, storedEvents } from './workspace.js';
 export const T0 = '2026-04-17T10:00:00Z';
 export const T0_ISO = '2026-04-17T10:00:00.000Z';
 
-export function at(offsetSeconds: number): string {
-  return new Date(Date.parse(T0) + offsetSeconds * 1000).toISOString();
-}
+/** BATON_NOW for `offsetSeconds` after T0. */
+export const at = secondsAfter(T0);
 
 /** Any JSON value the binary printed. Tests read fields through a typed envelope (below), never through this. */
 export const JsonValue = z.json();
