@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { generateLog } from './log-fixture.js';
-import { envWithout, interleaveWithNode, nodeReferenceLimit } from './node-reference.js';
+import { envWithout, interleaveWithNode, nodeRatioRow } from './node-reference.js';
 import { formatNumber, type BenchResult } from './report.js';
 import { BATON_BIN } from './short-command.js';
 import { writeHead } from './status.js';
@@ -68,19 +68,9 @@ export async function benchHookPostToolUse(options: { runs: number }): Promise<B
         return run.ms;
       },
     );
-    const node = median(nodeMs);
-    const value = median(hookMs);
-    const ratio = value / node;
-    return {
-      name: HOOK_POST_TOOL_USE.name,
-      work: HOOK_POST_TOOL_USE.work,
-      baton: { value, unit: 'ms', detail: `median of ${options.runs} runs (min ${formatNumber(Math.min(...hookMs), 1)})` },
-      limit: nodeReferenceLimit(node, nodeMs),
-      ratio,
-      floor: `≤ ${HOOK_POST_TOOL_USE.maxRatio}× node -e 0`,
-      pass: ratio <= HOOK_POST_TOOL_USE.maxRatio,
-      notes: [`the first PostToolUse after the signals delivered them (${formatNumber(first.ms, 1)} ms, one durable append of receipts; no floor)`],
-    };
+    return nodeRatioRow(HOOK_POST_TOOL_USE, { nodeMs, commandMs: hookMs, runs: 'runs' }, () => [
+      `the first PostToolUse after the signals delivered them (${formatNumber(first.ms, 1)} ms, one durable append of receipts; no floor)`,
+    ]);
   });
 }
 

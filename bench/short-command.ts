@@ -7,7 +7,7 @@ import { sendSignal } from '../src/coordination/send.js';
 import { startSession } from '../src/coordination/sessions.js';
 import { DEFAULT_COORDINATION_SETTINGS } from '../src/coordination/settings-values.js';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
-import { envWithout, interleaveWithNode, nodeReferenceLimit } from './node-reference.js';
+import { envWithout, interleaveWithNode, nodeRatioRow } from './node-reference.js';
 import { formatNumber, type BenchResult } from './report.js';
 import { makeTempDir, median, noteText, PROJECT_ROOT, removeTempDir, withTempDir } from './support.js';
 
@@ -56,22 +56,10 @@ export async function benchShortCommand(options: { runs: number }): Promise<Benc
     return times;
   });
 
-  const node = median(nodeMs);
-  const version = median(versionMs);
   const append = median(appendMs);
-  const ratio = version / node;
-  return {
-    name: SHORT_COMMAND.name,
-    work: SHORT_COMMAND.work,
-    baton: { value: version, unit: 'ms', detail: `median of ${options.runs} runs of \`node dist/bin/baton.js --version\` (min ${formatNumber(Math.min(...versionMs), 1)})` },
-    limit: nodeReferenceLimit(node, nodeMs),
-    ratio,
-    floor: `≤ ${SHORT_COMMAND.maxRatio}× node -e 0`,
-    pass: ratio <= SHORT_COMMAND.maxRatio,
-    notes: [
-      `\`baton log append\` (init'd workspace, durable append): median ${formatNumber(append, 1)} ms over ${appendMs.length} runs = ${(append / node).toFixed(2)}× node -e 0 (no floor)`,
-    ],
-  };
+  return nodeRatioRow(SHORT_COMMAND, { nodeMs, commandMs: versionMs, runs: 'runs of `node dist/bin/baton.js --version`' }, (node) => [
+    `\`baton log append\` (init'd workspace, durable append): median ${formatNumber(append, 1)} ms over ${appendMs.length} runs = ${(append / node).toFixed(2)}× node -e 0 (no floor)`,
+  ]);
 }
 
 export const SHORT_INBOX = {
@@ -146,22 +134,10 @@ export async function benchShortInbox(options: { runs: number }): Promise<BenchR
       }
     }
 
-    const node = median(nodeMs);
-    const inbox = median(peekMs);
     const mark = median(markMs);
-    const ratio = inbox / node;
-    return {
-      name: SHORT_INBOX.name,
-      work: SHORT_INBOX.work,
-      baton: { value: inbox, unit: 'ms', detail: `median of ${options.runs} runs of \`node dist/bin/baton.js mem inbox --no-mark\` listing ${peek.signals.length} signals (min ${formatNumber(Math.min(...peekMs), 1)})` },
-      limit: nodeReferenceLimit(node, nodeMs),
-      ratio,
-      floor: `≤ ${SHORT_INBOX.maxRatio}× node -e 0`,
-      pass: ratio <= SHORT_INBOX.maxRatio,
-      notes: [
-        `\`baton mem inbox\` (marks ${marked} delivered receipts: one durable append): median ${formatNumber(mark, 1)} ms over ${markMs.length} runs = ${(mark / node).toFixed(2)}× node -e 0 (no floor)`,
-      ],
-    };
+    return nodeRatioRow(SHORT_INBOX, { nodeMs, commandMs: peekMs, runs: `runs of \`node dist/bin/baton.js mem inbox --no-mark\` listing ${peek.signals.length} signals` }, (node) => [
+      `\`baton mem inbox\` (marks ${marked} delivered receipts: one durable append): median ${formatNumber(mark, 1)} ms over ${markMs.length} runs = ${(mark / node).toFixed(2)}× node -e 0 (no floor)`,
+    ]);
   } finally {
     removeTempDir(template);
   }

@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateLog } from './log-fixture.js';
-import { envWithout, interleaveWithNode, nodeReferenceLimit } from './node-reference.js';
+import { envWithout, interleaveWithNode, nodeRatioRow } from './node-reference.js';
 import { formatNumber, type BenchResult } from './report.js';
 import { BATON_BIN } from './short-command.js';
-import { median, withTempDir } from './support.js';
+import { withTempDir } from './support.js';
 
 /**
  * The spec's `status` row: `baton status` (the last stopping point: the tasks fold and the
@@ -92,18 +92,9 @@ export async function benchStatus(options: { events: number; runs: number }): Pr
       () => runNode(['-e', '0']).ms,
       () => once().ms,
     );
-    const node = median(nodeMs);
-    const wall = median(statusMs);
-    const ratio = wall / node;
-    return {
-      name: STATUS.name,
-      work: `\`baton status\` after ${formatNumber(snapshotSeq + STATUS.newEvents)} events, valid snapshot, ${formatNumber(STATUS.newEvents)} new events`,
-      baton: { value: wall, unit: 'ms', detail: `median of ${options.runs} runs of \`baton --session … status\` (min ${formatNumber(Math.min(...statusMs), 1)})` },
-      limit: nodeReferenceLimit(node, nodeMs),
-      ratio,
-      floor: `≤ ${STATUS.maxRatio}× node -e 0`,
-      pass: ratio <= STATUS.maxRatio,
-      notes: [`snapshots at seq ${formatNumber(snapshotSeq)}, then ${formatNumber(STATUS.newEvents)} new events (annotations and heartbeats) folded by each run`],
-    };
+    const work = `\`baton status\` after ${formatNumber(snapshotSeq + STATUS.newEvents)} events, valid snapshot, ${formatNumber(STATUS.newEvents)} new events`;
+    return nodeRatioRow(STATUS, { nodeMs, commandMs: statusMs, runs: 'runs of `baton --session … status`', work }, () => [
+      `snapshots at seq ${formatNumber(snapshotSeq)}, then ${formatNumber(STATUS.newEvents)} new events (annotations and heartbeats) folded by each run`,
+    ]);
   });
 }

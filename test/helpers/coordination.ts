@@ -180,3 +180,12 @@ export class Workspace {
 export async function workspace(config?: string): Promise<Workspace> {
   return new Workspace(config).init();
 }
+
+/** A fresh workspace with three sessions, started s1, s2, then s0, as §15's scenarios start them. */
+export async function threeSessions(): Promise<{ ws: Workspace; s0: string; s1: string; s2: string }> {
+  const ws = await workspace();
+  const s1 = await ws.start();
+  const s2 = await ws.start();
+  const s0 = await ws.start();
+  return { ws, s0, s1, s2 };
+}
