@@ -2,7 +2,7 @@ import type { NewEvent } from '../events/envelope.js';
 import { withAppendWorkspace } from './append-workspace.js';
 import { rawAppendLoop } from './raw-append.js';
 import { formatNumber, rate, type BenchResult } from './report.js';
-import { alternateWithRawLimit, bestOfRounds, fastest, timeRound } from './rounds.js';
+import { alternateWithRawLimit, bestOfRounds, eventRateRow, fastest, timeRound } from './rounds.js';
 import { noteEvent } from './support.js';
 
 export const APPEND_BATCH = {
@@ -48,26 +48,14 @@ export async function benchAppendBatch(options: { batches: number; rounds: numbe
     const batonRate = rate(events, best.ms);
     const limitRate = Math.max(...limitRates);
     const cpu = best.cpu;
-    return {
-      name: APPEND_BATCH.name,
-      work: APPEND_BATCH.work,
-      baton: {
-        value: batonRate,
-        unit: 'events/s',
-        detail: `${formatNumber(options.batches)} batches of ${BATCH} in ${formatNumber(best.ms)} ms (${(best.ms / options.batches).toFixed(2)} ms a batch), ${bestOfRounds(rounds.length)}`,
-      },
-      limit: {
-        value: limitRate,
-        unit: 'events/s',
-        detail: `raw group commit: ${BATCH} × ${line.length}-byte lines per write+fdatasync, best of ${limitRates.length} loops`,
-      },
-      ratio: batonRate / limitRate,
-      floor: `≥ ${formatNumber(APPEND_BATCH.floor)} events/s`,
-      pass: batonRate >= APPEND_BATCH.floor,
-      notes: [
+    return eventRateRow(
+      APPEND_BATCH,
+      { rate: batonRate, detail: `${formatNumber(options.batches)} batches of ${BATCH} in ${formatNumber(best.ms)} ms (${(best.ms / options.batches).toFixed(2)} ms a batch), ${bestOfRounds(rounds.length)}` },
+      { rate: limitRate, detail: `raw group commit: ${BATCH} × ${line.length}-byte lines per write+fdatasync, best of ${limitRates.length} loops` },
+      [
         `rounds (events/s): baton ${rounds.map((r) => formatNumber(rate(events, r.ms))).join(', ')}; raw group commit ${limitRates.map((r) => formatNumber(r)).join(', ')}`,
         `CPU ${((cpu.user + cpu.system) / 1000 / options.batches).toFixed(2)} ms per batch = ${((cpu.user + cpu.system) / events).toFixed(1)} µs per event in the best round; the raw group commit's whole cost is ${((1000 * BATCH) / limitRate).toFixed(2)} ms per batch`,
       ],
-    };
+    );
   });
 }

@@ -1,7 +1,7 @@
 import { withAppendWorkspace } from './append-workspace.js';
 import { rawAppendLoop } from './raw-append.js';
 import { formatNumber, rate, type BenchResult } from './report.js';
-import { alternateWithRawLimit, bestOfRounds, fastest, timeRound } from './rounds.js';
+import { alternateWithRawLimit, bestOfRounds, eventRateRow, fastest, timeRound } from './rounds.js';
 import { noteEvent } from './support.js';
 
 export const APPEND_SINGLE = {
@@ -43,26 +43,14 @@ export async function benchAppendSingle(options: { events: number; rounds: numbe
     const batonRate = rate(options.events, best.ms);
     const limitRate = Math.max(...limitRates);
     const cpu = best.cpu;
-    return {
-      name: APPEND_SINGLE.name,
-      work: APPEND_SINGLE.work,
-      baton: {
-        value: batonRate,
-        unit: 'events/s',
-        detail: `${formatNumber(options.events)} appends in ${formatNumber(best.ms)} ms (${(best.ms / options.events).toFixed(3)} ms each), ${bestOfRounds(rounds.length)}`,
-      },
-      limit: {
-        value: limitRate,
-        unit: 'events/s',
-        detail: `raw write+fdatasync per ${line.length}-byte line, O_APPEND, best of ${limitRates.length} loops`,
-      },
-      ratio: batonRate / limitRate,
-      floor: `≥ ${formatNumber(APPEND_SINGLE.floor)} events/s`,
-      pass: batonRate >= APPEND_SINGLE.floor,
-      notes: [
+    return eventRateRow(
+      APPEND_SINGLE,
+      { rate: batonRate, detail: `${formatNumber(options.events)} appends in ${formatNumber(best.ms)} ms (${(best.ms / options.events).toFixed(3)} ms each), ${bestOfRounds(rounds.length)}` },
+      { rate: limitRate, detail: `raw write+fdatasync per ${line.length}-byte line, O_APPEND, best of ${limitRates.length} loops` },
+      [
         `rounds (events/s): baton ${rounds.map((r) => formatNumber(rate(options.events, r.ms))).join(', ')}; raw loop ${limitRates.map((r) => formatNumber(r)).join(', ')}`,
         `CPU ${((cpu.user + cpu.system) / 1000 / options.events).toFixed(3)} ms per append in the best round (user ${(cpu.user / 1000 / options.events).toFixed(3)}, sys ${(cpu.system / 1000 / options.events).toFixed(3)}); the raw loop's whole cost is ${(1000 / limitRate).toFixed(3)} ms per event`,
       ],
-    };
+    );
   });
 }

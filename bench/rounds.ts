@@ -1,3 +1,5 @@
+import { formatNumber, type BenchResult } from './report.js';
+
 /**
  * How the append rows measure: rounds of Baton's work alternated with the machine's raw limit (one
  * raw loop before each round and one after the last), the fastest round of each reported and every
@@ -43,4 +45,24 @@ export async function alternateWithRawLimit(
   }
   limitRates.push(rawRate());
   return { rounds, limitRates };
+}
+
+/** An append row: Baton's rate against the machine's limit, held against the spec's floor (events/s). */
+export function eventRateRow(
+  spec: { name: string; work: string; floor: number },
+  baton: { rate: number; detail: string },
+  limit: { rate: number; detail: string },
+  notes: string[],
+  floorSuffix = '',
+): BenchResult {
+  return {
+    name: spec.name,
+    work: spec.work,
+    baton: { value: baton.rate, unit: 'events/s', detail: baton.detail },
+    limit: { value: limit.rate, unit: 'events/s', detail: limit.detail },
+    ratio: baton.rate / limit.rate,
+    floor: `≥ ${formatNumber(spec.floor)} events/s${floorSuffix}`,
+    pass: baton.rate >= spec.floor,
+    notes,
+  };
 }
