@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NewEvent, StoredEvent } from '../../events/envelope.js';
 import { GENESIS_HASH } from '../../events/patterns.js';
-import { isBatonError } from '../errors.js';
+import { isBatonError, type BatonError } from '../errors.js';
 import type { AppendOptions, AppendResult, EventStore, ExpectedVersion, ReadOptions } from '../store/contract.js';
 import { hashEvent } from '../store/hash.js';
 import { refusal, sleep, waitUntil } from './async-checks.js';
@@ -192,6 +192,15 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
     expect(head.hash).toBe(before.at(-1)?.hash ?? GENESIS_HASH);
   };
 
+  /** Runs `operation`, which must be refused with `code` and leave the store exactly as it was; returns the error. */
+  const refusedUnchanged = async (store: EventStore, code: string, operation: () => Promise<unknown>): Promise<BatonError> => {
+    const before = await readAll(store);
+    const error = await refusal(operation());
+    expect(error.code).toBe(code);
+    await expectUnchanged(store, before);
+    return error;
+  };
+
   describe(`store conformance: ${adapterName}`, () => {
     describe('append: positions, ids, hash chain, time', () => {
       scenario('assigns seq contiguously from 1 across single appends and batches', async ({ store }) => {
@@ -274,23 +283,17 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
     describe('append: all-or-nothing batches', () => {
       scenario('writes nothing from a batch that holds one schema-invalid event', async ({ store }) => {
         await store.append([note('note/a', 'existing')]);
-        const before = await readAll(store);
-        const error = await refusal(store.append([note('note/a', 'fine'), note('note/b', ''), note('note/c', 'also fine')]));
-        expect(error.code).toBe('INVALID_INPUT');
+        const error = await refusedUnchanged(store, 'INVALID_INPUT', () => store.append([note('note/a', 'fine'), note('note/b', ''), note('note/c', 'also fine')]));
         expect(error.message).toContain('events[1].data.text');
-        await expectUnchanged(store, before);
         expect(await store.streamVersion('note/a')).toBe(1);
         expect(await store.streamVersion('note/c')).toBe(0);
       });
 
       scenario('writes nothing from a batch whose expected version fails on one of its streams', async ({ store }) => {
         await store.append([note('note/a', 'existing')]);
-        const before = await readAll(store);
-        const error = await refusal(
+        await refusedUnchanged(store, 'CONFLICT', () =>
           store.append([note('note/a', 'x'), note('note/b', 'y')], { expectedVersion: { 'note/a': 1, 'note/b': 'stream_exists' } }),
         );
-        expect(error.code).toBe('CONFLICT');
-        await expectUnchanged(store, before);
         expect(await store.streamVersion('note/b')).toBe(0);
       });
     });
@@ -324,10 +327,7 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
 
       scenario("refuses 'no_stream' for a stream that has events with CONFLICT, writing nothing", async ({ store }) => {
         await store.append([note('note/a', 'one')]);
-        const before = await readAll(store);
-        const error = await refusal(store.append([note('note/a', 'again')], { expectedVersion: 'no_stream' }));
-        expect(error.code).toBe('CONFLICT');
-        await expectUnchanged(store, before);
+        await refusedUnchanged(store, 'CONFLICT', () => store.append([note('note/a', 'again')], { expectedVersion: 'no_stream' }));
       });
 
       scenario("accepts 'stream_exists' for a stream that has events", async ({ store }) => {
@@ -338,10 +338,7 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
 
       scenario("refuses 'stream_exists' for a stream with no events with CONFLICT, writing nothing", async ({ store }) => {
         await store.append([note('note/a', 'one')]);
-        const before = await readAll(store);
-        const error = await refusal(store.append([note('note/b', 'first')], { expectedVersion: 'stream_exists' }));
-        expect(error.code).toBe('CONFLICT');
-        await expectUnchanged(store, before);
+        await refusedUnchanged(store, 'CONFLICT', () => store.append([note('note/b', 'first')], { expectedVersion: 'stream_exists' }));
         expect(await store.streamVersion('note/b')).toBe(0);
       });
 
@@ -350,11 +347,8 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
         const ok = await store.append([note('note/a', 'two'), note('note/b', 'two')], { expectedVersion: 1 });
         expect(seqsOf(ok.events)).toEqual([3, 4]);
         await store.append([note('note/a', 'three')]);
-        const before = await readAll(store);
         // note/a is at 3, note/b at 2: one value cannot match both.
-        const error = await refusal(store.append([note('note/a', 'four'), note('note/b', 'three')], { expectedVersion: 3 }));
-        expect(error.code).toBe('CONFLICT');
-        await expectUnchanged(store, before);
+        await refusedUnchanged(store, 'CONFLICT', () => store.append([note('note/a', 'four'), note('note/b', 'three')], { expectedVersion: 3 }));
       });
 
       scenario('accepts a per-stream expectedVersion record when every stream matches', async ({ store }) => {
