@@ -1,9 +1,9 @@
-import { join } from 'node:path';
 import type { NewEvent } from '../events/envelope.js';
-import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
+import { withAppendWorkspace } from './append-workspace.js';
 import { rawAppendLoop } from './raw-append.js';
 import { formatNumber, rate, type BenchResult } from './report.js';
-import { noteEvent, rawLine, withTempDir } from './support.js';
+import { alternateWithRawLimit, bestOfRounds, eventRateRow, fastest, timeRound } from './rounds.js';
+import { noteEvent } from './support.js';
 
 export const APPEND_BATCH = {
   name: 'append-batch',
@@ -21,64 +21,41 @@ const WARMUP_BATCHES = 5;
  * neighbours swing single runs by tens of percent.
  */
 export async function benchAppendBatch(options: { batches: number; rounds: number }): Promise<BenchResult> {
-  return withTempDir('append-batch', async (dir) => {
-    JsonlEventStore.initWorkspace(dir);
-    const store = new JsonlEventStore(dir);
-    const rawPath = join(store.layout.log, 'raw-limit.bin');
-    const line = rawLine();
+  return withAppendWorkspace('append-batch', async ({ store, rawPath, line }) => {
     const events = options.batches * BATCH;
     const batch = (b: number): NewEvent[] => Array.from({ length: BATCH }, (_, i) => noteEvent(b * BATCH + i));
-    try {
-      for (let b = 0; b < WARMUP_BATCHES; b++) await store.append(batch(b));
-      rawAppendLoop(rawPath, line, WARMUP_BATCHES * BATCH, BATCH);
+    for (let b = 0; b < WARMUP_BATCHES; b++) await store.append(batch(b));
+    rawAppendLoop(rawPath, line, WARMUP_BATCHES * BATCH, BATCH);
 
-      const limitRates: number[] = [];
-      const rounds: { ms: number; cpu: NodeJS.CpuUsage }[] = [];
-      let next = WARMUP_BATCHES;
-      for (let round = 0; round < options.rounds; round++) {
-        const raw = rawAppendLoop(rawPath, line, events, BATCH);
-        limitRates.push(rate(raw.events, raw.ms));
-        // The events are built before the clock starts: the caller's object construction is not the
-        // store's cost. Validation, hashing, serialising, writing and syncing all are.
-        const batches = Array.from({ length: options.batches }, (_, b) => batch(next + b));
-        next += options.batches;
-        const cpuStart = process.cpuUsage();
-        const start = performance.now();
+    let next = WARMUP_BATCHES;
+    const rawRate = (): number => {
+      const raw = rawAppendLoop(rawPath, line, events, BATCH);
+      return rate(raw.events, raw.ms);
+    };
+    const { rounds, limitRates } = await alternateWithRawLimit(options.rounds, rawRate, async () => {
+      // The events are built before the clock starts: the caller's object construction is not the
+      // store's cost. Validation, hashing, serialising, writing and syncing all are.
+      const batches = Array.from({ length: options.batches }, (_, b) => batch(next + b));
+      next += options.batches;
+      return timeRound(async () => {
         for (const b of batches) await store.append(b);
-        rounds.push({ ms: performance.now() - start, cpu: process.cpuUsage(cpuStart) });
-      }
-      const after = rawAppendLoop(rawPath, line, events, BATCH);
-      limitRates.push(rate(after.events, after.ms));
+      });
+    });
 
-      const head = await store.head();
-      if (head.seq !== next * BATCH) throw new Error(`head seq ${head.seq}, expected ${next * BATCH}`);
-      const best = rounds.reduce((a, b) => (b.ms < a.ms ? b : a));
-      const batonRate = rate(events, best.ms);
-      const limitRate = Math.max(...limitRates);
-      const cpu = best.cpu;
-      return {
-        name: APPEND_BATCH.name,
-        work: APPEND_BATCH.work,
-        baton: {
-          value: batonRate,
-          unit: 'events/s',
-          detail: `${formatNumber(options.batches)} batches of ${BATCH} in ${formatNumber(best.ms)} ms (${(best.ms / options.batches).toFixed(2)} ms a batch), best of ${rounds.length} round${rounds.length === 1 ? '' : 's'}`,
-        },
-        limit: {
-          value: limitRate,
-          unit: 'events/s',
-          detail: `raw group commit: ${BATCH} × ${line.length}-byte lines per write+fdatasync, best of ${limitRates.length} loops`,
-        },
-        ratio: batonRate / limitRate,
-        floor: `≥ ${formatNumber(APPEND_BATCH.floor)} events/s`,
-        pass: batonRate >= APPEND_BATCH.floor,
-        notes: [
-          `rounds (events/s): baton ${rounds.map((r) => formatNumber(rate(events, r.ms))).join(', ')}; raw group commit ${limitRates.map((r) => formatNumber(r)).join(', ')}`,
-          `CPU ${((cpu.user + cpu.system) / 1000 / options.batches).toFixed(2)} ms per batch = ${((cpu.user + cpu.system) / events).toFixed(1)} µs per event in the best round; the raw group commit's whole cost is ${((1000 * BATCH) / limitRate).toFixed(2)} ms per batch`,
-        ],
-      };
-    } finally {
-      await store.close();
-    }
+    const head = await store.head();
+    if (head.seq !== next * BATCH) throw new Error(`head seq ${head.seq}, expected ${next * BATCH}`);
+    const best = fastest(rounds);
+    const batonRate = rate(events, best.ms);
+    const limitRate = Math.max(...limitRates);
+    const cpu = best.cpu;
+    return eventRateRow(
+      APPEND_BATCH,
+      { rate: batonRate, detail: `${formatNumber(options.batches)} batches of ${BATCH} in ${formatNumber(best.ms)} ms (${(best.ms / options.batches).toFixed(2)} ms a batch), ${bestOfRounds(rounds.length)}` },
+      { rate: limitRate, detail: `raw group commit: ${BATCH} × ${line.length}-byte lines per write+fdatasync, best of ${limitRates.length} loops` },
+      [
+        `rounds (events/s): baton ${rounds.map((r) => formatNumber(rate(events, r.ms))).join(', ')}; raw group commit ${limitRates.map((r) => formatNumber(r)).join(', ')}`,
+        `CPU ${((cpu.user + cpu.system) / 1000 / options.batches).toFixed(2)} ms per batch = ${((cpu.user + cpu.system) / events).toFixed(1)} µs per event in the best round; the raw group commit's whole cost is ${((1000 * BATCH) / limitRate).toFixed(2)} ms per batch`,
+      ],
+    );
   });
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
 import type { WorkerDone } from './append-worker.js';
 import { formatNumber, rate, type BenchResult } from './report.js';
+import { bestOfRounds, eventRateRow, fastest } from './rounds.js';
 import { forkChild, rawLine, withTempDir } from './support.js';
 
 export const APPEND_CONCURRENT = {
@@ -120,32 +121,21 @@ export async function benchAppendConcurrent(options: { perWorker: number; rounds
     const rawBytes = statSync(rawPath).size;
     if (rawBytes !== 2 * total * line.length) throw new Error(`raw limit file holds ${rawBytes} bytes, expected ${2 * total * line.length}`);
 
-    const baton = rounds.reduce((a, b) => (b.ms < a.ms ? b : a));
+    const baton = fastest(rounds);
     const batonRate = rate(total, baton.ms);
     const limitRates = [rate(total, before.ms), rate(total, after.ms)];
     const limitRate = Math.max(...limitRates);
     const perWorker = baton.perWorker;
-    return {
-      name: APPEND_CONCURRENT.name,
-      work: APPEND_CONCURRENT.work,
-      baton: {
-        value: batonRate,
-        unit: 'events/s',
-        detail: `${processes} × ${formatNumber(options.perWorker)} appends, first start to last finish ${formatNumber(baton.ms)} ms, best of ${rounds.length} round${rounds.length === 1 ? '' : 's'}`,
-      },
-      limit: {
-        value: limitRate,
-        unit: 'events/s',
-        detail: `${processes} processes, raw write+fdatasync per line on one O_APPEND file (before ${formatNumber(limitRates[0]!)}, after ${formatNumber(limitRates[1]!)}; the better one)`,
-      },
-      ratio: batonRate / limitRate,
-      floor: `≥ ${formatNumber(APPEND_CONCURRENT.floor)} events/s total, none lost`,
-      pass: batonRate >= APPEND_CONCURRENT.floor,
-      notes: [
+    return eventRateRow(
+      APPEND_CONCURRENT,
+      { rate: batonRate, detail: `${processes} × ${formatNumber(options.perWorker)} appends, first start to last finish ${formatNumber(baton.ms)} ms, ${bestOfRounds(rounds.length)}` },
+      { rate: limitRate, detail: `${processes} processes, raw write+fdatasync per line on one O_APPEND file (before ${formatNumber(limitRates[0]!)}, after ${formatNumber(limitRates[1]!)}; the better one)` },
+      [
         `rounds (events/s): ${rounds.map((r) => formatNumber(rate(total, r.ms))).join(', ')}`,
         ...checks.map((check, round) => `round ${round + 1}: ${check}`),
         `per process in the best round: ${formatNumber(Math.min(...perWorker))}–${formatNumber(Math.max(...perWorker))} events/s; spawn to last exit ${formatNumber(baton.wallMs)} ms (process start-up included)`,
       ],
-    };
+      ' total, none lost',
+    );
   });
 }

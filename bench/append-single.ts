@@ -1,8 +1,8 @@
-import { join } from 'node:path';
-import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
+import { withAppendWorkspace } from './append-workspace.js';
 import { rawAppendLoop } from './raw-append.js';
 import { formatNumber, rate, type BenchResult } from './report.js';
-import { noteEvent, rawLine, withTempDir } from './support.js';
+import { alternateWithRawLimit, bestOfRounds, eventRateRow, fastest, timeRound } from './rounds.js';
+import { noteEvent } from './support.js';
 
 export const APPEND_SINGLE = {
   name: 'append-single',
@@ -20,59 +20,37 @@ const WARMUP = 50;
  * round is printed), as the replay and verify rows do.
  */
 export async function benchAppendSingle(options: { events: number; rounds: number }): Promise<BenchResult> {
-  return withTempDir('append-single', async (dir) => {
-    JsonlEventStore.initWorkspace(dir);
-    const store = new JsonlEventStore(dir);
-    const rawPath = join(store.layout.log, 'raw-limit.bin');
-    const line = rawLine();
-    try {
-      for (let i = 0; i < WARMUP; i++) await store.append([noteEvent(i)]);
-      rawAppendLoop(rawPath, line, WARMUP);
+  return withAppendWorkspace('append-single', async ({ store, rawPath, line }) => {
+    for (let i = 0; i < WARMUP; i++) await store.append([noteEvent(i)]);
+    rawAppendLoop(rawPath, line, WARMUP);
 
-      const limitRates: number[] = [];
-      const rounds: { ms: number; cpu: NodeJS.CpuUsage }[] = [];
-      let appended = WARMUP;
-      for (let round = 0; round < options.rounds; round++) {
-        const raw = rawAppendLoop(rawPath, line, options.events);
-        limitRates.push(rate(raw.events, raw.ms));
-        const cpuStart = process.cpuUsage();
-        const start = performance.now();
+    let appended = WARMUP;
+    const rawRate = (): number => {
+      const raw = rawAppendLoop(rawPath, line, options.events);
+      return rate(raw.events, raw.ms);
+    };
+    const { rounds, limitRates } = await alternateWithRawLimit(options.rounds, rawRate, async () => {
+      const round = await timeRound(async () => {
         for (let i = 0; i < options.events; i++) await store.append([noteEvent(appended + i)]);
-        rounds.push({ ms: performance.now() - start, cpu: process.cpuUsage(cpuStart) });
-        appended += options.events;
-      }
-      const after = rawAppendLoop(rawPath, line, options.events);
-      limitRates.push(rate(after.events, after.ms));
+      });
+      appended += options.events;
+      return round;
+    });
 
-      const head = await store.head();
-      if (head.seq !== appended) throw new Error(`head seq ${head.seq}, expected ${appended}`);
-      const best = rounds.reduce((a, b) => (b.ms < a.ms ? b : a));
-      const batonRate = rate(options.events, best.ms);
-      const limitRate = Math.max(...limitRates);
-      const cpu = best.cpu;
-      return {
-        name: APPEND_SINGLE.name,
-        work: APPEND_SINGLE.work,
-        baton: {
-          value: batonRate,
-          unit: 'events/s',
-          detail: `${formatNumber(options.events)} appends in ${formatNumber(best.ms)} ms (${(best.ms / options.events).toFixed(3)} ms each), best of ${rounds.length} round${rounds.length === 1 ? '' : 's'}`,
-        },
-        limit: {
-          value: limitRate,
-          unit: 'events/s',
-          detail: `raw write+fdatasync per ${line.length}-byte line, O_APPEND, best of ${limitRates.length} loops`,
-        },
-        ratio: batonRate / limitRate,
-        floor: `≥ ${formatNumber(APPEND_SINGLE.floor)} events/s`,
-        pass: batonRate >= APPEND_SINGLE.floor,
-        notes: [
-          `rounds (events/s): baton ${rounds.map((r) => formatNumber(rate(options.events, r.ms))).join(', ')}; raw loop ${limitRates.map((r) => formatNumber(r)).join(', ')}`,
-          `CPU ${((cpu.user + cpu.system) / 1000 / options.events).toFixed(3)} ms per append in the best round (user ${(cpu.user / 1000 / options.events).toFixed(3)}, sys ${(cpu.system / 1000 / options.events).toFixed(3)}); the raw loop's whole cost is ${(1000 / limitRate).toFixed(3)} ms per event`,
-        ],
-      };
-    } finally {
-      await store.close();
-    }
+    const head = await store.head();
+    if (head.seq !== appended) throw new Error(`head seq ${head.seq}, expected ${appended}`);
+    const best = fastest(rounds);
+    const batonRate = rate(options.events, best.ms);
+    const limitRate = Math.max(...limitRates);
+    const cpu = best.cpu;
+    return eventRateRow(
+      APPEND_SINGLE,
+      { rate: batonRate, detail: `${formatNumber(options.events)} appends in ${formatNumber(best.ms)} ms (${(best.ms / options.events).toFixed(3)} ms each), ${bestOfRounds(rounds.length)}` },
+      { rate: limitRate, detail: `raw write+fdatasync per ${line.length}-byte line, O_APPEND, best of ${limitRates.length} loops` },
+      [
+        `rounds (events/s): baton ${rounds.map((r) => formatNumber(rate(options.events, r.ms))).join(', ')}; raw loop ${limitRates.map((r) => formatNumber(r)).join(', ')}`,
+        `CPU ${((cpu.user + cpu.system) / 1000 / options.events).toFixed(3)} ms per append in the best round (user ${(cpu.user / 1000 / options.events).toFixed(3)}, sys ${(cpu.system / 1000 / options.events).toFixed(3)}); the raw loop's whole cost is ${(1000 / limitRate).toFixed(3)} ms per event`,
+      ],
+    );
   });
 }

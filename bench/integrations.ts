@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { generateLog } from './log-fixture.js';
+import { envWithout, interleaveWithNode, nodeRatioRow } from './node-reference.js';
 import { formatNumber, type BenchResult } from './report.js';
 import { BATON_BIN } from './short-command.js';
 import { writeHead } from './status.js';
@@ -26,15 +27,9 @@ export const MCP_STATUS = {
   events: 100_000,
 };
 
-function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('BATON_') && !key.startsWith('CLAUDE_') && value !== undefined) env[key] = value;
-  return { ...env, ...extra };
-}
-
 function runNode(args: readonly string[], input = ''): { ms: number; stdout: string } {
   const start = performance.now();
-  const result = spawnSync(process.execPath, args, { env: cleanEnv(), input, stdio: ['pipe', 'pipe', 'pipe'], encoding: 'utf8' });
+  const result = spawnSync(process.execPath, args, { env: envWithout(['BATON_', 'CLAUDE_']), input, stdio: ['pipe', 'pipe', 'pipe'], encoding: 'utf8' });
   const ms = performance.now() - start;
   if (result.status !== 0 || String(result.stderr).trim() !== '') throw new Error(`node ${args.slice(0, 6).join(' ')} exited with ${result.status}: ${String(result.stderr).trim() || String(result.stdout).trim().slice(0, 500)}`);
   return { ms, stdout: result.stdout };
@@ -64,31 +59,18 @@ export async function benchHookPostToolUse(options: { runs: number }): Promise<B
     const first = hook('PostToolUse', postToolUse);
     if (!first.stdout.includes('new signal')) throw new Error('the first PostToolUse delivered nothing');
     if (hook('PostToolUse', postToolUse).stdout !== '') throw new Error('PostToolUse repeated a delivered signal');
-    for (let i = 0; i < 2; i++) {
-      runNode(['-e', '0']);
-      hook('PostToolUse', postToolUse);
-    }
-    const nodeMs: number[] = [];
-    const hookMs: number[] = [];
-    for (let i = 0; i < options.runs; i++) {
-      nodeMs.push(runNode(['-e', '0']).ms);
-      const run = hook('PostToolUse', postToolUse);
-      if (run.stdout !== '') throw new Error('PostToolUse said something with nothing new');
-      hookMs.push(run.ms);
-    }
-    const node = median(nodeMs);
-    const value = median(hookMs);
-    const ratio = value / node;
-    return {
-      name: HOOK_POST_TOOL_USE.name,
-      work: HOOK_POST_TOOL_USE.work,
-      baton: { value, unit: 'ms', detail: `median of ${options.runs} runs (min ${formatNumber(Math.min(...hookMs), 1)})` },
-      limit: { value: node, unit: 'ms', detail: `median of ${options.runs} runs of \`node -e 0\` (min ${formatNumber(Math.min(...nodeMs), 1)})` },
-      ratio,
-      floor: `≤ ${HOOK_POST_TOOL_USE.maxRatio}× node -e 0`,
-      pass: ratio <= HOOK_POST_TOOL_USE.maxRatio,
-      notes: [`the first PostToolUse after the signals delivered them (${formatNumber(first.ms, 1)} ms, one durable append of receipts; no floor)`],
-    };
+    const { nodeMs, commandMs: hookMs } = interleaveWithNode(
+      options.runs,
+      () => runNode(['-e', '0']).ms,
+      () => {
+        const run = hook('PostToolUse', postToolUse);
+        if (run.stdout !== '') throw new Error('PostToolUse said something with nothing new');
+        return run.ms;
+      },
+    );
+    return nodeRatioRow(HOOK_POST_TOOL_USE, { nodeMs, commandMs: hookMs, runs: 'runs' }, () => [
+      `the first PostToolUse after the signals delivered them (${formatNumber(first.ms, 1)} ms, one durable append of receipts; no floor)`,
+    ]);
   });
 }
 
@@ -104,7 +86,7 @@ export async function benchMcpStatus(options: { runs: number; events: number }):
     baton(dir, 'init');
     const { session, events } = writeHead(dir);
     const client = new Client({ name: 'baton-bench', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BATON_BIN, '--dir', dir, '--session', session, 'mcp'], env: cleanEnv(), stderr: 'pipe' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BATON_BIN, '--dir', dir, '--session', session, 'mcp'], env: envWithout(['BATON_', 'CLAUDE_']), stderr: 'pipe' }));
     try {
       const { tools } = await client.listTools();
       const toolsChars = JSON.stringify({ tools }).length;

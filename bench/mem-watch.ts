@@ -3,6 +3,7 @@ import { appendFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCatalog } from '../events/index.js';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
+import { envWithout } from './node-reference.js';
 import { formatNumber, type BenchResult } from './report.js';
 import { median, PROJECT_ROOT, withTempDir } from './support.js';
 
@@ -21,14 +22,8 @@ export const MEM_WATCH = {
 const BIN = join(PROJECT_ROOT, 'dist', 'bin', 'baton.js');
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('BATON_')) env[key] = value;
-  return env;
-}
-
 function startSession(dir: string): string {
-  const r = spawnSync(process.execPath, [BIN, '--dir', dir, '--json', 'session', 'start'], { env: cleanEnv(), encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [BIN, '--dir', dir, '--json', 'session', 'start'], { env: envWithout(), encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`session start failed: ${r.stdout}${r.stderr}`);
   return (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { session: { id: string } }).session.id;
 }
@@ -57,11 +52,11 @@ async function fsWatchLimit(dir: string, runs: number): Promise<number> {
 
 export async function benchMemWatch(options: { signals: number }): Promise<BenchResult> {
   return withTempDir('mem-watch', async (dir) => {
-    const init = spawnSync(process.execPath, [BIN, '--dir', dir, 'init', '--json'], { env: cleanEnv() });
+    const init = spawnSync(process.execPath, [BIN, '--dir', dir, 'init', '--json'], { env: envWithout() });
     if (init.status !== 0) throw new Error('baton init failed');
     const reader = startSession(dir);
     const sender = startSession(dir);
-    const watcher = spawn(process.execPath, [BIN, '--dir', dir, '--json', 'mem', 'watch', '--session', reader], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const watcher = spawn(process.execPath, [BIN, '--dir', dir, '--json', 'mem', 'watch', '--session', reader], { env: envWithout(), stdio: ['ignore', 'pipe', 'pipe'] });
     const arrivals = new Map<string, number>();
     let buffer = '';
     watcher.stdout.on('data', (chunk: Buffer) => {

@@ -1,7 +1,6 @@
 import type { LogFixture } from './log-fixture.js';
-import type { ChildResult } from './read-child.js';
+import { alternateReadChildren } from './read-child-runs.js';
 import { atSpecReadLimit, formatNumber, rate, type BenchResult } from './report.js';
-import { lastJsonLine, runChild } from './support.js';
 
 export const REPLAY = {
   name: 'replay',
@@ -10,30 +9,13 @@ export const REPLAY = {
   maxRssMB: 400,
 };
 
-async function child(mode: 'replay' | 'replay-limit', fixture: LogFixture): Promise<ChildResult> {
-  const result = lastJsonLine<ChildResult>(await runChild('read-child', [mode, fixture.dir]));
-  if (result.events !== fixture.events) throw new Error(`${mode} saw ${result.events} events, the log holds ${fixture.events}`);
-  return result;
-}
-
-function best(results: readonly ChildResult[]): ChildResult {
-  return results.reduce((a, b) => (b.ms < a.ms ? b : a));
-}
-
 /**
  * Each figure comes from a fresh child process that does nothing else (so its peak RSS is the
  * replay's). The limit and Baton alternate `repeats` times; the best of each is reported, and the
  * highest peak RSS of Baton's runs is held against the memory floor.
  */
 export async function benchReplay(fixture: LogFixture, options: { repeats: number }): Promise<BenchResult> {
-  const batonRuns: ChildResult[] = [];
-  const limitRuns: ChildResult[] = [];
-  for (let i = 0; i < options.repeats; i++) {
-    limitRuns.push(await child('replay-limit', fixture));
-    batonRuns.push(await child('replay', fixture));
-  }
-  const baton = best(batonRuns);
-  const limit = best(limitRuns);
+  const { batonRuns, limitRuns, baton, limit } = await alternateReadChildren({ baton: 'replay', limit: 'replay-limit', verb: 'saw' }, fixture, options.repeats);
   const batonRate = rate(baton.events, baton.ms);
   const limitRate = rate(limit.events, limit.ms);
   const peakRss = Math.max(...batonRuns.map((r) => Math.max(r.maxRssMB, r.vmHwmMB ?? 0)));

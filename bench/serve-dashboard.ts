@@ -1,6 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium, setScrub } from '../test/helpers/dashboard-browser.js';
+import { envWithout } from './node-reference.js';
 import { formatNumber, type BenchResult } from './report.js';
 import { median, withTempDir } from './support.js';
 import { BATON_BIN } from './short-command.js';
@@ -19,7 +21,6 @@ import { appendLines } from './work-units-status.js';
  */
 export const SERVE_RENDER = { name: 'serve-first-render', work: '`baton serve`: first meaningful render of the initiative view, 1,000 WUs, 100,000 events', maxMs: 500 };
 export const SERVE_SCRUB = { name: 'serve-scrub', work: '`baton serve`: scrub to a position (slider moved → that position\'s cards shown), 100,000 events', maxMs: 300 };
-const CHROMIUM = process.env['BATON_CHROMIUM'] ?? '/usr/bin/chromium';
 const NOW = '2026-04-17T12:00:00.000Z';
 const RENDER_ROUNDS = 3;
 const SCRUBS = 12;
@@ -29,9 +30,7 @@ export function serveBenchSkipReason(): string | undefined {
 }
 
 function env(): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BATON_')) out[k] = v;
-  return { ...out, BATON_NOW: NOW };
+  return { ...envWithout(), BATON_NOW: NOW };
 }
 
 interface Server {
@@ -83,7 +82,7 @@ export async function benchServeDashboard(options: { events: number }): Promise<
     run(['init']);
     run(['initiative', 'create', 'INIT-1', '--title', 'Bench']);
     appendLines(dir, 0, options.events, wus);
-    const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    const browser: Browser = await launchChromium();
     const renderMs: number[] = [];
     const baselineMs: number[] = [];
     const startMs: number[] = [];
@@ -115,14 +114,7 @@ export async function benchServeDashboard(options: { events: number }): Promise<
             const positions = Array.from({ length: SCRUBS }, (_, i) => wus + 2 + Math.floor((((i * 5) % SCRUBS) + 0.5) * ((options.events - wus) / SCRUBS)));
             for (const seq of positions) {
               start = performance.now();
-              await page.$eval(
-                '#scrub',
-                (el, v) => {
-                  (el as unknown as { value: string }).value = String(v);
-                  el.dispatchEvent(new Event('input', { bubbles: true }));
-                },
-                seq,
-              );
+              await setScrub(page, seq);
               await page.waitForSelector(`body[data-seq="${seq}"] [data-initiative] .wu`, { timeout: 30_000 });
               scrubMs.push(performance.now() - start);
               roundTripMs.push(await page.evaluate(async () => {

@@ -7,6 +7,7 @@ import { sendSignal } from '../src/coordination/send.js';
 import { startSession } from '../src/coordination/sessions.js';
 import { DEFAULT_COORDINATION_SETTINGS } from '../src/coordination/settings-values.js';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
+import { envWithout, interleaveWithNode, nodeRatioRow } from './node-reference.js';
 import { formatNumber, type BenchResult } from './report.js';
 import { makeTempDir, median, noteText, PROJECT_ROOT, removeTempDir, withTempDir } from './support.js';
 
@@ -17,13 +18,6 @@ export const SHORT_COMMAND = {
 };
 
 export const BATON_BIN = join(PROJECT_ROOT, 'dist', 'bin', 'baton.js');
-
-/** The environment without BATON_* settings, so the caller's shell cannot steer the commands. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('BATON_')) env[key] = value;
-  return env;
-}
 
 /** Wall time of one `node ARGS` run, in ms; throws when it fails. */
 function timeNode(args: readonly string[], env: NodeJS.ProcessEnv): number {
@@ -45,19 +39,12 @@ function runNode(args: readonly string[], env: NodeJS.ProcessEnv): { ms: number;
  */
 export async function benchShortCommand(options: { runs: number }): Promise<BenchResult> {
   if (!existsSync(BATON_BIN)) throw new Error(`${BATON_BIN} is missing: build it with \`node scripts/bundle-cli.mjs\` (or npm run build)`);
-  const env = cleanEnv();
-  const nodeArgs = ['-e', '0'];
-  const versionArgs = [BATON_BIN, '--version'];
-  for (let i = 0; i < 2; i++) {
-    timeNode(nodeArgs, env);
-    timeNode(versionArgs, env);
-  }
-  const nodeMs: number[] = [];
-  const versionMs: number[] = [];
-  for (let i = 0; i < options.runs; i++) {
-    nodeMs.push(timeNode(nodeArgs, env));
-    versionMs.push(timeNode(versionArgs, env));
-  }
+  const env = envWithout();
+  const { nodeMs, commandMs: versionMs } = interleaveWithNode(
+    options.runs,
+    () => timeNode(['-e', '0'], env),
+    () => timeNode([BATON_BIN, '--version'], env),
+  );
 
   const appendMs = await withTempDir('short-command', async (dir) => {
     timeNode([BATON_BIN, 'init', '--dir', dir, '--json'], env);
@@ -69,22 +56,10 @@ export async function benchShortCommand(options: { runs: number }): Promise<Benc
     return times;
   });
 
-  const node = median(nodeMs);
-  const version = median(versionMs);
   const append = median(appendMs);
-  const ratio = version / node;
-  return {
-    name: SHORT_COMMAND.name,
-    work: SHORT_COMMAND.work,
-    baton: { value: version, unit: 'ms', detail: `median of ${options.runs} runs of \`node dist/bin/baton.js --version\` (min ${formatNumber(Math.min(...versionMs), 1)})` },
-    limit: { value: node, unit: 'ms', detail: `median of ${options.runs} runs of \`node -e 0\` (min ${formatNumber(Math.min(...nodeMs), 1)})` },
-    ratio,
-    floor: `≤ ${SHORT_COMMAND.maxRatio}× node -e 0`,
-    pass: ratio <= SHORT_COMMAND.maxRatio,
-    notes: [
-      `\`baton log append\` (init'd workspace, durable append): median ${formatNumber(append, 1)} ms over ${appendMs.length} runs = ${(append / node).toFixed(2)}× node -e 0 (no floor)`,
-    ],
-  };
+  return nodeRatioRow(SHORT_COMMAND, { nodeMs, commandMs: versionMs, runs: 'runs of `node dist/bin/baton.js --version`' }, (node) => [
+    `\`baton log append\` (init'd workspace, durable append): median ${formatNumber(append, 1)} ms over ${appendMs.length} runs = ${(append / node).toFixed(2)}× node -e 0 (no floor)`,
+  ]);
 }
 
 export const SHORT_INBOX = {
@@ -132,24 +107,18 @@ async function inboxWorkspace(dir: string, env: NodeJS.ProcessEnv): Promise<stri
  */
 export async function benchShortInbox(options: { runs: number }): Promise<BenchResult> {
   if (!existsSync(BATON_BIN)) throw new Error(`${BATON_BIN} is missing: build it with \`node scripts/bundle-cli.mjs\` (or npm run build)`);
-  const env = cleanEnv();
+  const env = envWithout();
   const template = makeTempDir('short-inbox');
   try {
     const reader = await inboxWorkspace(template, env);
-    const nodeArgs = ['-e', '0'];
     const peekArgs = [BATON_BIN, 'mem', 'inbox', '--no-mark', '--dir', template, '--json', '--session', reader];
     const peek = JSON.parse(runNode(peekArgs, env).stdout.trim().split('\n').at(-1)!) as { type: string; signals: unknown[] };
     if (peek.type !== 'inbox' || peek.signals.length === 0) throw new Error(`mem inbox printed no signals: ${JSON.stringify(peek).slice(0, 200)}`);
-    for (let i = 0; i < 2; i++) {
-      timeNode(nodeArgs, env);
-      timeNode(peekArgs, env);
-    }
-    const nodeMs: number[] = [];
-    const peekMs: number[] = [];
-    for (let i = 0; i < options.runs; i++) {
-      nodeMs.push(timeNode(nodeArgs, env));
-      peekMs.push(timeNode(peekArgs, env));
-    }
+    const { nodeMs, commandMs: peekMs } = interleaveWithNode(
+      options.runs,
+      () => timeNode(['-e', '0'], env),
+      () => timeNode(peekArgs, env),
+    );
 
     const markMs: number[] = [];
     let marked = 0;
@@ -165,22 +134,10 @@ export async function benchShortInbox(options: { runs: number }): Promise<BenchR
       }
     }
 
-    const node = median(nodeMs);
-    const inbox = median(peekMs);
     const mark = median(markMs);
-    const ratio = inbox / node;
-    return {
-      name: SHORT_INBOX.name,
-      work: SHORT_INBOX.work,
-      baton: { value: inbox, unit: 'ms', detail: `median of ${options.runs} runs of \`node dist/bin/baton.js mem inbox --no-mark\` listing ${peek.signals.length} signals (min ${formatNumber(Math.min(...peekMs), 1)})` },
-      limit: { value: node, unit: 'ms', detail: `median of ${options.runs} runs of \`node -e 0\` (min ${formatNumber(Math.min(...nodeMs), 1)})` },
-      ratio,
-      floor: `≤ ${SHORT_INBOX.maxRatio}× node -e 0`,
-      pass: ratio <= SHORT_INBOX.maxRatio,
-      notes: [
-        `\`baton mem inbox\` (marks ${marked} delivered receipts: one durable append): median ${formatNumber(mark, 1)} ms over ${markMs.length} runs = ${(mark / node).toFixed(2)}× node -e 0 (no floor)`,
-      ],
-    };
+    return nodeRatioRow(SHORT_INBOX, { nodeMs, commandMs: peekMs, runs: `runs of \`node dist/bin/baton.js mem inbox --no-mark\` listing ${peek.signals.length} signals` }, (node) => [
+      `\`baton mem inbox\` (marks ${marked} delivered receipts: one durable append): median ${formatNumber(mark, 1)} ms over ${markMs.length} runs = ${(mark / node).toFixed(2)}× node -e 0 (no floor)`,
+    ]);
   } finally {
     removeTempDir(template);
   }

@@ -2,9 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateLog } from './log-fixture.js';
+import { envWithout, interleaveWithNode, nodeRatioRow } from './node-reference.js';
 import { formatNumber, type BenchResult } from './report.js';
 import { BATON_BIN } from './short-command.js';
-import { median, withTempDir } from './support.js';
+import { withTempDir } from './support.js';
 
 /**
  * The spec's `status` row: `baton status` (the last stopping point: the tasks fold and the
@@ -19,15 +20,9 @@ import { median, withTempDir } from './support.js';
  */
 export const STATUS = { name: 'baton-status', work: '`baton status` after the log, valid snapshot, 1,000 new events', maxRatio: 3, newEvents: 1000 };
 
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('BATON_')) env[key] = value;
-  return env;
-}
-
 function runNode(args: readonly string[], input = ''): { ms: number; stdout: string } {
   const start = performance.now();
-  const result = spawnSync(process.execPath, args, { env: cleanEnv(), input, stdio: ['pipe', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(process.execPath, args, { env: envWithout(), input, stdio: ['pipe', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const ms = performance.now() - start;
   if (result.status !== 0) throw new Error(`node ${args.slice(0, 6).join(' ')} exited with ${result.status}: ${String(result.stderr).trim() || String(result.stdout).trim().slice(0, 500)}`);
   return { ms, stdout: result.stdout };
@@ -92,28 +87,14 @@ export async function benchStatus(options: { events: number; runs: number }): Pr
     };
     const shown = lastEnvelope(once().stdout);
     if (shown['type'] !== 'orchestration_status') throw new Error(`status printed ${String(shown['type'])}: ${JSON.stringify(shown).slice(0, 300)}`);
-    for (let i = 0; i < 2; i++) {
-      runNode(['-e', '0']);
-      once();
-    }
-    const nodeMs: number[] = [];
-    const statusMs: number[] = [];
-    for (let i = 0; i < options.runs; i++) {
-      nodeMs.push(runNode(['-e', '0']).ms);
-      statusMs.push(once().ms);
-    }
-    const node = median(nodeMs);
-    const wall = median(statusMs);
-    const ratio = wall / node;
-    return {
-      name: STATUS.name,
-      work: `\`baton status\` after ${formatNumber(snapshotSeq + STATUS.newEvents)} events, valid snapshot, ${formatNumber(STATUS.newEvents)} new events`,
-      baton: { value: wall, unit: 'ms', detail: `median of ${options.runs} runs of \`baton --session … status\` (min ${formatNumber(Math.min(...statusMs), 1)})` },
-      limit: { value: node, unit: 'ms', detail: `median of ${options.runs} runs of \`node -e 0\` (min ${formatNumber(Math.min(...nodeMs), 1)})` },
-      ratio,
-      floor: `≤ ${STATUS.maxRatio}× node -e 0`,
-      pass: ratio <= STATUS.maxRatio,
-      notes: [`snapshots at seq ${formatNumber(snapshotSeq)}, then ${formatNumber(STATUS.newEvents)} new events (annotations and heartbeats) folded by each run`],
-    };
+    const { nodeMs, commandMs: statusMs } = interleaveWithNode(
+      options.runs,
+      () => runNode(['-e', '0']).ms,
+      () => once().ms,
+    );
+    const work = `\`baton status\` after ${formatNumber(snapshotSeq + STATUS.newEvents)} events, valid snapshot, ${formatNumber(STATUS.newEvents)} new events`;
+    return nodeRatioRow(STATUS, { nodeMs, commandMs: statusMs, runs: 'runs of `baton --session … status`', work }, () => [
+      `snapshots at seq ${formatNumber(snapshotSeq)}, then ${formatNumber(STATUS.newEvents)} new events (annotations and heartbeats) folded by each run`,
+    ]);
   });
 }

@@ -1,7 +1,6 @@
 import type { LogFixture } from './log-fixture.js';
-import type { ChildResult } from './read-child.js';
+import { alternateReadChildren } from './read-child-runs.js';
 import { formatNumber, rate, type BenchResult } from './report.js';
-import { lastJsonLine, runChild } from './support.js';
 
 export const VERIFY = {
   name: 'verify',
@@ -9,29 +8,12 @@ export const VERIFY = {
   floor: 100_000,
 };
 
-async function child(mode: 'verify' | 'verify-limit', fixture: LogFixture): Promise<ChildResult> {
-  const result = lastJsonLine<ChildResult>(await runChild('read-child', [mode, fixture.dir]));
-  if (result.events !== fixture.events) throw new Error(`${mode} checked ${result.events} events, the log holds ${fixture.events}`);
-  return result;
-}
-
-function best(results: readonly ChildResult[]): ChildResult {
-  return results.reduce((a, b) => (b.ms < a.ms ? b : a));
-}
-
 /**
  * The store's verify() over the whole log in a fresh child, against the machine's limit named in
  * the spec: the zod parse of every envelope alone (JSON parsing and reading off the clock).
  */
 export async function benchVerify(fixture: LogFixture, options: { repeats: number }): Promise<BenchResult> {
-  const batonRuns: ChildResult[] = [];
-  const limitRuns: ChildResult[] = [];
-  for (let i = 0; i < options.repeats; i++) {
-    limitRuns.push(await child('verify-limit', fixture));
-    batonRuns.push(await child('verify', fixture));
-  }
-  const baton = best(batonRuns);
-  const limit = best(limitRuns);
+  const { batonRuns, limitRuns, baton, limit } = await alternateReadChildren({ baton: 'verify', limit: 'verify-limit', verb: 'checked' }, fixture, options.repeats);
   const batonRate = rate(baton.events, baton.ms);
   const limitRate = rate(limit.events, limit.ms);
   const withRead = limit.detail['read_parse_zod_ms'] as number;

@@ -6,6 +6,7 @@ import { workUnitsStateProjection } from '../projections/work-units/index.js';
 import { openStore } from '../src/store/open-store.js';
 import { listSegments } from '../src/store/jsonl/segment-scan.js';
 import { runProjection } from '../src/store/projection-runner.js';
+import { envWithout } from './node-reference.js';
 import { atSpecReadLimit, formatNumber, rate, type BenchResult } from './report.js';
 import { collectGarbage, median, withTempDir } from './support.js';
 import { BATON_BIN } from './short-command.js';
@@ -23,9 +24,7 @@ const NOW = '2026-04-17T12:00:00.000Z';
 const REBUILD_ROUNDS = 5;
 
 function env(): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BATON_')) out[k] = v;
-  return { ...out, BATON_NOW: NOW };
+  return { ...envWithout(), BATON_NOW: NOW };
 }
 
 function timeNode(args: readonly string[], input?: string): number {

@@ -110,27 +110,40 @@ async function runCase(c: BadCase, human: boolean): Promise<{ result: CliResult;
   return { result, before, after: hashTree(join(workspace, '.baton')) };
 }
 
+type CaseRun = Awaited<ReturnType<typeof runCase>>;
+
+/**
+ * Runs every case (4 at a time) and checks it with `check`; returns one line per case that failed
+ * its check (none when all pass), so a single run lists every broken case with its output.
+ */
+async function problemsOf(cases: readonly BadCase[], human: boolean, check: (c: BadCase, run: CaseRun) => void): Promise<string[]> {
+  const problems = await inParallel(
+    4,
+    cases.map((c) => async () => {
+      const run = await runCase(c, human);
+      try {
+        check(c, run);
+        return undefined;
+      } catch (error) {
+        return `${c.name}: ${(error as Error).message.split('\n')[0]}\n  stdout: ${run.result.stdout.trim()}\n  stderr: ${run.result.stderr.trim()}`;
+      }
+    }),
+  );
+  return problems.filter((p) => p !== undefined);
+}
+
 describe('bad input is refused at the boundary', () => {
   it(`JSON mode: exit 2, INVALID_INPUT naming the field, nothing changed under .baton/ (${CASES.length} cases)`, async () => {
-    const problems = await inParallel(
-      4,
-      CASES.map((c) => async () => {
-        const { result, before, after } = await runCase(c, false);
-        try {
-          expect(result.code).toBe(2);
-          const error = errorEnvelopeOf(result);
-          expect(error.code).toBe('INVALID_INPUT');
-          for (const name of c.names) expect(includesName(error.message, name), `message "${error.message}" names ${String(name)}`).toBe(true);
-          expect(result.stdout.trim().split('\n')).toHaveLength(1);
-          expect(result.stderr).toBe('');
-          expect(after).toEqual(before);
-          return undefined;
-        } catch (error) {
-          return `${c.name}: ${(error as Error).message.split('\n')[0]}\n  stdout: ${result.stdout.trim()}\n  stderr: ${result.stderr.trim()}`;
-        }
-      }),
-    );
-    expect(problems.filter((p) => p !== undefined)).toEqual([]);
+    const problems = await problemsOf(CASES, false, (c, { result, before, after }) => {
+      expect(result.code).toBe(2);
+      const error = errorEnvelopeOf(result);
+      expect(error.code).toBe('INVALID_INPUT');
+      for (const name of c.names) expect(includesName(error.message, name), `message "${error.message}" names ${String(name)}`).toBe(true);
+      expect(result.stdout.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toBe('');
+      expect(after).toEqual(before);
+    });
+    expect(problems).toEqual([]);
   }, 120_000);
 
   // Every other case, so each source of errors (commander, flag parsers, the environment, payload
@@ -138,23 +151,14 @@ describe('bad input is refused at the boundary', () => {
   const HUMAN_CASES = CASES.filter((_, i) => i % 2 === 0);
 
   it(`human mode (--human): one line on stderr naming the field, nothing on stdout, exit 2 (${HUMAN_CASES.length} cases)`, async () => {
-    const problems = await inParallel(
-      4,
-      HUMAN_CASES.map((c) => async () => {
-        const { result, before, after } = await runCase(c, true);
-        try {
-          expect(result.code).toBe(2);
-          expect(result.stdout).toBe('');
-          expect(result.stderr).toMatch(/^baton: INVALID_INPUT: [^\n]+\n$/);
-          for (const name of c.names) expect(includesName(result.stderr, name), `stderr names ${String(name)}`).toBe(true);
-          expect(after).toEqual(before);
-          return undefined;
-        } catch (error) {
-          return `${c.name}: ${(error as Error).message.split('\n')[0]}\n  stdout: ${result.stdout.trim()}\n  stderr: ${result.stderr.trim()}`;
-        }
-      }),
-    );
-    expect(problems.filter((p) => p !== undefined)).toEqual([]);
+    const problems = await problemsOf(HUMAN_CASES, true, (c, { result, before, after }) => {
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^baton: INVALID_INPUT: [^\n]+\n$/);
+      for (const name of c.names) expect(includesName(result.stderr, name), `stderr names ${String(name)}`).toBe(true);
+      expect(after).toEqual(before);
+    });
+    expect(problems).toEqual([]);
   }, 120_000);
 
   it('an --events file whose last line is invalid appends none of its lines', async () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalEnvelope, canonicalValue, ENVELOPE_KEY_ORDER, isJsonReady } from '../events/canonical.js';
+import { jsonPayloadArbitrary } from './helpers/json-payload-arbitrary.js';
 
 // canonicalEnvelope prints with the native JSON.stringify when every value is already canonical
 // (isJsonReady). These properties pin that fast path to the key-by-key definition: canonicalValue
@@ -18,19 +19,7 @@ function reference(event: Record<string, unknown>, withHash: boolean): string {
 }
 
 /** Values canonicalValue accepts, with unsorted keys, integer-like keys, -0 and undefined holes. */
-const data = fc.letrec((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small' },
-    fc.constant(null),
-    fc.boolean(),
-    fc.string({ unit: 'grapheme' }),
-    fc.double({ noNaN: true, noDefaultInfinity: true }),
-    fc.integer(),
-    fc.constant(-0),
-    fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('10', '2', '0', 'a', 'B', '__proto__x', 'ä')), fc.option(tie('value'), { nil: undefined }), { maxKeys: 5 }),
-  ),
-})).value;
+const data = jsonPayloadArbitrary({ specialKeys: ['10', '2', '0', 'a', 'B', '__proto__x', 'ä'] });
 
 const envelope = fc.record(
   {

@@ -130,12 +130,20 @@ function wrapStore(inner: EventStore, onRead: (options: ReadOptions) => void, ma
 
 describe.each(Object.keys(STORES) as (keyof typeof STORES)[])('projection runner on the %s store', (kind) => {
   const make = STORES[kind];
+  /** A fresh store and cache folder for one property run, closed however the run ends. */
+  const withFresh = async (body: (fresh: ReturnType<typeof make>) => Promise<void>): Promise<void> => {
+    const fresh = make();
+    try {
+      await body(fresh);
+    } finally {
+      await fresh.store.close();
+    }
+  };
 
   it('folding incrementally through snapshots at random cut points equals folding from scratch, byte for byte', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(arbEvent, { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 5 }), fc.integer({ min: 1, max: 4 }), async (events, rawCuts, chunk) => {
-        const { store, cacheDir } = make();
-        try {
+      fc.asyncProperty(fc.array(arbEvent, { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 5 }), fc.integer({ min: 1, max: 4 }), async (events, rawCuts, chunk) =>
+        withFresh(async ({ store, cacheDir }) => {
           const cuts = [...new Set(rawCuts.map((c) => c % (events.length + 1)))].sort((a, b) => a - b);
           let appended = 0;
           let snapshotSeq = 0;
@@ -157,19 +165,16 @@ describe.each(Object.keys(STORES) as (keyof typeof STORES)[])('projection runner
             expect(JSON.stringify(incremental[1].state)).toBe(JSON.stringify(scratch[1].state));
             if (cut > 0) snapshotSeq = cut;
           }
-        } finally {
-          await store.close();
-        }
-      }),
+        }),
+      ),
       { numRuns: RUNS[kind] },
     );
   });
 
   it('replay is deterministic: the same log gives the same view every time, with or without snapshots', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(arbEvent, { minLength: 1, maxLength: 25 }), async (events) => {
-        const { store, cacheDir } = make();
-        try {
+      fc.asyncProperty(fc.array(arbEvent, { minLength: 1, maxLength: 25 }), async (events) =>
+        withFresh(async ({ store, cacheDir }) => {
           await appendAll(store, events);
           const first = await runProjections(store, [logStatsProjection, noteTexts], { catalog, now: NOW });
           const second = await runProjections(store, [logStatsProjection, noteTexts], { catalog, now: NOW });
@@ -179,19 +184,16 @@ describe.each(Object.keys(STORES) as (keyof typeof STORES)[])('projection runner
           expect(viewsOf(second)).toBe(viewsOf(first));
           expect(viewsOf(cold)).toBe(viewsOf(first));
           expect(viewsOf(warm)).toBe(viewsOf(first));
-        } finally {
-          await store.close();
-        }
-      }),
+        }),
+      ),
       { numRuns: RUNS[kind] },
     );
   });
 
   it('`to` gives the view as of that position, using a snapshot at or before it and ignoring one past it', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(arbEvent, { minLength: 1, maxLength: 25 }), fc.nat(), fc.nat(), async (events, rawTo, rawSnap) => {
-        const { store, cacheDir } = make();
-        try {
+      fc.asyncProperty(fc.array(arbEvent, { minLength: 1, maxLength: 25 }), fc.nat(), fc.nat(), async (events, rawTo, rawSnap) =>
+        withFresh(async ({ store, cacheDir }) => {
           const to = rawTo % (events.length + 1);
           const snapAt = 1 + (rawSnap % events.length);
           await appendAll(store, events.slice(0, snapAt));
@@ -217,19 +219,16 @@ describe.each(Object.keys(STORES) as (keyof typeof STORES)[])('projection runner
           const atHead = to === events.length;
           expect(run.snapshot_written).toBe(atHead && run.folded > 0);
           if (!atHead) expect(readFileSync(snapshotPath(cacheDir, 'log_stats'), 'utf8')).toBe(before);
-        } finally {
-          await store.close();
-        }
-      }),
+        }),
+      ),
       { numRuns: RUNS[kind] },
     );
   });
 
   it('ignores and rebuilds a snapshot of another projection version', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(arbEvent, { minLength: 1, maxLength: 20 }), async (events) => {
-        const { store, cacheDir } = make();
-        try {
+      fc.asyncProperty(fc.array(arbEvent, { minLength: 1, maxLength: 20 }), async (events) =>
+        withFresh(async ({ store, cacheDir }) => {
           await appendAll(store, events);
           await runProjection(store, logStatsProjection, { catalog, cacheDir, now: NOW, snapshotEvery: 1 });
           const bumped = { ...logStatsProjection, version: logStatsProjection.version + 1 };
@@ -243,10 +242,8 @@ describe.each(Object.keys(STORES) as (keyof typeof STORES)[])('projection runner
           expect((await runProjection(store, bumped, { catalog, cacheDir, now: NOW })).from_snapshot).toBe(true);
           // …and the old version now sees a stale snapshot in turn.
           expect((await runProjection(store, logStatsProjection, { catalog, cacheDir, now: NOW })).snapshot.kind).toBe(SnapshotOutcome.STALE);
-        } finally {
-          await store.close();
-        }
-      }),
+        }),
+      ),
       { numRuns: RUNS[kind] },
     );
   });

@@ -13,6 +13,7 @@ import { hashEvent, serializeEvent } from '../src/store/hash.js';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
 import { segmentName, workspaceLayout } from '../src/store/jsonl/layout.js';
 import { MemoryEventStore } from '../src/store/memory-store.js';
+import { sealedNote } from './helpers/forge.js';
 
 /**
  * Legacy shapes are upcast on read, never rewritten: a test-only catalog whose `note.recorded` has
@@ -50,33 +51,15 @@ const todayCatalog = EventCatalog.of([noteRecordedWithUpcaster]);
 
 /** A stored line in the legacy shape, built by hand exactly as an old writer would have stored it. */
 function legacyEvent(seq: number, prev: string, words: string): StoredEvent {
-  const base: Omit<StoredEvent, 'hash'> = {
-    v: 1,
-    seq,
-    id: `01HZZZZZZZZZZZZZZZZZZZZZ${String(seq).padStart(2, '0')}`,
-    type: 'note.recorded',
-    stream: 'note/ops',
-    at: '2023-03-04T05:06:07.089Z',
-    actor: 'system',
-    data: { note: words },
-    prev,
-  };
-  return { ...base, hash: hashEvent(base) };
+  return sealedNote({ seq, id: opsId(seq), stream: 'note/ops', at: '2023-03-04T05:06:07.089Z', data: { note: words }, prev });
 }
 
 function todayEvent(seq: number, prev: string, text: string): StoredEvent {
-  const base: Omit<StoredEvent, 'hash'> = {
-    v: 1,
-    seq,
-    id: `01HZZZZZZZZZZZZZZZZZZZZZ${String(seq).padStart(2, '0')}`,
-    type: 'note.recorded',
-    stream: 'note/ops',
-    at: '2024-03-04T05:06:07.089Z',
-    actor: 'system',
-    data: { text },
-    prev,
-  };
-  return { ...base, hash: hashEvent(base) };
+  return sealedNote({ seq, id: opsId(seq), stream: 'note/ops', at: '2024-03-04T05:06:07.089Z', data: { text }, prev });
+}
+
+function opsId(seq: number): string {
+  return `01HZZZZZZZZZZZZZZZZZZZZZ${String(seq).padStart(2, '0')}`;
 }
 
 async function readAll(store: { read(): AsyncIterable<StoredEvent> }): Promise<StoredEvent[]> {

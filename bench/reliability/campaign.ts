@@ -23,15 +23,19 @@ export async function runCampaigns(options: { sizes: CampaignSizes; seed: number
     mkdirSync(path, { recursive: true });
     return path;
   };
+  /** A campaign's progress callback: a line every `every` units done. */
+  const progressEvery =
+    (every: number, campaign: string, units: string) =>
+    (done: number): void => {
+      if (done % every === 0) options.log?.(`  ${campaign}: ${done} ${units}`);
+    };
   if (wanted('crash') && options.sizes.crashTrials > 0) {
     results.push(
       await crashCampaign({
         trials: options.sizes.crashTrials,
         seed: options.seed,
         root: dir('crash'),
-        onProgress: (done) => {
-          if (done % 100 === 0) options.log?.(`  crash: ${done} trials`);
-        },
+        onProgress: progressEvery(100, 'crash', 'trials'),
       }),
     );
   }
@@ -48,9 +52,7 @@ export async function runCampaigns(options: { sizes: CampaignSizes; seed: number
         seed: options.seed,
         root: dir('fuzz'),
         parallel: 2,
-        onProgress: (done) => {
-          if (done % 500 === 0) options.log?.(`  fuzz: ${done} invocations`);
-        },
+        onProgress: progressEvery(500, 'fuzz', 'invocations'),
       }),
     );
   }

@@ -21,6 +21,7 @@ import { endSession, startSession, type StartSessionInput } from '../coordinatio
 import { A2AProfile, coordinationSettingsFrom, type CoordinationSettings } from '../coordination/settings.js';
 import { ErrorCode, isBatonError, type BatonError } from '../errors.js';
 import type { EventStore } from '../store/contract.js';
+import { refusal, sleep, waitUntil } from './async-checks.js';
 import type { ConformanceFactory, ConformanceHarness } from './store-conformance.js';
 
 /**
@@ -164,26 +165,7 @@ function untyped<T>(value: Record<string, unknown>): T {
   return value as unknown as T;
 }
 
-/** The BatonError a promise rejects with; fails when it resolves or rejects with something else. */
-async function refusal(promise: Promise<unknown>, what = 'the operation'): Promise<BatonError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isBatonError(error)) return error;
-    throw error;
-  }
-  throw new Error(`expected ${what} to fail with a BatonError, but it succeeded`);
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(5);
-  }
-}
+const waitFor = (condition: () => boolean, what: string): Promise<void> => waitUntil(condition, what, 15_000);
 
 const idsOf = (items: readonly { signal_id: string }[]): string[] => items.map((s) => s.signal_id);
 

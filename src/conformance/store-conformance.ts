@@ -5,6 +5,7 @@ import { GENESIS_HASH } from '../../events/patterns.js';
 import { isBatonError, type BatonError } from '../errors.js';
 import type { AppendOptions, AppendResult, EventStore, ExpectedVersion, ReadOptions } from '../store/contract.js';
 import { hashEvent } from '../store/hash.js';
+import { refusal, sleep, waitUntil } from './async-checks.js';
 
 /**
  * The adapter conformance suite: every behaviour of the store contract (architecture.md, "The store
@@ -39,26 +40,7 @@ async function readAll(store: EventStore, options?: ReadOptions): Promise<Stored
   return out;
 }
 
-/** The BatonError a promise rejects with; fails when it resolves or rejects with something else. */
-async function rejection(promise: Promise<unknown>): Promise<BatonError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isBatonError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the operation to fail with a BatonError, but it succeeded');
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(5);
-  }
-}
+const waitFor = (condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> => waitUntil(condition, what, timeoutMs);
 
 const seqsOf = (events: readonly StoredEvent[]): number[] => events.map((e) => e.seq);
 const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
@@ -210,6 +192,15 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
     expect(head.hash).toBe(before.at(-1)?.hash ?? GENESIS_HASH);
   };
 
+  /** Runs `operation`, which must be refused with `code` and leave the store exactly as it was; returns the error. */
+  const refusedUnchanged = async (store: EventStore, code: string, operation: () => Promise<unknown>): Promise<BatonError> => {
+    const before = await readAll(store);
+    const error = await refusal(operation());
+    expect(error.code).toBe(code);
+    await expectUnchanged(store, before);
+    return error;
+  };
+
   describe(`store conformance: ${adapterName}`, () => {
     describe('append: positions, ids, hash chain, time', () => {
       scenario('assigns seq contiguously from 1 across single appends and batches', async ({ store }) => {
@@ -292,23 +283,17 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
     describe('append: all-or-nothing batches', () => {
       scenario('writes nothing from a batch that holds one schema-invalid event', async ({ store }) => {
         await store.append([note('note/a', 'existing')]);
-        const before = await readAll(store);
-        const error = await rejection(store.append([note('note/a', 'fine'), note('note/b', ''), note('note/c', 'also fine')]));
-        expect(error.code).toBe('INVALID_INPUT');
+        const error = await refusedUnchanged(store, 'INVALID_INPUT', () => store.append([note('note/a', 'fine'), note('note/b', ''), note('note/c', 'also fine')]));
         expect(error.message).toContain('events[1].data.text');
-        await expectUnchanged(store, before);
         expect(await store.streamVersion('note/a')).toBe(1);
         expect(await store.streamVersion('note/c')).toBe(0);
       });
 
       scenario('writes nothing from a batch whose expected version fails on one of its streams', async ({ store }) => {
         await store.append([note('note/a', 'existing')]);
-        const before = await readAll(store);
-        const error = await rejection(
+        await refusedUnchanged(store, 'CONFLICT', () =>
           store.append([note('note/a', 'x'), note('note/b', 'y')], { expectedVersion: { 'note/a': 1, 'note/b': 'stream_exists' } }),
         );
-        expect(error.code).toBe('CONFLICT');
-        await expectUnchanged(store, before);
         expect(await store.streamVersion('note/b')).toBe(0);
       });
     });
@@ -326,10 +311,10 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
         await store.append([note('note/a', 'one'), note('note/a', 'two')]);
         const before = await readAll(store);
         for (const wrong of [0, 1, 3]) {
-          const error = await rejection(store.append([note('note/a', 'late')], { expectedVersion: wrong }));
+          const error = await refusal(store.append([note('note/a', 'late')], { expectedVersion: wrong }));
           expect(error.code).toBe('CONFLICT');
         }
-        expect((await rejection(store.append([note('note/new', 'x')], { expectedVersion: 1 }))).code).toBe('CONFLICT');
+        expect((await refusal(store.append([note('note/new', 'x')], { expectedVersion: 1 }))).code).toBe('CONFLICT');
         await expectUnchanged(store, before);
       });
 
@@ -342,10 +327,7 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
 
       scenario("refuses 'no_stream' for a stream that has events with CONFLICT, writing nothing", async ({ store }) => {
         await store.append([note('note/a', 'one')]);
-        const before = await readAll(store);
-        const error = await rejection(store.append([note('note/a', 'again')], { expectedVersion: 'no_stream' }));
-        expect(error.code).toBe('CONFLICT');
-        await expectUnchanged(store, before);
+        await refusedUnchanged(store, 'CONFLICT', () => store.append([note('note/a', 'again')], { expectedVersion: 'no_stream' }));
       });
 
       scenario("accepts 'stream_exists' for a stream that has events", async ({ store }) => {
@@ -356,10 +338,7 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
 
       scenario("refuses 'stream_exists' for a stream with no events with CONFLICT, writing nothing", async ({ store }) => {
         await store.append([note('note/a', 'one')]);
-        const before = await readAll(store);
-        const error = await rejection(store.append([note('note/b', 'first')], { expectedVersion: 'stream_exists' }));
-        expect(error.code).toBe('CONFLICT');
-        await expectUnchanged(store, before);
+        await refusedUnchanged(store, 'CONFLICT', () => store.append([note('note/b', 'first')], { expectedVersion: 'stream_exists' }));
         expect(await store.streamVersion('note/b')).toBe(0);
       });
 
@@ -368,11 +347,8 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
         const ok = await store.append([note('note/a', 'two'), note('note/b', 'two')], { expectedVersion: 1 });
         expect(seqsOf(ok.events)).toEqual([3, 4]);
         await store.append([note('note/a', 'three')]);
-        const before = await readAll(store);
         // note/a is at 3, note/b at 2: one value cannot match both.
-        const error = await rejection(store.append([note('note/a', 'four'), note('note/b', 'three')], { expectedVersion: 3 }));
-        expect(error.code).toBe('CONFLICT');
-        await expectUnchanged(store, before);
+        await refusedUnchanged(store, 'CONFLICT', () => store.append([note('note/a', 'four'), note('note/b', 'three')], { expectedVersion: 3 }));
       });
 
       scenario('accepts a per-stream expectedVersion record when every stream matches', async ({ store }) => {
@@ -395,7 +371,7 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
           { 'note/a': 1, 'note/b': 1, 'note/c': 'stream_exists' },
         ];
         for (const record of records) {
-          const error = await rejection(store.append([note('note/a', 'x'), note('note/b', 'y'), note('note/c', 'z')], { expectedVersion: record }));
+          const error = await refusal(store.append([note('note/a', 'x'), note('note/b', 'y'), note('note/c', 'z')], { expectedVersion: record }));
           expect(error.code).toBe('CONFLICT');
         }
         await expectUnchanged(store, before);
@@ -425,7 +401,7 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
           [note('note/a', 'one'), note('note/c', 'two')],
           [note('note/a', 'one'), note('note/b', 'two'), note('note/b', 'extra')],
         ]) {
-          const error = await rejection(store.append(different, { idempotencyKey: 'cmd-1' }));
+          const error = await refusal(store.append(different, { idempotencyKey: 'cmd-1' }));
           expect(error.code).toBe('IDEMPOTENCY_CONFLICT');
         }
         await expectUnchanged(store, before);
@@ -442,7 +418,7 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
 
       scenario('leaves a key free when the append that carried it failed', async ({ store }) => {
         await store.append([note('note/a', 'one')]);
-        const error = await rejection(store.append([note('note/a', 'x')], { idempotencyKey: 'k', expectedVersion: 'no_stream' }));
+        const error = await refusal(store.append([note('note/a', 'x')], { idempotencyKey: 'k', expectedVersion: 'no_stream' }));
         expect(error.code).toBe('CONFLICT');
         const later = await store.append([note('note/b', 'y')], { idempotencyKey: 'k' });
         expect(later.deduplicated).toBe(false);
@@ -458,9 +434,9 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
         const again = await reopened.append(batch, { idempotencyKey: 'durable-key' });
         expect(again.deduplicated).toBe(true);
         expect(again.events).toEqual(first.events);
-        expect((await rejection(reopened.append([note('note/a', 'other')], { idempotencyKey: 'durable-key' }))).code).toBe('IDEMPOTENCY_CONFLICT');
+        expect((await refusal(reopened.append([note('note/a', 'other')], { idempotencyKey: 'durable-key' }))).code).toBe('IDEMPOTENCY_CONFLICT');
         expect((await reopened.append([note('note/b', 'after')], { idempotencyKey: 'single-key' })).deduplicated).toBe(true);
-        expect((await rejection(reopened.append([note('note/b', 'other')], { idempotencyKey: 'single-key' }))).code).toBe('IDEMPOTENCY_CONFLICT');
+        expect((await refusal(reopened.append([note('note/b', 'other')], { idempotencyKey: 'single-key' }))).code).toBe('IDEMPOTENCY_CONFLICT');
         await expectUnchanged(reopened, before);
       });
     });
@@ -712,72 +688,63 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
       async function* iterate(events: readonly StoredEvent[]): AsyncIterable<StoredEvent> {
         for (const event of events) yield structuredClone(event);
       }
+      /** A scenario with a second, fresh harness beside the first: the store an export is imported into. */
+      const withImportTarget = (name: string, body: (source: ConformanceHarness, target: ConformanceHarness) => Promise<void>): void => {
+        scenario(name, async (source) => {
+          const target = await factory();
+          try {
+            await body(source, target);
+          } finally {
+            await target.cleanup();
+          }
+        });
+      };
 
-      scenario('imports an export into a fresh store with identical events, head, stream versions and keys', async ({ store }) => {
+      withImportTarget('imports an export into a fresh store with identical events, head, stream versions and keys', async ({ store }, target) => {
         const exported = await seedExport(store);
         const sourceHead = await store.head();
-        const target = await factory();
-        try {
-          const head = await target.store.importLog(iterate(exported));
-          expect(head).toEqual(sourceHead);
-          expect(await target.store.head()).toEqual(sourceHead);
-          expect(await readAll(target.store)).toEqual(exported);
-          expect(await target.store.streamVersion('note/a')).toBe(3);
-          expect(await target.store.streamVersion('note/b')).toBe(1);
-          expect(await target.store.verify()).toEqual({ ok: true, head_seq: 5, checked: 5, first_bad: null });
-          const replay = await target.store.append([note('note/b', '2'), note('note/a', '3')], { idempotencyKey: 'imported-key' });
-          expect(replay.deduplicated).toBe(true);
-          expect(replay.events).toEqual(exported.slice(1, 3));
-          const next = await target.store.append([note('note/a', '6')], { expectedVersion: 3 });
-          expect(next.events[0]!.seq).toBe(6);
-          expect(next.events[0]!.prev).toBe(sourceHead.hash);
-        } finally {
-          await target.cleanup();
-        }
+        const head = await target.store.importLog(iterate(exported));
+        expect(head).toEqual(sourceHead);
+        expect(await target.store.head()).toEqual(sourceHead);
+        expect(await readAll(target.store)).toEqual(exported);
+        expect(await target.store.streamVersion('note/a')).toBe(3);
+        expect(await target.store.streamVersion('note/b')).toBe(1);
+        expect(await target.store.verify()).toEqual({ ok: true, head_seq: 5, checked: 5, first_bad: null });
+        const replay = await target.store.append([note('note/b', '2'), note('note/a', '3')], { idempotencyKey: 'imported-key' });
+        expect(replay.deduplicated).toBe(true);
+        expect(replay.events).toEqual(exported.slice(1, 3));
+        const next = await target.store.append([note('note/a', '6')], { expectedVersion: 3 });
+        expect(next.events[0]!.seq).toBe(6);
+        expect(next.events[0]!.prev).toBe(sourceHead.hash);
       });
 
-      scenario('refuses to import into a non-empty store with CONFLICT, leaving it unchanged', async ({ store }) => {
+      withImportTarget('refuses to import into a non-empty store with CONFLICT, leaving it unchanged', async ({ store }, target) => {
         const exported = await seedExport(store);
-        const target = await factory();
-        try {
-          await target.store.append([note('note/z', 'already here')]);
-          const before = await readAll(target.store);
-          const error = await rejection(target.store.importLog(iterate(exported)));
-          expect(error.code).toBe('CONFLICT');
-          await expectUnchanged(target.store, before);
-        } finally {
-          await target.cleanup();
-        }
+        await target.store.append([note('note/z', 'already here')]);
+        const before = await readAll(target.store);
+        const error = await refusal(target.store.importLog(iterate(exported)));
+        expect(error.code).toBe('CONFLICT');
+        await expectUnchanged(target.store, before);
       });
 
-      scenario('refuses a tampered export (one data field changed) with INVALID_INPUT and commits nothing', async ({ store }) => {
+      withImportTarget('refuses a tampered export (one data field changed) with INVALID_INPUT and commits nothing', async ({ store }, target) => {
         const exported = await seedExport(store);
         const tampered = exported.map((e) => structuredClone(e));
         tampered[2]!.data = { text: 'rewritten history' };
-        const target = await factory();
-        try {
-          const error = await rejection(target.store.importLog(iterate(tampered)));
-          expect(error.code).toBe('INVALID_INPUT');
-          await expectUnchanged(target.store, []);
-          expect(await target.store.streamVersion('note/a')).toBe(0);
-          // Nothing half-committed stands in the way of importing the sound export afterwards.
-          expect((await target.store.importLog(iterate(exported))).seq).toBe(5);
-          expect(await readAll(target.store)).toEqual(exported);
-        } finally {
-          await target.cleanup();
-        }
+        const error = await refusal(target.store.importLog(iterate(tampered)));
+        expect(error.code).toBe('INVALID_INPUT');
+        await expectUnchanged(target.store, []);
+        expect(await target.store.streamVersion('note/a')).toBe(0);
+        // Nothing half-committed stands in the way of importing the sound export afterwards.
+        expect((await target.store.importLog(iterate(exported))).seq).toBe(5);
+        expect(await readAll(target.store)).toEqual(exported);
       });
 
-      scenario('refuses an export with a missing event with INVALID_INPUT and commits nothing', async ({ store }) => {
+      withImportTarget('refuses an export with a missing event with INVALID_INPUT and commits nothing', async ({ store }, target) => {
         const exported = await seedExport(store);
-        const target = await factory();
-        try {
-          const error = await rejection(target.store.importLog(iterate([...exported.slice(0, 2), ...exported.slice(3)])));
-          expect(error.code).toBe('INVALID_INPUT');
-          await expectUnchanged(target.store, []);
-        } finally {
-          await target.cleanup();
-        }
+        const error = await refusal(target.store.importLog(iterate([...exported.slice(0, 2), ...exported.slice(3)])));
+        expect(error.code).toBe('INVALID_INPUT');
+        await expectUnchanged(target.store, []);
       });
     });
 
@@ -792,7 +759,7 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
         }
         expect(threw).toBeUndefined();
         expect(pending).toBeInstanceOf(Promise);
-        expect((await rejection(pending!)).code).toBe('INVALID_INPUT');
+        expect((await refusal(pending!)).code).toBe('INVALID_INPUT');
       });
 
       const cases: { name: string; field: string; events: NewEvent[]; options?: AppendOptions }[] = [
@@ -827,7 +794,7 @@ export function describeStoreConformance(adapterName: string, factory: Conforman
         scenario(`rejects ${c.name} with INVALID_INPUT naming ${c.field}, writing nothing`, async ({ store }) => {
           await store.append([note('note/a', 'existing')], { idempotencyKey: 'seed' });
           const before = await readAll(store);
-          const error = await rejection(store.append(c.events, c.options));
+          const error = await refusal(store.append(c.events, c.options));
           expect(error.code).toBe('INVALID_INPUT');
           expect(error.message).toContain(c.field);
           await expectUnchanged(store, before);

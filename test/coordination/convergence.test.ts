@@ -1,21 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConvergenceEnvelope, envelope, InboxEnvelope, workspace, type Workspace } from '../helpers/coordination.js';
+import { ConvergenceEnvelope, envelope, InboxEnvelope, threeSessions, workspace } from '../helpers/coordination.js';
 import { errorEnvelopeOf } from '../helpers/cli.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 
 afterAll(removeTempDirs);
 
-async function sessions(): Promise<{ ws: Workspace; s0: string; s1: string; s2: string }> {
-  const ws = await workspace();
-  const s1 = await ws.start();
-  const s2 = await ws.start();
-  const s0 = await ws.start();
-  return { ws, s0, s1, s2 };
-}
-
 describe('convergence (coordination.md §15, 29–31)', () => {
   it('29–30: open until all agree, converged, reopened by a COUNTER, rejected by a required REJECT', async () => {
-    const { ws, s0, s1, s2 } = await sessions();
+    const { ws, s0, s1, s2 } = await threeSessions();
     const p = await ws.signal('Approve boundary?', ['--to', `${s1},${s2}`, '--intent', 'PROPOSE', '--requires-ack'], { as: s0 });
     await ws.signal('yes', ['--reply-to', p.signal_id, '--intent', 'AGREE'], { as: s1 });
     const open = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
@@ -37,7 +29,7 @@ describe('convergence (coordination.md §15, 29–31)', () => {
   });
 
   it('31: a broadcast root never converges; an unknown thread is UNKNOWN_ID', async () => {
-    const { ws, s0, s1, s2 } = await sessions();
+    const { ws, s0, s1, s2 } = await threeSessions();
     const b = await ws.signal('anyone?', ['--intent', 'PROPOSE'], { as: s0 });
     await ws.signal('+1', ['--reply-to', b.signal_id, '--intent', 'AGREE'], { as: s1 });
     await ws.signal('+1', ['--reply-to', b.signal_id, '--intent', 'AGREE'], { as: s2 });
@@ -52,7 +44,7 @@ describe('convergence (coordination.md §15, 29–31)', () => {
   });
 
   it('K6: votes before the proposal and from non-required identities change nothing', async () => {
-    const { ws, s0, s1, s2 } = await sessions();
+    const { ws, s0, s1, s2 } = await threeSessions();
     await ws.signal('early yes', ['--thread', 'plan-1', '--intent', 'AGREE'], { as: s1 });
     const p = await ws.signal('plan', ['--to', s1, '--thread', 'plan-1', '--intent', 'PROPOSE'], { as: s0 });
     // The root of plan-1 is the early vote (lowest seq, broadcast): never converges.
@@ -68,7 +60,7 @@ describe('convergence (coordination.md §15, 29–31)', () => {
   });
 
   it('48: replay --view convergence as of a past position', async () => {
-    const { ws, s0, s1 } = await sessions();
+    const { ws, s0, s1 } = await threeSessions();
     const p = await ws.signal('plan', ['--to', s1, '--intent', 'PROPOSE'], { as: s0 });
     const before = ws.head();
     await ws.signal('yes', ['--reply-to', p.signal_id, '--intent', 'AGREE'], { as: s1 });
@@ -83,7 +75,7 @@ describe('convergence (coordination.md §15, 29–31)', () => {
 
 describe('idempotency (coordination.md §15, 32)', () => {
   it('32: same key and content dedupes; different content conflicts; another sender appends', async () => {
-    const { ws, s0, s1, s2 } = await sessions();
+    const { ws, s0, s1, s2 } = await threeSessions();
     const a = await ws.send('hi', ['--to', s1, '--idempotency-key', 'k1'], { as: s2 });
     const b = await ws.send('hi', ['--to', s1, '--idempotency-key', 'k1'], { as: s2 });
     expect(b.signal.signal_id).toBe(a.signal.signal_id);
@@ -100,14 +92,14 @@ describe('idempotency (coordination.md §15, 32)', () => {
   });
 
   it('X4: concurrent sends with one key store exactly one signal, all print its id', async () => {
-    const { ws, s1, s2 } = await sessions();
+    const { ws, s1, s2 } = await threeSessions();
     const runs = await Promise.all(Array.from({ length: 5 }, () => ws.send('race', ['--to', s1, '--idempotency-key', 'k-race'], { as: s2 })));
     expect(new Set(runs.map((r) => r.signal.signal_id)).size).toBe(1);
     expect(ws.events().filter((e) => e.type === 'signal.sent')).toHaveLength(1);
   });
 
   it('X1/X3: concurrent sends all land with contiguous seq; concurrent marking folds to one delivered', async () => {
-    const { ws, s1, s2 } = await sessions();
+    const { ws, s1, s2 } = await threeSessions();
     await Promise.all(Array.from({ length: 6 }, (_, i) => ws.ok(['mem', 'signal', `n${i}`, '--to', s1], { as: s2 })));
     const events = ws.events();
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));

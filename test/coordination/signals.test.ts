@@ -1,7 +1,7 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { workspace, type InboxEnvelope, type Workspace } from '../helpers/coordination.js';
+import { threeSessions, workspace, type InboxEnvelope, type Workspace } from '../helpers/coordination.js';
 import { errorEnvelopeOf } from '../helpers/cli.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 
@@ -139,14 +139,6 @@ describe('routing (coordination.md §15, 11–19)', () => {
 });
 
 describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
-  async function threeSessions(): Promise<{ ws: Workspace; s0: string; s1: string; s2: string }> {
-    const ws = await workspace();
-    const s1 = await ws.start();
-    const s2 = await ws.start();
-    const s0 = await ws.start();
-    return { ws, s0, s1, s2 };
-  }
-
   it('20: a reply inherits thread and axes and answers the parent sender', async () => {
     const { ws, s1, s2 } = await threeSessions();
     await ws.withWus('WU-1');

@@ -1,23 +1,13 @@
 import { afterAll, expect, it } from 'vitest';
 import { flowDemo } from '../../src/demo/flow.js';
-import { batonIn } from '../helpers/cli.js';
-import { makeTempDir, removeTempDirs } from '../helpers/workspace.js';
+import { runDemo } from '../helpers/demo.js';
+import { removeTempDirs } from '../helpers/workspace.js';
 import { parse } from 'yaml';
 
 afterAll(removeTempDirs);
 
 it('the flow demo runs a team flow through a failed verification, a second iteration and completion', async () => {
-  const dir = makeTempDir('baton-demo-');
-  await batonIn(dir, ['init']);
-  const shown: { cmd: string; code: number; stdout: string }[] = [];
-  await flowDemo(
-    async (args, env) => {
-      const r = await batonIn(dir, args, { env: env ?? {} });
-      return { stdout: r.stdout, stderr: r.stderr, code: r.code ?? -1 };
-    },
-    (cmd, r) => shown.push({ cmd, code: r.code, stdout: r.stdout }),
-    dir,
-  );
+  const { shown } = await runDemo('baton-demo-', flowDemo);
   const merges = shown.filter((s) => s.cmd.includes('flow merge'));
   expect(merges.map((s) => s.stdout.trim())).toEqual(['1 sub-phase(s) failed: verification', 'All sub-phases passed']);
   expect(shown.at(-2)!.code).toBe(2);

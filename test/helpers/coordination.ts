@@ -16,6 +16,7 @@ import {
 } from '../../src/cli/envelopes-coordination.js';
 import { batonIn, jsonLines, type CliResult } from './cli.js';
 import { makeTempDir, storedEvents } from './workspace.js';
+import { secondsAfter } from './scenario-clock.js';
 
 /**
  * Coordination scenarios through the built binary: a fresh workspace with coordination.md §15's
@@ -25,9 +26,8 @@ import { makeTempDir, storedEvents } from './workspace.js';
 export const T0 = '2026-04-17T10:00:00Z';
 export const T0_ISO = '2026-04-17T10:00:00.000Z';
 
-export function at(offsetSeconds: number): string {
-  return new Date(Date.parse(T0) + offsetSeconds * 1000).toISOString();
-}
+/** BATON_NOW for `offsetSeconds` after T0. */
+export const at = secondsAfter(T0);
 
 /** Any JSON value the binary printed. Tests read fields through a typed envelope (below), never through this. */
 export const JsonValue = z.json();
@@ -179,4 +179,13 @@ export class Workspace {
 
 export async function workspace(config?: string): Promise<Workspace> {
   return new Workspace(config).init();
+}
+
+/** A fresh workspace with three sessions, started s1, s2, then s0, as §15's scenarios start them. */
+export async function threeSessions(): Promise<{ ws: Workspace; s0: string; s1: string; s2: string }> {
+  const ws = await workspace();
+  const s1 = await ws.start();
+  const s2 = await ws.start();
+  const s0 = await ws.start();
+  return { ws, s0, s1, s2 };
 }

@@ -1,5 +1,6 @@
 import { workUnitsDemo } from '../../src/demo/work-units.js';
 import { batonIn, jsonLines } from './cli.js';
+import { demoRunnerIn } from './demo.js';
 
 /**
  * A workspace for the dashboard's browser tests: the demo's initiative (INIT-7, driven to the end
@@ -24,10 +25,7 @@ export async function buildDashboardScenario(dir: string): Promise<Scenario> {
   };
   await batonIn(dir, ['init']);
   await workUnitsDemo(
-    async (args, env) => {
-      const r = await batonIn(dir, args, { env: env ?? {} });
-      return { stdout: r.stdout, stderr: r.stderr, code: r.code ?? -1 };
-    },
+    demoRunnerIn(dir),
     () => undefined,
     dir,
   );

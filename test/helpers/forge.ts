@@ -20,23 +20,39 @@ export function forgeEvents(head: ChainHead, count: number, options: { text: str
   let prev = head.hash;
   for (let i = 0; i < count; i++) {
     const seq = head.seq + i + 1;
-    const base: Omit<StoredEvent, 'hash'> = {
-      v: 1,
+    const event = sealedNote({
       seq,
       id: `01FORGED${String(seq).padStart(18, '0')}`,
-      type: 'note.recorded',
       stream: 'note/forged',
       at: options.at ?? '2026-01-01T00:00:00.000Z',
-      actor: 'system',
       data: { text: `${options.text} ${i}` },
       ...(batchEnd !== undefined ? { batch_end: batchEnd } : {}),
       prev,
-    };
-    const hash = hashEvent(base);
-    out.push({ ...base, hash });
-    prev = hash;
+    });
+    out.push(event);
+    prev = event.hash;
   }
   return out;
+}
+
+/**
+ * One stored note.recorded line, written by hand as a writer would have stored it (actor
+ * `system`), its hash computed over the rest: the data may be any shape, today's or a legacy one.
+ */
+export function sealedNote(fields: Pick<StoredEvent, 'seq' | 'id' | 'stream' | 'at' | 'data' | 'prev'> & Partial<Pick<StoredEvent, 'batch_end'>>): StoredEvent {
+  const base: Omit<StoredEvent, 'hash'> = {
+    v: 1,
+    seq: fields.seq,
+    id: fields.id,
+    type: 'note.recorded',
+    stream: fields.stream,
+    at: fields.at,
+    actor: 'system',
+    data: fields.data,
+    ...(fields.batch_end !== undefined ? { batch_end: fields.batch_end } : {}),
+    prev: fields.prev,
+  };
+  return { ...base, hash: hashEvent(base) };
 }
 
 /** The stored bytes of events: each canonical line with its newline. */

@@ -67,6 +67,24 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, what: string): Pr
   }
 }
 
+/**
+ * Starts the appends while another connection holds the workspace's head row, so every one is
+ * inside baton_append waiting on that lock before any decides; then lets them go at once.
+ */
+async function raceOnHeadLock<T>(workspace: string, start: () => Promise<T>[]): Promise<PromiseSettledResult<T>[]> {
+  const holder = await appConnection(workspace);
+  try {
+    await holder.query('BEGIN');
+    await holder.query('SELECT seq FROM baton_heads WHERE workspace_id = $1 FOR UPDATE', [workspace]);
+    const racing = start();
+    await waitFor(async () => ((await waitingAppends()).length === racing.length ? true : undefined), 'both appends to wait on the head lock');
+    await holder.query('COMMIT');
+    return await Promise.allSettled(racing);
+  } finally {
+    await holder.end();
+  }
+}
+
 describe('postgres: baton_append under racing writers', () => {
   it('stores exactly one event when two writers race with the same idempotency key', async () => {
     const workspace = newWorkspaceId('same-key');
@@ -74,27 +92,23 @@ describe('postgres: baton_append under racing writers', () => {
     const second = await open(workspace);
     await first.append([note('note/setup', 'before the race')]);
 
-    // Hold the head row so both appends are inside the function, waiting on the lock, before either decides.
-    const holder = await appConnection(workspace);
-    try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT seq FROM baton_heads WHERE workspace_id = $1 FOR UPDATE', [workspace]);
-      const racing = [first, second].map((store) => store.append([note('note/raced', 'only once')], { idempotencyKey: 'race-key-1', expectedVersion: 'no_stream' }));
-      await waitFor(async () => ((await waitingAppends()).length === 2 ? true : undefined), 'both appends to wait on the head lock');
-      await holder.query('COMMIT');
-      const results = await Promise.all(racing);
+    const results = (
+      await raceOnHeadLock(workspace, () =>
+        [first, second].map((store) => store.append([note('note/raced', 'only once')], { idempotencyKey: 'race-key-1', expectedVersion: 'no_stream' })),
+      )
+    ).map((settled) => {
+      if (settled.status === 'rejected') throw settled.reason;
+      return settled.value;
+    });
 
-      expect(results.map((r) => r.deduplicated).sort()).toEqual([false, true]);
-      expect(results[0]!.events).toEqual(results[1]!.events);
-      expect(results[0]!.events.map((e) => e.seq)).toEqual([2]);
-      const log = await readAll(first);
-      expect(log.filter((e) => e.stream === 'note/raced')).toHaveLength(1);
-      expect(log.map((e) => e.seq)).toEqual([1, 2]);
-      expect(await first.sql('SELECT key, first_seq::int AS first, last_seq::int AS last FROM baton_idempotency')).toEqual([{ key: 'race-key-1', first: 2, last: 2 }]);
-      expect(await second.verify()).toEqual({ ok: true, head_seq: 2, checked: 2, first_bad: null });
-    } finally {
-      await holder.end();
-    }
+    expect(results.map((r) => r.deduplicated).sort()).toEqual([false, true]);
+    expect(results[0]!.events).toEqual(results[1]!.events);
+    expect(results[0]!.events.map((e) => e.seq)).toEqual([2]);
+    const log = await readAll(first);
+    expect(log.filter((e) => e.stream === 'note/raced')).toHaveLength(1);
+    expect(log.map((e) => e.seq)).toEqual([1, 2]);
+    expect(await first.sql('SELECT key, first_seq::int AS first, last_seq::int AS last FROM baton_idempotency')).toEqual([{ key: 'race-key-1', first: 2, last: 2 }]);
+    expect(await second.verify()).toEqual({ ok: true, head_seq: 2, checked: 2, first_bad: null });
   });
 
   it('refuses the second of two racing writers with the same expected version, and the loser writes nothing', async () => {
@@ -102,24 +116,16 @@ describe('postgres: baton_append under racing writers', () => {
     const first = await open(workspace);
     const second = await open(workspace);
     await first.append([note('note/contested', 'version 1')]);
-    const holder = await appConnection(workspace);
-    try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT seq FROM baton_heads WHERE workspace_id = $1 FOR UPDATE', [workspace]);
-      const racing = [first, second].map((store, i) => store.append([note('note/contested', `version 2 by ${i}`)], { expectedVersion: 1 }));
-      await waitFor(async () => ((await waitingAppends()).length === 2 ? true : undefined), 'both appends to wait on the head lock');
-      await holder.query('COMMIT');
-      const settled = await Promise.allSettled(racing);
-      const won = settled.filter((s) => s.status === 'fulfilled');
-      const lost = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
-      expect(won).toHaveLength(1);
-      expect(lost).toHaveLength(1);
-      expect(lost[0]!.reason).toMatchObject({ code: 'CONFLICT', details: { stream: 'note/contested', expected: 1, actual: 2 } });
-      expect((await readAll(second)).map((e) => e.seq)).toEqual([1, 2]);
-      expect(await second.verify()).toMatchObject({ ok: true, head_seq: 2 });
-    } finally {
-      await holder.end();
-    }
+    const settled = await raceOnHeadLock(workspace, () =>
+      [first, second].map((store, i) => store.append([note('note/contested', `version 2 by ${i}`)], { expectedVersion: 1 })),
+    );
+    const won = settled.filter((s) => s.status === 'fulfilled');
+    const lost = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]!.reason).toMatchObject({ code: 'CONFLICT', details: { stream: 'note/contested', expected: 1, actual: 2 } });
+    expect((await readAll(second)).map((e) => e.seq)).toEqual([1, 2]);
+    expect(await second.verify()).toMatchObject({ ok: true, head_seq: 2 });
   });
 
   it('rebuilds on the head another writer moved, so a writer that saw an old head still extends the chain', async () => {

@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batonIn, jsonLines } from '../helpers/cli.js';
+import { CHROMIUM, launchChromium, setScrub } from '../helpers/dashboard-browser.js';
 import { at, buildDashboardScenario, type Scenario } from '../helpers/dashboard-scenario.js';
 import { startServe, type Served } from '../helpers/serve.js';
 import { makeTempDir, removeTempDirs } from '../helpers/workspace.js';
@@ -14,7 +15,6 @@ import { makeTempDir, removeTempDirs } from '../helpers/workspace.js';
  * a reload within a second, the scrubber shows exactly what `replay --to N` / `--at T` prints, and
  * a browser without the token gets 401.
  */
-const CHROMIUM = process.env['BATON_CHROMIUM'] ?? '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/dashboard/', import.meta.url));
 
 let scenario: Scenario;
@@ -56,14 +56,7 @@ async function boardReplayed(position: string[], initiatives: readonly string[])
 }
 
 async function scrubTo(value: number): Promise<void> {
-  await page.$eval(
-    '#scrub',
-    (el, v) => {
-      (el as unknown as { value: string }).value = String(v);
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-    },
-    value,
-  );
+  await setScrub(page, value);
 }
 
 async function show(view: string): Promise<void> {
@@ -80,8 +73,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   scenario = await buildDashboardScenario(makeTempDir('baton-dashboard-'));
   served = await startServe(scenario.dir, [], { env: { BATON_NOW: scenario.now } });
-  // Running as root in CI containers: Chromium's sandbox needs user namespaces it may not get.
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1366, height: 820 } });
   await page.goto(served.serving.url);
   await page.waitForSelector('[data-initiative="INIT-9"] .wu');

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RETURN_AFTER_MINUTES, TASKS_DEMO_START, tasksDemo } from '../../src/demo/tasks.js';
 import { OrchestrationSessionViewEnvelope, OrchestrationStatusEnvelope } from '../../src/cli/envelopes-tasks.js';
 import { batonIn, childEnv } from '../helpers/cli.js';
+import { demoRunnerIn } from '../helpers/demo.js';
 import { makeTempDir, removeTempDirs } from '../helpers/workspace.js';
 
 afterAll(removeTempDirs);
@@ -24,10 +25,7 @@ describe('the tasks demo', () => {
     await batonIn(dir, ['init']);
     const shown: { cmd: string; code: number; stdout: string; stderr: string }[] = [];
     const ids = await tasksDemo(
-      async (args, env) => {
-        const r = await batonIn(dir, args, { env: env ?? {} });
-        return { stdout: r.stdout, stderr: r.stderr, code: r.code ?? -1 };
-      },
+      demoRunnerIn(dir),
       (cmd, r) => shown.push({ cmd, ...r }),
     );
 

@@ -3,6 +3,7 @@ import { TASK_STATES, type TaskState } from '../../events/tasks/vocabulary.js';
 import { inParallel } from '../helpers/cli.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 import { appendBatch, logBytes, move, refuseMove, workspace, type Ws } from './helpers.js';
+import { TASK_PARITY_MATRIX } from './parity-matrix.js';
 
 /**
  * T01 — the full 8 × 8 matrix through the built binary: exactly the 18 legal moves succeed;
@@ -10,16 +11,6 @@ import { appendBatch, logBytes, move, refuseMove, workspace, type Ws } from './h
  * One workspace holds a task per (from, to) pair, prepared in one batch append; the illegal
  * moves run first and the log's bytes are compared, then the legal ones run.
  */
-const LEGAL: Record<TaskState, TaskState[]> = {
-  queued: ['running', 'cancelled', 'superseded'],
-  running: ['waiting_for_user', 'blocked', 'completed', 'failed', 'cancelled', 'superseded'],
-  waiting_for_user: ['running', 'completed', 'failed', 'cancelled', 'superseded'],
-  blocked: ['running', 'failed', 'cancelled', 'superseded'],
-  completed: [],
-  failed: [],
-  cancelled: [],
-  superseded: [],
-};
 const TERMINAL = new Set<TaskState>(['completed', 'failed', 'cancelled', 'superseded']);
 const S = 'session_matrix';
 const taskFor = (from: TaskState, to: TaskState): string => `task_${from}__${to}`;
@@ -47,7 +38,7 @@ afterAll(removeTempDirs);
 
 describe('T01: the legal matrix', () => {
   it('T01: every illegal pair (46) exits 2 with ILLEGAL_TRANSITION, exact message and details, and appends nothing', async () => {
-    const illegal = TASK_STATES.flatMap((from) => TASK_STATES.filter((to) => !LEGAL[from].includes(to)).map((to) => [from, to] as const));
+    const illegal = TASK_STATES.flatMap((from) => TASK_STATES.filter((to) => !TASK_PARITY_MATRIX[from].includes(to)).map((to) => [from, to] as const));
     expect(illegal).toHaveLength(46);
     const before = logBytes(ws);
     const results = await inParallel(4, illegal.map(([from, to]) => () => refuseMove(ws, taskFor(from, to), to, { session: S })));
@@ -67,7 +58,7 @@ describe('T01: the legal matrix', () => {
   }, 180_000);
 
   it('T01: every legal pair (18) exits 0 with the task in the target state', async () => {
-    const legal = TASK_STATES.flatMap((from) => LEGAL[from].map((to) => [from, to] as const));
+    const legal = TASK_STATES.flatMap((from) => TASK_PARITY_MATRIX[from].map((to) => [from, to] as const));
     expect(legal).toHaveLength(18);
     // `move` requires exit 0 and parses the printed task.
     const results = await inParallel(4, legal.map(([, to], i) => () => move(ws, taskFor(legal[i]![0], to), to, { session: S })));

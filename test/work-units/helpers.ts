@@ -9,6 +9,7 @@ import {
   InitiativeStatusEnvelope,
   WuExplanationEnvelope,
 } from '../../src/cli/envelopes-work-units.js';
+import { secondsAfter } from '../helpers/scenario-clock.js';
 
 /**
  * Work-unit scenarios through the built binary, with work-units.md §17's conventions: a fresh
@@ -17,9 +18,8 @@ import {
 export const T0 = '2026-04-17T10:00:00Z';
 export const T0_ISO = '2026-04-17T10:00:00.000Z';
 
-export function at(offsetSeconds: number): string {
-  return new Date(Date.parse(T0) + offsetSeconds * 1000).toISOString();
-}
+/** BATON_NOW for `offsetSeconds` after T0. */
+export const at = secondsAfter(T0);
 export const HOUR = 3600;
 
 const ErrorEnvelope = z.looseObject({ v: z.literal(1), type: z.literal('error'), code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() });
