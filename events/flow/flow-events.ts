@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../catalog.js';
+import { eventsOn } from '../catalog.js';
 import {
   COMPLETE,
   GATE_RESULTS,
@@ -212,20 +212,19 @@ export const FlowFact = z.discriminatedUnion('type', [
 ]);
 export type FlowFact = z.infer<typeof FlowFact>;
 
-const streams = ['flow'];
-export const FLOW_EVENT_DEFINITIONS = [
-  defineEvent({ type: FlowEventType.started, schema: FlowStartedData, streams, description: 'A phase-gate flow was started (flow init).' }),
-  defineEvent({ type: FlowEventType.gate_recorded, schema: GateRecordedData, streams, description: 'A gate result was recorded on the current phase.' }),
-  defineEvent({ type: FlowEventType.phase_changed, schema: PhaseChangedData, streams, description: 'The flow moved to another phase (forward, or back by the failure loop).' }),
-  defineEvent({ type: FlowEventType.iteration_started, schema: IterationStartedData, streams, description: 'Review or verification failed: a new iteration begins.' }),
-  defineEvent({ type: FlowEventType.group_started, schema: GroupStartedData, streams, description: 'The review_verification group was entered (sub-phases reset).' }),
-  defineEvent({ type: FlowEventType.teammate_recorded, schema: TeammateRecordedData, streams, description: 'A teammate (review or verification) reported a result.' }),
-  defineEvent({ type: FlowEventType.group_merged, schema: GroupMergedData, streams, description: 'The group was merged; its verdict is persisted.' }),
-  defineEvent({ type: FlowEventType.completed, schema: FlowCompletedData, streams, description: 'The flow completed after its last gate passed.' }),
-  defineEvent({ type: FlowEventType.aborted, schema: FlowAbortedData, streams, description: 'The flow was aborted (by hand or at max iterations).' }),
-  defineEvent({ type: FlowEventType.mode_changed, schema: ModeChangedData, streams, description: 'A team flow fell back to sequential mode.' }),
-  defineEvent({ type: FlowEventType.fields_set, schema: FieldsSetData, streams, description: "Agent Flow's v1.5+ fields were set (flow update --set-*)." }),
-  defineEvent({ type: FlowEventType.observed, schema: FlowObservedData, streams, description: 'An outside edit of a state file was read and taken as a fact.' }),
-] as const;
+export const FLOW_EVENT_DEFINITIONS = eventsOn('flow', [
+  { type: FlowEventType.started, schema: FlowStartedData, description: 'A phase-gate flow was started (flow init).' },
+  { type: FlowEventType.gate_recorded, schema: GateRecordedData, description: 'A gate result was recorded on the current phase.' },
+  { type: FlowEventType.phase_changed, schema: PhaseChangedData, description: 'The flow moved to another phase (forward, or back by the failure loop).' },
+  { type: FlowEventType.iteration_started, schema: IterationStartedData, description: 'Review or verification failed: a new iteration begins.' },
+  { type: FlowEventType.group_started, schema: GroupStartedData, description: 'The review_verification group was entered (sub-phases reset).' },
+  { type: FlowEventType.teammate_recorded, schema: TeammateRecordedData, description: 'A teammate (review or verification) reported a result.' },
+  { type: FlowEventType.group_merged, schema: GroupMergedData, description: 'The group was merged; its verdict is persisted.' },
+  { type: FlowEventType.completed, schema: FlowCompletedData, description: 'The flow completed after its last gate passed.' },
+  { type: FlowEventType.aborted, schema: FlowAbortedData, description: 'The flow was aborted (by hand or at max iterations).' },
+  { type: FlowEventType.mode_changed, schema: ModeChangedData, description: 'A team flow fell back to sequential mode.' },
+  { type: FlowEventType.fields_set, schema: FieldsSetData, description: "Agent Flow's v1.5+ fields were set (flow update --set-*)." },
+  { type: FlowEventType.observed, schema: FlowObservedData, description: 'An outside edit of a state file was read and taken as a fact.' },
+]);
 
 export { COMPLETE };

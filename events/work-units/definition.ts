@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../catalog.js';
+import { eventsOn } from '../catalog.js';
 import { DEFINITION_FIELD_NAMES } from './terms.js';
 import {
   branchName,
@@ -91,8 +91,12 @@ export const ObservationWuYamlData = z.strictObject({
 export type ObservationWuYamlData = z.infer<typeof ObservationWuYamlData>;
 
 export const DEFINITION_EVENTS = [
-  defineEvent({ type: 'initiative.created', schema: InitiativeCreatedData, streams: ['initiative'], description: 'An initiative was created (baton initiative create).' }),
-  defineEvent({ type: 'wu.defined', schema: WuDefinedData, streams: ['wu'], description: 'A work unit was defined (the first baton wu create).' }),
-  defineEvent({ type: 'wu.updated', schema: WuUpdatedData, streams: ['wu'], description: 'Fields of a work unit definition changed (a later baton wu create).' }),
-  defineEvent({ type: 'observation.wu_yaml', schema: ObservationWuYamlData, streams: ['wu'], description: 'A LumenFlow WU YAML file was read and its read fields changed (baton wu import, YAML probe).' }),
+  ...eventsOn('initiative', [
+    { type: 'initiative.created', schema: InitiativeCreatedData, description: 'An initiative was created (baton initiative create).' },
+  ]),
+  ...eventsOn('wu', [
+    { type: 'wu.defined', schema: WuDefinedData, description: 'A work unit was defined (the first baton wu create).' },
+    { type: 'wu.updated', schema: WuUpdatedData, description: 'Fields of a work unit definition changed (a later baton wu create).' },
+    { type: 'observation.wu_yaml', schema: ObservationWuYamlData, description: 'A LumenFlow WU YAML file was read and its read fields changed (baton wu import, YAML probe).' },
+  ]),
 ] as const;

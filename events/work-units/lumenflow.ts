@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../catalog.js';
+import { eventsOn } from '../catalog.js';
 import { codePath, initiativeId, initiativeSlug, laneName, requiredText, text, wuId } from './vocabulary.js';
 
 /**
@@ -95,8 +95,14 @@ export const SettingsRecordedData = z.strictObject({
 export type SettingsRecordedData = z.infer<typeof SettingsRecordedData>;
 
 export const LUMENFLOW_EVENTS = [
-  defineEvent({ type: 'initiative.updated', schema: InitiativeUpdatedData, streams: ['initiative'], description: 'Fields of an initiative changed (baton initiative update).' }),
-  defineEvent({ type: 'observation.initiative_yaml', schema: ObservationInitiativeYamlData, streams: ['initiative'], description: 'A LumenFlow initiative YAML file was read and its read fields changed (baton import lumenflow).' }),
-  defineEvent({ type: 'observation.lumenflow_wu_event', schema: ObservationLumenflowWuEventData, streams: ['wu'], description: 'A line of LumenFlow\'s wu-events.jsonl, with its original timestamp (baton import lumenflow).' }),
-  defineEvent({ type: 'settings.recorded', schema: SettingsRecordedData, streams: ['settings'], description: 'Lane and capacity settings read from a repository\'s own configuration (baton import lumenflow).' }),
+  ...eventsOn('initiative', [
+    { type: 'initiative.updated', schema: InitiativeUpdatedData, description: 'Fields of an initiative changed (baton initiative update).' },
+    { type: 'observation.initiative_yaml', schema: ObservationInitiativeYamlData, description: 'A LumenFlow initiative YAML file was read and its read fields changed (baton import lumenflow).' },
+  ]),
+  ...eventsOn('wu', [
+    { type: 'observation.lumenflow_wu_event', schema: ObservationLumenflowWuEventData, description: 'A line of LumenFlow\'s wu-events.jsonl, with its original timestamp (baton import lumenflow).' },
+  ]),
+  ...eventsOn('settings', [
+    { type: 'settings.recorded', schema: SettingsRecordedData, description: 'Lane and capacity settings read from a repository\'s own configuration (baton import lumenflow).' },
+  ]),
 ] as const;

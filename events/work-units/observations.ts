@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../catalog.js';
+import { eventsOn } from '../catalog.js';
 import { branchName, worktreePath, wuId } from './vocabulary.js';
 
 /** What the probes saw outside the log (work-units.md §5.1–5.2), recorded only on change. */
@@ -18,8 +18,12 @@ export const ObservationStampFileData = z.strictObject({
 });
 
 export const OBSERVATION_EVENTS = [
-  defineEvent({ type: 'observation.worktree', schema: ObservationWorktreeData, streams: ['wu'], description: 'The worktree probe saw a WU worktree appear, disappear or change branch.' }),
-  defineEvent({ type: 'observation.branch', schema: ObservationBranchData, streams: ['wu'], description: 'The branch probe saw a WU branch appear or disappear.' }),
-  defineEvent({ type: 'observation.dirty_paths', schema: ObservationDirtyPathsData, streams: ['workspace'], description: 'The dirty probe saw the root checkout\'s uncommitted paths change.' }),
-  defineEvent({ type: 'observation.stamp_file', schema: ObservationStampFileData, streams: ['wu'], description: 'The stamp probe saw a done stamp file appear, change or disappear.' }),
+  ...eventsOn('wu', [
+    { type: 'observation.worktree', schema: ObservationWorktreeData, description: 'The worktree probe saw a WU worktree appear, disappear or change branch.' },
+    { type: 'observation.branch', schema: ObservationBranchData, description: 'The branch probe saw a WU branch appear or disappear.' },
+    { type: 'observation.stamp_file', schema: ObservationStampFileData, description: 'The stamp probe saw a done stamp file appear, change or disappear.' },
+  ]),
+  ...eventsOn('workspace', [
+    { type: 'observation.dirty_paths', schema: ObservationDirtyPathsData, description: 'The dirty probe saw the root checkout\'s uncommitted paths change.' },
+  ]),
 ] as const;

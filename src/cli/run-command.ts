@@ -24,3 +24,15 @@ export async function runCommand(command: Command, body: (ctx: CommandContext) =
   }
 }
 
+
+/**
+ * A command's action: commander calls it with the positional arguments, the options and the command
+ * itself; `body` gets the context, then the arguments and the options (trailing ones it does not
+ * need may be left out).
+ */
+export function runs<A extends unknown[]>(body: (ctx: CommandContext, ...args: A) => Promise<number | void>): (...args: [...A, Command]) => Promise<void> {
+  return (...args) => {
+    const command = args[args.length - 1] as Command;
+    return runCommand(command, (ctx) => body(ctx, ...(args.slice(0, -1) as A)));
+  };
+}

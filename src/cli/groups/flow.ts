@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { runCommand } from '../run-command.js';
+import { runCommand, runs } from '../run-command.js';
 
 /** `baton flow …`: Agent Flow's phase-gate workflow on the log (phase-gates.md). */
 export function registerFlow(program: Command): void {
@@ -14,9 +14,7 @@ export function registerFlow(program: Command): void {
     .option('--max-iterations <n>', 'how many iterations the failure loop may run (default 10)')
     .option('--use-deep-dive', 'use the completed deep dive as context')
     .addHelpText('after', '\nExamples:\n  baton flow init Add user authentication with JWT tokens\n  CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1 baton flow init --team --max-iterations 3 Fix the login bug')
-    .action(async (task: string[], options: { team?: boolean; forceSequential?: boolean; maxIterations?: string; useDeepDive?: boolean }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/flow-init.js')).flowInit(ctx, task, options));
-    });
+    .action(runs(async (ctx, task: string[], options: { team?: boolean; forceSequential?: boolean; maxIterations?: string; useDeepDive?: boolean }) => (await import('../commands/flow-init.js')).flowInit(ctx, task, options)));
 
   flow
     .command('update')
@@ -56,24 +54,18 @@ export function registerFlow(program: Command): void {
     .description('take over an Agent Flow run (its state file and its deep dive) as the flow\'s starting state, recorded as events')
     .option('--file <path>', '.claude/orchestration.local.md or .claude/team-orchestration.local.md (default: the one present)')
     .addHelpText('after', '\nExamples:\n  baton flow adopt\n  baton flow adopt --file .claude/team-orchestration.local.md')
-    .action(async (options: { file?: string }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/flow-adopt.js')).flowAdopt(ctx, options));
-    });
+    .action(runs(async (ctx, options: { file?: string }) => (await import('../commands/flow-adopt.js')).flowAdopt(ctx, options)));
 
   flow
     .command('status')
     .description('the most recent flow; rewrites its state file when missing or different')
     .addHelpText('after', '\nExamples:\n  baton flow status\n  baton flow status --json | jq .flow.current_phase')
-    .action(async (_options: unknown, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/flow-status.js')).flowStatus(ctx));
-    });
+    .action(runs(async (ctx) => (await import('../commands/flow-status.js')).flowStatus(ctx)));
 
   flow
     .command('merge')
     .description('merge the review_verification group: the verdict is recorded once both teammates reported')
     .option('--parallel-group <group>', 'the group (default review_verification)')
     .addHelpText('after', '\nExamples:\n  baton flow merge\n  baton flow merge --json | jq .all_passed')
-    .action(async (options: { parallelGroup?: string }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/flow-merge.js')).flowMerge(ctx, options));
-    });
+    .action(runs(async (ctx, options: { parallelGroup?: string }) => (await import('../commands/flow-merge.js')).flowMerge(ctx, options)));
 }

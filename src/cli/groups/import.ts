@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { runCommand } from '../run-command.js';
+import { runs } from '../run-command.js';
 
 /** `baton import …`: bring another system's state into the log (issue 17). */
 export function registerImport(program: Command): void {
@@ -11,7 +11,5 @@ export function registerImport(program: Command): void {
     .option('--dry-run', 'plan and report, append nothing')
     .option('--skip-invalid', 'import the valid files and report how many were skipped (default: one invalid file fails the whole import)')
     .addHelpText('after', '\nExamples:\n  baton import lumenflow\n  baton import lumenflow ../my-lumenflow-repo --dry-run\n  baton import lumenflow --skip-invalid')
-    .action(async (repo: string | undefined, options: { dryRun?: boolean; skipInvalid?: boolean }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/import-lumenflow.js')).importLumenflowCommand(ctx, repo, options));
-    });
+    .action(runs(async (ctx, repo: string | undefined, options: { dryRun?: boolean; skipInvalid?: boolean }) => (await import('../commands/import-lumenflow.js')).importLumenflowCommand(ctx, repo, options)));
 }

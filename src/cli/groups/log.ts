@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { LogAppendFlags } from '../commands/log-append.js';
-import { runCommand } from '../run-command.js';
+import { runs } from '../run-command.js';
 
 /** `baton log …`: the event log itself. */
 export function registerLog(program: Command): void {
@@ -21,9 +21,7 @@ export function registerLog(program: Command): void {
       'after',
       `\nExamples:\n  baton log append --type note.recorded --stream note/ops --data '{"text":"deploy paused"}'\n  baton log append --type note.recorded --stream note/ops --data '{"text":"first"}' --expected-version no_stream --idempotency-key op-1\n  printf '%s\\n' '{"type":"note.recorded","stream":"note/a","data":{"text":"one"}}' | baton log append --events -`,
     )
-    .action(async (options: LogAppendFlags, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/log-append.js')).logAppend(ctx, options));
-    });
+    .action(runs(async (ctx, options: LogAppendFlags) => (await import('../commands/log-append.js')).logAppend(ctx, options)));
 
   log
     .command('show')
@@ -33,9 +31,7 @@ export function registerLog(program: Command): void {
     .option('--type <type>', 'only this event type (repeatable)', collect, [])
     .option('--stream <stream>', 'only this stream (repeatable)', collect, [])
     .addHelpText('after', '\nExamples:\n  baton log show --from 10 --to 20\n  baton log show --stream note/ops | jq .data')
-    .action(async (options: { from?: string; to?: string; type: string[]; stream: string[] }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/log-show.js')).logShow(ctx, options));
-    });
+    .action(runs(async (ctx, options: { from?: string; to?: string; type: string[]; stream: string[] }) => (await import('../commands/log-show.js')).logShow(ctx, options)));
 
   log
     .command('tail')
@@ -43,25 +39,19 @@ export function registerLog(program: Command): void {
     .option('-n, --lines <n>', 'how many', '10')
     .option('-f, --follow', 'keep following the log until interrupted')
     .addHelpText('after', '\nExamples:\n  baton log tail -n 5\n  baton log tail -f | jq -c "{seq, type}"')
-    .action(async (options: { lines: string; follow?: boolean }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/log-tail.js')).logTail(ctx, options));
-    });
+    .action(runs(async (ctx, options: { lines: string; follow?: boolean }) => (await import('../commands/log-tail.js')).logTail(ctx, options)));
 
   log
     .command('verify')
     .description('walk the whole log: contiguous seq, schema-valid lines, unbroken hash chain (exit 3 when not ok)')
     .addHelpText('after', '\nExamples:\n  baton log verify\n  baton log verify --json | jq .first_bad')
-    .action(async (_options: unknown, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/log-verify.js')).logVerify(ctx));
-    });
+    .action(runs(async (ctx) => (await import('../commands/log-verify.js')).logVerify(ctx)));
 
   log
     .command('stats')
     .description('head, event and stream counts, segments, bytes, events by type')
     .addHelpText('after', '\nExamples:\n  baton log stats')
-    .action(async (_options: unknown, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/log-stats.js')).logStats(ctx));
-    });
+    .action(runs(async (ctx) => (await import('../commands/log-stats.js')).logStats(ctx)));
 
   log
     .command('export')
@@ -69,18 +59,14 @@ export function registerLog(program: Command): void {
     .requiredOption('--out <file>', 'destination file, or - for stdout')
     .option('--to <seq>', 'stop after this seq (the intact prefix of a log with a corrupt line: see log verify)')
     .addHelpText('after', '\nExamples:\n  baton log export --out backup.jsonl\n  baton log export --out - | gzip > backup.jsonl.gz\n  baton log export --to 9000 --out intact.jsonl && baton --dir ../restored log import intact.jsonl')
-    .action(async (options: { out: string; to?: string }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/log-export.js')).logExport(ctx, options));
-    });
+    .action(runs(async (ctx, options: { out: string; to?: string }) => (await import('../commands/log-export.js')).logExport(ctx, options)));
 
   log
     .command('import')
     .description('load an export into this workspace\'s (empty) store; the chain is verified before anything is committed')
     .argument('<file>', 'an export file, or - for stdin')
     .addHelpText('after', '\nExamples:\n  baton --dir fresh-ws log import backup.jsonl\n  gunzip -c backup.jsonl.gz | baton log import -')
-    .action(async (file: string, _options: unknown, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/log-import.js')).logImport(ctx, file));
-    });
+    .action(runs(async (ctx, file: string) => (await import('../commands/log-import.js')).logImport(ctx, file)));
 }
 
 function collect(value: string, previous: string[]): string[] {

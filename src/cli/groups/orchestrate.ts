@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { runCommand } from '../run-command.js';
+import { runs } from '../run-command.js';
 
 /** `baton orchestrate …` (work-units.md §7–§10): plan, launch and reconcile an initiative. */
 export function registerOrchestrate(program: Command): void {
@@ -11,9 +11,7 @@ export function registerOrchestrate(program: Command): void {
     .argument('<INIT>', 'the initiative id')
     .option('--max-active-workers <n>', 'capacity (0 pauses launches)')
     .addHelpText('after', '\nExamples:\n  baton orchestrate plan INIT-1\n  baton orchestrate plan INIT-1 --max-active-workers 3')
-    .action(async (id: string, options: { maxActiveWorkers?: string }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/orchestrate.js')).orchestratePlan(ctx, id, options));
-    });
+    .action(runs(async (ctx, id: string, options: { maxActiveWorkers?: string }) => (await import('../commands/orchestrate.js')).orchestratePlan(ctx, id, options)));
 
   orchestrate
     .command('status')
@@ -21,9 +19,7 @@ export function registerOrchestrate(program: Command): void {
     .argument('<INIT>', 'the initiative id')
     .option('--max-active-workers <n>', 'capacity (default: the latest run\'s, else config, else unlimited)')
     .addHelpText('after', '\nExamples:\n  baton orchestrate status INIT-1\n  baton orchestrate status INIT-1 --json | jq .next_safe_actions')
-    .action(async (id: string, options: { maxActiveWorkers?: string }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/orchestrate.js')).orchestrateStatus(ctx, id, options));
-    });
+    .action(runs(async (ctx, id: string, options: { maxActiveWorkers?: string }) => (await import('../commands/orchestrate.js')).orchestrateStatus(ctx, id, options)));
 
   orchestrate
     .command('run')
@@ -33,7 +29,5 @@ export function registerOrchestrate(program: Command): void {
     .option('--max-active-workers <n>', 'capacity for this run (0 pauses launches)')
     .option('--print-handoffs', 'print each handoff file inline instead of its path')
     .addHelpText('after', '\nExamples:\n  baton orchestrate run INIT-1 --client codex\n  baton orchestrate run INIT-1 --client claude-code --print-handoffs --human')
-    .action(async (id: string, options: { client?: string; maxActiveWorkers?: string; printHandoffs?: boolean }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/orchestrate-run.js')).orchestrateRun(ctx, id, options));
-    });
+    .action(runs(async (ctx, id: string, options: { client?: string; maxActiveWorkers?: string; printHandoffs?: boolean }) => (await import('../commands/orchestrate-run.js')).orchestrateRun(ctx, id, options)));
 }

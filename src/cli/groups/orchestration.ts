@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { runCommand } from '../run-command.js';
+import { runCommand, runs } from '../run-command.js';
 
 /**
  * `baton status`, `baton resume`, `baton sessions` and `baton session <id>` (tasks.md §9, §10).
@@ -10,9 +10,7 @@ export function registerOrchestration(program: Command): void {
     .command('status')
     .description('the last stopping point: what to do next and how to resume (scoped by --session)')
     .addHelpText('after', '\nExamples:\n  baton status --human\n  baton --session "$BATON_SESSION" status | jq .lastStoppingPoint.nextAction')
-    .action(async (_options: unknown, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/status.js')).status(ctx));
-    });
+    .action(runs(async (ctx) => (await import('../commands/status.js')).status(ctx)));
 
   program
     .command('resume')
@@ -20,17 +18,13 @@ export function registerOrchestration(program: Command): void {
     .argument('<session-id>', 'the session to resume (any status)')
     .option('--execute', 'run the command, stdio inherited; exit with its exit code')
     .addHelpText('after', '\nExamples:\n  baton resume session_0123456789abcdef01234567\n  baton resume session_0123456789abcdef01234567 --execute')
-    .action(async (id: string, options: { execute?: boolean }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/resume.js')).resume(ctx, id, options));
-    });
+    .action(runs(async (ctx, id: string, options: { execute?: boolean }) => (await import('../commands/resume.js')).resume(ctx, id, options)));
 
   program
     .command('sessions')
     .description('every session in creation order, with its effective status')
     .addHelpText('after', '\nExamples:\n  baton sessions --human')
-    .action(async (_options: unknown, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/sessions-views.js')).sessionsList(ctx));
-    });
+    .action(runs(async (ctx) => (await import('../commands/sessions-views.js')).sessionsList(ctx)));
 
   const session = program.commands.find((c) => c.name() === 'session') ?? program.command('session');
   session

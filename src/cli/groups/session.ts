@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { runCommand } from '../run-command.js';
+import { runs } from '../run-command.js';
 
 /** `baton session …`: the live agent run (coordination.md §2). */
 export function registerSession(program: Command): void {
@@ -17,18 +17,14 @@ export function registerSession(program: Command): void {
     .option('--worktree <path>', 'its worktree')
     .option('--client <type>', 'claude-code, codex, gemini or generic (claude-code gets hook delivery)')
     .addHelpText('after', '\nExamples:\n  eval "$(baton session start --human --client codex | tail -n 1)"\n  baton session start --agent-identity reviewer:docs:a --role reviewer --json')
-    .action(async (options: Record<string, string | undefined>, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/session-start.js')).sessionStart(ctx, options));
-    });
+    .action(runs(async (ctx, options: Record<string, string | undefined>) => (await import('../commands/session-start.js')).sessionStart(ctx, options)));
 
   session
     .command('heartbeat')
     .description('say the session is alive (default: the acting session)')
     .argument('[id]', 'the session id (default: --session / BATON_SESSION)')
     .addHelpText('after', '\nExamples:\n  baton session heartbeat\n  baton session heartbeat session_0123456789abcdef01234567')
-    .action(async (id: string | undefined, _options: unknown, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/session-end.js')).sessionHeartbeat(ctx, id));
-    });
+    .action(runs(async (ctx, id: string | undefined) => (await import('../commands/session-end.js')).sessionHeartbeat(ctx, id)));
 
   session
     .command('end')
@@ -36,7 +32,5 @@ export function registerSession(program: Command): void {
     .argument('<id>', 'the session id')
     .option('--status <status>', 'succeeded, failed or cancelled', 'succeeded')
     .addHelpText('after', '\nExamples:\n  baton session end "$BATON_SESSION"\n  baton session end session_0123456789abcdef01234567 --status failed')
-    .action(async (id: string, options: { status: string }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/session-end.js')).sessionEnd(ctx, id, options.status));
-    });
+    .action(runs(async (ctx, id: string, options: { status: string }) => (await import('../commands/session-end.js')).sessionEnd(ctx, id, options.status)));
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { runCommand } from '../run-command.js';
+import { runCommand, runs } from '../run-command.js';
 
 /** `baton setup <client>`: wire an agent client to Baton (hooks, MCP configuration, instructions). */
 export function registerSetup(program: Command): void {
@@ -21,9 +21,7 @@ Examples:
   baton setup codex
   baton setup cursor`,
     )
-    .action(async (client: string, _options: unknown, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/setup.js')).setup(ctx, client));
-    });
+    .action(runs(async (ctx, client: string) => (await import('../commands/setup.js')).setup(ctx, client)));
 }
 
 /** `baton hook claude-code <EVENT>`: what the installed hooks run; never blocks the agent. */

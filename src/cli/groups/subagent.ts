@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { SubagentStartFlags } from '../../tasks/subagents.js';
-import { runCommand } from '../run-command.js';
+import { runs } from '../run-command.js';
 
 /** `baton subagent start | finish` (tasks.md §8). */
 export function registerSubagent(program: Command): void {
@@ -13,16 +13,12 @@ export function registerSubagent(program: Command): void {
     .option('--root-task <task>', 'a task of the acting session')
     .option('--idempotency-key <key>', 'a repeat with the same key returns the first subagent')
     .addHelpText('after', '\nExamples:\n  baton --session "$BATON_SESSION" subagent start --kind instrumentation --root-task task_0123456789abcdef01234567')
-    .action(async (options: SubagentStartFlags, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/subagent-commands.js')).subagentStart(ctx, options));
-    });
+    .action(runs(async (ctx, options: SubagentStartFlags) => (await import('../commands/subagent-commands.js')).subagentStart(ctx, options)));
 
   subagent
     .command('finish')
     .description('mark a subagent finished (again: no change, exit 0)')
     .argument('<id>', 'the subagent id')
     .addHelpText('after', '\nExamples:\n  baton subagent finish subagent_0123456789abcdef01234567')
-    .action(async (id: string, _options: unknown, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/subagent-commands.js')).subagentFinish(ctx, id));
-    });
+    .action(runs(async (ctx, id: string) => (await import('../commands/subagent-commands.js')).subagentFinish(ctx, id)));
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CreateTaskFlags } from '../../tasks/create-task.js';
 import type { OwnFlags } from '../../tasks/ownership-input.js';
 import type { TransitionFlags } from '../../tasks/transition-task.js';
-import { runCommand } from '../run-command.js';
+import { runCommand, runs } from '../run-command.js';
 
 /** `baton task …` and `baton tasks`: tasks of sessions (tasks.md §5–§7, §10.1). */
 export function registerTask(program: Command): void {
@@ -26,9 +26,7 @@ export function registerTask(program: Command): void {
     .option('--state <state>', 'queued (default) or running')
     .option('--idempotency-key <key>', 'a repeat with the same key returns the first task and appends nothing')
     .addHelpText('after', '\nExamples:\n  baton --session "$BATON_SESSION" task create --label scan\n  baton task create --session session_abc --label build --state running --idempotency-key build-1')
-    .action(async (options: CreateTaskFlags, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/task-create.js')).taskCreate(ctx, options));
-    });
+    .action(runs(async (ctx, options: CreateTaskFlags) => (await import('../commands/task-create.js')).taskCreate(ctx, options)));
 
   task
     .command('transition')
@@ -47,9 +45,7 @@ export function registerTask(program: Command): void {
       'after',
       '\nExamples:\n  baton task transition task_0123456789abcdef01234567 running\n  baton task transition task_0123456789abcdef01234567 blocked --reason "login expired"\n  baton task transition task_0123456789abcdef01234567 failed --error-class network --error-message timeout',
     )
-    .action(async (id: string, state: string, options: TransitionFlags, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/task-transition.js')).taskTransition(ctx, id, state, options));
-    });
+    .action(runs(async (ctx, id: string, state: string, options: TransitionFlags) => (await import('../commands/task-transition.js')).taskTransition(ctx, id, state, options)));
 
   task
     .command('own')
@@ -61,9 +57,7 @@ export function registerTask(program: Command): void {
     .option('--pr-state <state>', 'with --pr: open, closed or merged')
     .option('--file <path>', 'a file (relative to the workspace when inside it)')
     .addHelpText('after', '\nExamples:\n  baton task own task_0123456789abcdef01234567 --branch feat/x\n  baton task own task_0123456789abcdef01234567 --pr https://github.com/acme/app/pull/42 --pr-state open')
-    .action(async (id: string, options: OwnFlags, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/task-own.js')).taskOwn(ctx, id, options));
-    });
+    .action(runs(async (ctx, id: string, options: OwnFlags) => (await import('../commands/task-own.js')).taskOwn(ctx, id, options)));
 
   program
     .command('tasks')
@@ -71,7 +65,5 @@ export function registerTask(program: Command): void {
     .option('--state <state>', 'only tasks in this state')
     .option('--session-id <id>', 'only tasks of this session')
     .addHelpText('after', '\nExamples:\n  baton tasks --state running\n  baton tasks --session-id session_0123456789abcdef01234567 --human')
-    .action(async (options: { state?: string; sessionId?: string }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/tasks-list.js')).tasksList(ctx, options));
-    });
+    .action(runs(async (ctx, options: { state?: string; sessionId?: string }) => (await import('../commands/tasks-list.js')).tasksList(ctx, options)));
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { LifecycleOptions } from '../commands/wu-lifecycle.js';
-import { runCommand } from '../run-command.js';
+import { runCommand, runs } from '../run-command.js';
 
 /** `baton wu …`: work units (work-units.md §3–§4, §12–§14). */
 export function registerWu(program: Command): void {
@@ -40,9 +40,7 @@ export function registerWu(program: Command): void {
     .description('import LumenFlow WU YAML files (all-or-nothing; a re-import records only what changed)')
     .argument('<paths...>', 'files, or folders whose *.yaml / *.yml files are read (not recursive)')
     .addHelpText('after', '\nExamples:\n  baton wu import docs/04-operations/tasks/wu\n  baton wu import WU-12.yaml WU-13.yaml')
-    .action(async (paths: string[], _o: unknown, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/wu-import.js')).wuImport(ctx, paths));
-    });
+    .action(runs(async (ctx, paths: string[]) => (await import('../commands/wu-import.js')).wuImport(ctx, paths)));
 
   lifecycle(wu, 'claim', 'claim a WU for the acting session (a dead claimant\'s WU is taken over)', (c) =>
     c
@@ -73,9 +71,7 @@ export function registerWu(program: Command): void {
     .description('finish a claimed WU: record wu.stamped and write .baton/stamps/<WU>.done (idempotent)')
     .argument('<WU>', 'the WU id')
     .addHelpText('after', '\nExamples:\n  baton wu done WU-12')
-    .action(async (id: string, _o: unknown, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/wu-done.js')).wuDone(ctx, id));
-    });
+    .action(runs(async (ctx, id: string) => (await import('../commands/wu-done.js')).wuDone(ctx, id)));
 
   wu.command('prep')
     .description('check a WU is ready to finish: claimed, no unread directed signals, no contamination, prep commands pass')
@@ -83,9 +79,7 @@ export function registerWu(program: Command): void {
     .option('--allow-unread-signals', 'waive unread directed signals (needs --reason; recorded as wu.prep_overridden)')
     .option('--reason <text>', 'why the signals may stay unread (1–500 characters)')
     .addHelpText('after', "\nExamples:\n  baton wu prep WU-12\n  baton wu prep WU-12 --allow-unread-signals --reason 'handled in paired review'")
-    .action(async (wuId: string, options: { allowUnreadSignals?: boolean; reason?: string }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/wu-prep.js')).wuPrep(ctx, wuId, options));
-    });
+    .action(runs(async (ctx, wuId: string, options: { allowUnreadSignals?: boolean; reason?: string }) => (await import('../commands/wu-prep.js')).wuPrep(ctx, wuId, options)));
 
   wu.command('list')
     .description('list work units, one per line, with their orchestration state (the log as recorded; no probe runs)')
@@ -93,31 +87,23 @@ export function registerWu(program: Command): void {
     .option('--state <state>', 'only WUs in this orchestration state (planned, eligible, handoff_emitted, claimed, active, …, done)')
     .option('--lane <lane>', 'only WUs in this lane')
     .addHelpText('after', "\nExamples:\n  baton wu list --initiative INIT-1\n  baton wu list --state active --lane 'Framework: Core' --human")
-    .action(async (options: { initiative?: string; state?: string; lane?: string }, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/listing.js')).wuList(ctx, options));
-    });
+    .action(runs(async (ctx, options: { initiative?: string; state?: string; lane?: string }) => (await import('../commands/listing.js')).wuList(ctx, options)));
 
   wu.command('show')
     .description("one work unit: its definition, orchestration state, claim, last checkpoint and stamp")
     .argument('<WU>', 'the WU id')
     .addHelpText('after', '\nExamples:\n  baton wu show WU-12\n  baton wu show WU-12 --json | jq .orchestration_state')
-    .action(async (id: string, _o: unknown, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/listing.js')).wuShow(ctx, id));
-    });
+    .action(runs(async (ctx, id: string) => (await import('../commands/listing.js')).wuShow(ctx, id)));
 
   wu.command('explain')
     .description('why a WU is in its orchestration state: the decision-table rule, each predicate and its events')
     .argument('<WU>', 'the WU id')
     .addHelpText('after', '\nExamples:\n  baton wu explain WU-12\n  baton wu explain WU-12 --json | jq .predicates')
-    .action(async (id: string, _o: unknown, command: Command) => {
-      await runCommand(command, async (ctx) => (await import('../commands/wu-explain.js')).wuExplain(ctx, id));
-    });
+    .action(runs(async (ctx, id: string) => (await import('../commands/wu-explain.js')).wuExplain(ctx, id)));
 }
 
 function lifecycle(wu: Command, action: 'claim' | 'checkpoint' | 'return' | 'block' | 'unblock' | 'release', description: string, configure: (c: Command) => Command): void {
-  configure(wu.command(action).description(description).argument('<WU>', 'the WU id')).action(async (id: string, options: LifecycleOptions, command: Command) => {
-    await runCommand(command, async (ctx) => (await import('../commands/wu-lifecycle.js')).wuLifecycle(ctx, action, id, options));
-  });
+  configure(wu.command(action).description(description).argument('<WU>', 'the WU id')).action(runs(async (ctx, id: string, options: LifecycleOptions) => (await import('../commands/wu-lifecycle.js')).wuLifecycle(ctx, action, id, options)));
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
