@@ -657,7 +657,7 @@ describe('compiled validators', () => {
   }, 120_000);
 
   it('are build outputs: git tracks no generated file (npm run generate writes them, .gitignore keeps them out)', async () => {
-    const tracked = await exec('git', ['ls-files', '--', '*.generated.ts', '**/*.generated.ts'], { cwd: root, encoding: 'utf8' });
+    const tracked = await exec('git', ['ls-files', '--', '*.generated.ts', '**/*.generated.ts', 'schemas'], { cwd: root, encoding: 'utf8' });
     expect(tracked.stdout.trim()).toBe('');
     const ignored = await exec('git', ['check-ignore', '--', 'events/validators.generated.ts', 'machines/work-unit-steps.generated.ts'], { cwd: root, encoding: 'utf8' });
     expect(ignored.stdout.trim().split('\n')).toEqual(['events/validators.generated.ts', 'machines/work-unit-steps.generated.ts']);

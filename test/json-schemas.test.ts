@@ -18,7 +18,7 @@ import { runBaton } from './helpers/cli.js';
 
 /**
  * #19: a JSON Schema for every envelope and event type, generated from the zod schemas into
- * schemas/ (committed; `npm run schemas`), current, and shipped. test/helpers/cli.ts validates
+ * schemas/ (a build output: `npm run schemas`, run by `npm run build`), current, and shipped. test/helpers/cli.ts validates
  * every envelope every CLI test sees against them; this file proves the checker bites.
  */
 const root = fileURLToPath(new URL('../schemas/', import.meta.url));
