@@ -1,4 +1,5 @@
-import { CREATE_FIELDS, type DefinitionFields } from '../events/work-units/definition.js';
+import type { DefinitionFields } from '../events/work-units/definition.js';
+import { CREATE_FIELDS } from '../events/work-units/terms.js';
 import { stepWu } from '../machines/work-unit-steps.js';
 import type { WorkUnitsState } from '../projections/work-units/state.js';
 import type { Decision } from './decision.js';

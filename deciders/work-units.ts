@@ -1,4 +1,4 @@
-import { isWorktreeMode, type ClaimedMode } from '../events/work-units/vocabulary.js';
+import { isWorktreeMode, type ClaimedMode } from '../events/work-units/terms.js';
 import { stepWu } from '../machines/work-unit-steps.js';
 import type { WuMachineEvent } from '../machines/work-unit.js';
 import { isDone } from '../projections/work-units/evidence.js';

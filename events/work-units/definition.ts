@@ -66,7 +66,7 @@ const sameFields: Same<(typeof DEFINITION_FIELD_NAMES)[number], DefinitionField>
 void sameFields;
 
 /** What `wu create` sets (the other fields come from YAML only). */
-export const CREATE_FIELDS = ['initiative', 'title', 'description', 'acceptance', 'lane', 'type', 'priority', 'dependencies', 'code_paths'] as const;
+export { CREATE_FIELDS } from './terms.js';
 
 export const WuDefinedData = DefinitionFields.extend({
   wu_id: wuId,

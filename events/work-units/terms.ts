@@ -81,3 +81,6 @@ export const DEFINITION_FIELD_NAMES = [
   'initiative', 'title', 'description', 'acceptance', 'lane', 'type', 'priority', 'dependencies', 'blocked_by', 'blocks', 'code_paths',
   'phase', 'labels', 'created', 'claimed_mode', 'claimed_branch', 'claimed_at', 'worktree_path', 'blocked_reason', 'completed_at', 'status',
 ] as const;
+
+/** The fields `wu create` sets (work-units.md §3.1), in the order a definition lists them. */
+export const CREATE_FIELDS = ['initiative', 'title', 'description', 'acceptance', 'lane', 'type', 'priority', 'dependencies', 'code_paths'] as const;

@@ -13,11 +13,10 @@ import {
   WU_TYPES,
   wuId,
 } from '../../events/work-units/vocabulary.js';
-import { CREATE_FIELDS, type DefinitionFields } from '../../events/work-units/definition.js';
-import type { WorkUnitsState } from '../../projections/work-units/state.js';
-import { BatonError, ErrorCode, invalidInput } from '../errors.js';
-import { appendAs, appendedOf, checkWuId, loadWorkUnits, type WorkUnitsEnv } from './env.js';
-import { WorkUnitErrorCode } from './errors.js';
+import type { DefinitionFields } from '../../events/work-units/definition.js';
+import { invalidInput } from '../errors.js';
+import { appendedEvents, checkWuId, loadWorkUnits, readWuStream, runWorkUnitsCommand, type WorkUnitsEnv } from './env.js';
+import { decideCreateInitiative, decideDefineWu, type DefinitionResult } from '../../deciders/work-unit-definitions.js';
 
 /** `initiative create` and `wu create` (work-units.md §2, §3.1): decide on the folded state, append with an expected version. */
 
@@ -61,19 +60,8 @@ export async function createInitiative(env: WorkUnitsEnv, input: { initiative: s
   );
   const lanes = [...new Set((flags.lanes ?? []).map((l) => l.trim()))];
   const wanted = { initiative: flags.initiative, title: flags.title.trim(), slug: flags.slug ?? null, lanes };
-  const { state } = await loadWorkUnits(env);
-  const existing = state.initiatives[flags.initiative];
-  if (existing !== undefined) {
-    const same = existing.title === wanted.title && existing.slug === wanted.slug && JSON.stringify(existing.lanes) === JSON.stringify(wanted.lanes);
-    if (same) return { ...wanted, created: false, appended: [] };
-    throw new BatonError(WorkUnitErrorCode.ALREADY_EXISTS, `Initiative ${flags.initiative} already exists with different fields`, { initiative: flags.initiative });
-  }
-  if (wanted.slug !== null && state.slugs[wanted.slug] !== undefined) {
-    throw new BatonError(WorkUnitErrorCode.ALREADY_EXISTS, `--slug: ${wanted.slug} is already the slug of ${state.slugs[wanted.slug]}`, { field: '--slug' });
-  }
-  const stream = `initiative/${flags.initiative}`;
-  const result = await appendAs(env, [{ type: 'initiative.created', stream, data: wanted }], { [stream]: 'no_stream' });
-  return { ...wanted, created: true, appended: appendedOf(result) };
+  const handled = await runWorkUnitsCommand(env, async () => (await loadWorkUnits(env)).state, (state) => decideCreateInitiative(wanted, state));
+  return { ...wanted, created: handled.decision!.outcome.created, appended: appendedEvents(handled.appended) };
 }
 
 const WuFlags = z.strictObject({
@@ -107,8 +95,7 @@ export interface WuCreateInput {
   codePaths?: string;
 }
 
-export const DefinitionResult = { defined: 'defined', updated: 'updated', unchanged: 'unchanged' } as const;
-export type DefinitionResult = (typeof DefinitionResult)[keyof typeof DefinitionResult];
+export { DefinitionResult, defaultOf } from '../../deciders/work-unit-definitions.js';
 
 export interface WuCreateResult {
   wu_id: string;
@@ -117,10 +104,6 @@ export interface WuCreateResult {
   appended: { seq: number; type: string }[];
 }
 
-function resolveInitiative(state: WorkUnitsState, ref: string): string | undefined {
-  if (state.initiatives[ref] !== undefined) return ref;
-  return state.slugs[ref];
-}
 
 export async function createWu(env: WorkUnitsEnv, input: WuCreateInput): Promise<WuCreateResult> {
   checkWuId(input.wuId);
@@ -141,73 +124,18 @@ export async function createWu(env: WorkUnitsEnv, input: WuCreateInput): Promise
     WU_FLAG_NAMES,
   );
   if (flags.dependencies?.includes(flags.wu_id)) throw invalidInput(`${flags.wu_id} may not depend on itself`, '--deps');
-  const stream = `wu/${flags.wu_id}`;
-  const version = await env.store.streamVersion(stream);
-  const { state } = await loadWorkUnits(env);
-  const initiative = resolveInitiative(state, flags.initiative);
-  if (initiative === undefined) throw new BatonError(ErrorCode.UNKNOWN_ID, `--initiative: Initiative ${flags.initiative} not found`, { field: '--initiative' });
-  const lane = flags.lane.trim();
-  const lanes = state.initiatives[initiative]!.lanes;
-  if (lanes.length > 0 && !lanes.includes(lane)) throw invalidInput(`lane "${lane}" is not one of ${initiative}'s lanes (${lanes.join(', ')})`, '--lane');
-
-  const given: DefinitionFields = {
+  const given: DefinitionFields & { lane: string } = {
     initiative: flags.initiative,
     ...(flags.title !== undefined ? { title: flags.title.trim() } : {}),
     ...(flags.description !== undefined ? { description: flags.description } : {}),
     ...(flags.acceptance !== undefined ? { acceptance: flags.acceptance.map((a) => a.trim()) } : {}),
-    lane,
+    lane: flags.lane.trim(),
     ...(flags.type !== undefined ? { type: flags.type } : {}),
     ...(flags.priority !== undefined ? { priority: flags.priority } : {}),
     ...(flags.dependencies !== undefined ? { dependencies: [...new Set(flags.dependencies)].sort(compareWuIds) } : {}),
     ...(flags.code_paths !== undefined ? { code_paths: [...new Set(flags.code_paths)] } : {}),
   };
-  const wu = state.wus[flags.wu_id];
-  if (wu === undefined || !wu.defined) {
-    const data = {
-      wu_id: flags.wu_id,
-      initiative: flags.initiative,
-      title: given.title ?? flags.wu_id,
-      description: given.description ?? '',
-      acceptance: given.acceptance ?? [],
-      lane,
-      type: given.type ?? 'feature',
-      priority: given.priority ?? 'P2',
-      dependencies: given.dependencies ?? [],
-      code_paths: given.code_paths ?? [],
-    };
-    const result = await appendAs(env, [{ type: 'wu.defined', stream, data }], { [stream]: version === 0 ? 'no_stream' : version });
-    return { wu_id: flags.wu_id, result: DefinitionResult.defined, changed_fields: [...CREATE_FIELDS], appended: appendedOf(result) };
-  }
-  const changed: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(given)) {
-    const current = (wu.def as Record<string, unknown>)[field] ?? defaultOf(field, flags.wu_id);
-    if (JSON.stringify(current) !== JSON.stringify(value)) changed[field] = value;
-  }
-  const changedFields = Object.keys(changed);
-  if (changedFields.length === 0) return { wu_id: flags.wu_id, result: DefinitionResult.unchanged, changed_fields: [], appended: [] };
-  const result = await appendAs(env, [{ type: 'wu.updated', stream, data: { wu_id: flags.wu_id, changed } }], { [stream]: version });
-  return { wu_id: flags.wu_id, result: DefinitionResult.updated, changed_fields: changedFields, appended: appendedOf(result) };
+  const handled = await runWorkUnitsCommand(env, readWuStream(env, flags.wu_id), (state) => decideDefineWu({ wuId: flags.wu_id, initiative: flags.initiative, given }, state));
+  return { wu_id: flags.wu_id, ...handled.decision!.outcome, appended: appendedEvents(handled.appended) };
 }
 
-/** A field's value when the definition does not carry it (§3.1 defaults). */
-export function defaultOf(field: string, wuIdValue: string): unknown {
-  switch (field) {
-    case 'title':
-      return wuIdValue;
-    case 'description':
-      return '';
-    case 'acceptance':
-    case 'dependencies':
-    case 'blocked_by':
-    case 'blocks':
-    case 'code_paths':
-    case 'labels':
-      return [];
-    case 'type':
-      return 'feature';
-    case 'priority':
-      return 'P2';
-    default:
-      return null;
-  }
-}

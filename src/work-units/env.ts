@@ -7,6 +7,9 @@ import type { WorkUnitsState, WuRecord } from '../../projections/work-units/stat
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
 import type { AppendResult, EventStore, ExpectedVersion } from '../store/contract.js';
 import { runProjection } from '../store/projection-runner.js';
+import { handleCommand, type Handled } from '../store/handle-command.js';
+import type { Decision } from '../../deciders/decision.js';
+import type { WuCommandState } from '../../deciders/work-units.js';
 
 /**
  * What every work-unit operation needs: the store, the catalog, the settings, the clock value and
@@ -68,4 +71,25 @@ export async function appendAs(env: WorkUnitsEnv, events: readonly PendingEvent[
 
 export function appendedOf(result: AppendResult): { seq: number; type: string }[] {
   return result.events.map((e) => ({ seq: e.seq, type: e.type }));
+}
+
+/** The appended events as a command reports them: seq and type. */
+export function appendedEvents(events: readonly { seq: number; type: string }[]): { seq: number; type: string }[] {
+  return events.map((e) => ({ seq: e.seq, type: e.type }));
+}
+
+/**
+ * A work-unit command's state for its decider: the version of `wu/<id>` read before the fold, so
+ * an event landing in between makes the append conflict (and the handler decide again).
+ */
+export function readWuStream(env: WorkUnitsEnv, wuId: string): () => Promise<WuCommandState> {
+  return async () => {
+    const version = await env.store.streamVersion(`wu/${wuId}`);
+    return { version, fold: (await loadWorkUnits(env)).state };
+  };
+}
+
+/** A work-unit command through the one command handler, acting as the env's actor at its time. */
+export function runWorkUnitsCommand<S, R>(env: WorkUnitsEnv, read: () => Promise<S>, decide: (state: S) => Decision<R> | null): Promise<Handled<S, R>> {
+  return handleCommand({ store: env.store, catalog: env.catalog, actor: env.actor, now: env.now, read }, decide);
 }

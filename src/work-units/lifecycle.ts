@@ -14,8 +14,7 @@ import {
 import { describeZodIssues } from '../../events/validation.js';
 import { branchName, CLAIMED_MODES, requiredText, text, worktreePath, type ClaimedMode } from '../../events/work-units/vocabulary.js';
 import { invalidInput } from '../errors.js';
-import { handleCommand } from '../store/handle-command.js';
-import { checkWuId, loadWorkUnits, sessionOf, type WorkUnitsEnv } from './env.js';
+import { appendedEvents, checkWuId, readWuStream, runWorkUnitsCommand, sessionOf, type WorkUnitsEnv } from './env.js';
 
 export { defaultBranch, defaultWorktree, laneSlug } from '../../deciders/work-units.js';
 
@@ -46,23 +45,8 @@ function actor(env: WorkUnitsEnv, wuId: string): WuActor {
 
 /** Read the WU stream's version, then the fold; decide; append with that version; retry a lost race. */
 async function run(env: WorkUnitsEnv, wuId: string, action: WuAction, decide: (state: WuCommandState) => Decision<WuOutcome>): Promise<LifecycleResult> {
-  const stream = `wu/${wuId}`;
-  const handled = await handleCommand(
-    {
-      store: env.store,
-      catalog: env.catalog,
-      actor: env.actor,
-      now: env.now,
-      // The version is read before the fold: an event landing in between makes the append conflict.
-      read: async () => {
-        const version = await env.store.streamVersion(stream);
-        return { version, fold: (await loadWorkUnits(env)).state };
-      },
-    },
-    decide,
-  );
-  const outcome = handled.decision!.outcome;
-  return { wu_id: wuId, action, appended: handled.appended.map((e) => ({ seq: e.seq, type: e.type })), ...outcome };
+  const handled = await runWorkUnitsCommand(env, readWuStream(env, wuId), decide);
+  return { wu_id: wuId, action, appended: appendedEvents(handled.appended), ...handled.decision!.outcome };
 }
 
 const ClaimFlags = z.strictObject({

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { FileAccess, readIfFile, writeIfChanged } from '../artifacts/atomic-write.js';
-import { stepWu } from '../../machines/work-unit-steps.js';
-import { BatonError, ErrorCode } from '../errors.js';
 import type { WorkUnitsState } from '../../projections/work-units/state.js';
-import { appendAs, appendedOf, checkWuId, knownWu, loadWorkUnits, type WorkUnitsEnv } from './env.js';
+import { appendedEvents, checkWuId, readWuStream, runWorkUnitsCommand, type WorkUnitsEnv } from './env.js';
+import { decideDone } from '../../deciders/work-unit-definitions.js';
 
 /**
  * Done stamps and `wu done` (work-units.md §12): `wu.stamped` is the fact; `.baton/stamps/<WU>.done`
@@ -38,28 +37,16 @@ export interface DoneResult {
 
 export async function doneWu(env: WorkUnitsEnv, wuId: string): Promise<DoneResult> {
   checkWuId(wuId);
-  const stream = `wu/${wuId}`;
-  const version = await env.store.streamVersion(stream);
-  const { state } = await loadWorkUnits(env);
-  const wu = knownWu(state, wuId);
   const rel = stampRelativePath(wuId);
   const path = join(env.workspace, rel);
-  if (wu.stamped !== null) {
-    writeIfChanged(env.workspace, path, stampContent(wuId, wu.stamped.title, wu.stamped.completed_date), FileAccess.private);
-    return { wu_id: wuId, stamp_path: rel, already_exists: true, appended: [] };
-  }
+  // The stamp file as it is before the command: a valid hand-written (or LumenFlow) one is kept.
   const onDisk = readIfFile(env.workspace, path);
-  const fileValid = isValidStamp(wuId, onDisk) || (wu.stamp_file?.present === true && wu.stamp_file.valid);
-  const lifecycle = fileValid ? { ...wu.lifecycle, stamp_file: true } : wu.lifecycle;
-  if (stepWu(lifecycle, { type: 'STAMP' }) === null) {
-    throw new BatonError(ErrorCode.ILLEGAL_TRANSITION, `wu done is not allowed while ${wuId} is ${wu.lifecycle.state} (claim it first)`, { wu_id: wuId, state: wu.lifecycle.state });
-  }
-  const title = wu.def.title ?? wuId;
-  const completed = env.now.slice(0, 10);
-  const result = await appendAs(env, [{ type: 'wu.stamped', stream, data: { wu_id: wuId, title, completed_date: completed, stamp_path: rel } }], { [stream]: version });
-  // A valid hand-written (or LumenFlow) stamp is kept as it is.
-  if (!isValidStamp(wuId, onDisk)) writeIfChanged(env.workspace, path, stampContent(wuId, title, completed), FileAccess.private);
-  return { wu_id: wuId, stamp_path: rel, already_exists: fileValid, appended: appendedOf(result) };
+  const command = { wuId, today: env.now.slice(0, 10), stampFileValid: isValidStamp(wuId, onDisk), stampPath: rel };
+  const handled = await runWorkUnitsCommand(env, readWuStream(env, wuId), (state) => decideDone(command, state));
+  const done = handled.decision!.outcome;
+  // The file is a projection of `wu.stamped`: (re)written unless a valid one was already there.
+  if (done.stamped_before || !command.stampFileValid) writeIfChanged(env.workspace, path, stampContent(wuId, done.title, done.completed_date), FileAccess.private);
+  return { wu_id: wuId, stamp_path: rel, already_exists: done.already_exists, appended: appendedEvents(handled.appended) };
 }
 
 /** `.baton/stamps/<WU>.done` is a projection of `wu.stamped`: restore every missing or altered one. */
