@@ -260,7 +260,7 @@ export function sealBatch(batch: ValidatedBatch, head: { seq: number; hash: stri
     const hash = sha256Hex(scratch.subarray(filled, filled + written));
     filled += written - 1;
     filled += scratch.write(`,"hash":"${hash}"}\n`, filled, 'latin1');
-    // Built key by key in envelope order, without object spreads (they cost ~2 µs an event here).
+    // Built key by key in envelope order, without object spreads (a measurable share of a batch's CPU).
     const event = {
       v: ENVELOPE_VERSION,
       seq,
