@@ -1,8 +1,31 @@
-import { constEnum } from '../events/const-enum.js';
-/** The shared error codes of the architecture spec and their exit codes. Domains add their own. */
-export const ErrorCode = constEnum(['INVALID_INPUT', 'UNKNOWN_ID', 'ILLEGAL_TRANSITION', 'LOG_CORRUPT', 'INTEGRITY_BLOCKED', 'CONFLICT', 'IDEMPOTENCY_CONFLICT', 'STORE_UNAVAILABLE', 'UNEXPECTED', 'INTERRUPTED']);
+/**
+ * The shared error codes of the architecture spec and their exit codes. Domains add their own.
+ * Literal objects (not constEnum): every command loads this module first, and it must stay one
+ * small file with no imports.
+ */
+export const ErrorCode = {
+  INVALID_INPUT: 'INVALID_INPUT',
+  UNKNOWN_ID: 'UNKNOWN_ID',
+  ILLEGAL_TRANSITION: 'ILLEGAL_TRANSITION',
+  LOG_CORRUPT: 'LOG_CORRUPT',
+  INTEGRITY_BLOCKED: 'INTEGRITY_BLOCKED',
+  CONFLICT: 'CONFLICT',
+  IDEMPOTENCY_CONFLICT: 'IDEMPOTENCY_CONFLICT',
+  STORE_UNAVAILABLE: 'STORE_UNAVAILABLE',
+  UNEXPECTED: 'UNEXPECTED',
+  INTERRUPTED: 'INTERRUPTED',
+} as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** The work-unit error codes (work-units.md §18); exit codes live in src/errors.ts EXIT_CODES. */
-export const WorkUnitErrorCode = constEnum(['ALREADY_EXISTS', 'NOT_CLAIMED', 'WU_BLOCKED', 'DEPENDENCY_CYCLE', 'GATE_FAILED', 'CONTAMINATED', 'INTEGRITY', 'ALREADY_CLAIMED']);
+export const WorkUnitErrorCode = {
+  ALREADY_EXISTS: 'ALREADY_EXISTS',
+  NOT_CLAIMED: 'NOT_CLAIMED',
+  WU_BLOCKED: 'WU_BLOCKED',
+  DEPENDENCY_CYCLE: 'DEPENDENCY_CYCLE',
+  GATE_FAILED: 'GATE_FAILED',
+  CONTAMINATED: 'CONTAMINATED',
+  INTEGRITY: 'INTEGRITY',
+  ALREADY_CLAIMED: 'ALREADY_CLAIMED',
+} as const;
 export type WorkUnitErrorCode = (typeof WorkUnitErrorCode)[keyof typeof WorkUnitErrorCode];

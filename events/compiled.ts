@@ -67,6 +67,15 @@ export function shallowClone(o: unknown): unknown {
   return o;
 }
 
+/**
+ * A validator built on its first call. Generated modules hold dozens of validators; building each
+ * (its closure, regexes and sets) when the module loads would charge every short command for all of them.
+ */
+export function lazyParse<T>(build: () => (input: unknown) => T | INVALID): (input: unknown) => T | INVALID {
+  let parse: ((input: unknown) => T | INVALID) | undefined;
+  return (input) => (parse ??= build())(input);
+}
+
 /** zod throws when a refinement returns a promise; compiled validators support synchronous ones only. */
 export function throwAsync(): never {
   throw new Error('a compiled validator met an asynchronous refinement; use the zod schema');

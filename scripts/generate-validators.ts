@@ -379,7 +379,7 @@ function importPath(fromFile: string, module: string): string {
 }
 
 async function generateOne(spec: OutputSpec, runtime: Awaited<ReturnType<typeof runtimeExports>>): Promise<string> {
-  const emit: Emit = { support: new Set(['INVALID']), runtime: new Map(), inlined: [] };
+  const emit: Emit = { support: new Set(['INVALID', 'lazyParse']), runtime: new Map(), inlined: [] };
   const typeImports = new Map<string, string>();
   const schemaByIdentity = new Map<unknown, string>();
   const blocks: string[] = [];
@@ -403,10 +403,12 @@ async function generateOne(spec: OutputSpec, runtime: Awaited<ReturnType<typeof 
         `  source: ${JSON.stringify(label)},`,
         ...(target.lazy ? [`  schema: () => import(${JSON.stringify(path)}).then((m) => m.${target.name}),`] : []),
         // Pure: a bundle that does not use a validator leaves it out (esbuild drops unused pure calls).
-        `  parse: /* @__PURE__ */ ((${compiled.names.join(', ')}) =>`,
+        // Built on first use: loading the module then parses little and runs nothing, so a short
+        // command pays only for the validators it calls.
+        `  parse: /* @__PURE__ */ lazyParse(() => ((${compiled.names.join(', ')}) =>`,
         `    ${body})(`,
         `    ${['INVALID', ...args].join(',\n    ')},`,
-        `  ),`,
+        `  )),`,
         `};`,
       ].join('\n'),
     );

@@ -82,12 +82,19 @@ export class CommandContext {
       const dir = resolveWorkspace(explicit);
       // A --dir naming a file, a missing folder or a dangling link is exit 2 naming it (workspace-dir.ts).
       if (explicit !== undefined) checkWorkspaceDir(dir, explicit, this.flags.dir !== undefined ? '--dir' : 'BATON_DIR', this.createsWorkspace);
+      this.workspaceCheck?.(dir);
       this.workspaceDir = dir;
     }
     return this.workspaceDir;
   }
 
   private createsWorkspace = false;
+  private workspaceCheck: ((workspace: string) => void) | undefined;
+
+  /** A check the workspace must pass when it is first resolved (a read refuses an uninitialised folder). */
+  checkWorkspaceWith(check: ((workspace: string) => void) | undefined): void {
+    this.workspaceCheck = check;
+  }
 
   /** `init` and `log import`: a missing --dir folder is created (its parent must exist). Call before workspace(). */
   mayCreateWorkspace(): void {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { CommandContext, type GlobalFlags } from './context.js';
 import { chooseMode, Output } from './output.js';
 import { stdoutIsTTY } from './stdio.js';
-import { refuseUninitialisedRead } from './uninitialised-reads.js';
+import { uninitialisedReadCheck } from './uninitialised-reads.js';
 
 /**
  * Runs one command's body with its context, turning any failure into the error envelope and the
@@ -13,7 +13,7 @@ export async function runCommand(command: Command, body: (ctx: CommandContext) =
   let ctx: CommandContext | undefined;
   try {
     ctx = new CommandContext(flags);
-    await refuseUninitialisedRead(ctx, command);
+    ctx.checkWorkspaceWith(uninitialisedReadCheck(command, ctx.env));
     const code = await body(ctx);
     process.exitCode = code ?? 0;
   } catch (error) {

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { BatonError } from '../errors.js';
-import type { CommandContext } from './context.js';
 
 /**
  * Commands that only read the log (`mem inbox` marks what it lists, `orchestrate status` records
@@ -43,17 +42,19 @@ export function commandPath(command: Command): string {
 }
 
 /**
- * Refuse a read in a folder never initialised. A PostgreSQL store (BATON_STORE_URL) needs no
- * `.baton/`, so nothing is checked then.
+ * The check that refuses a read in a folder never initialised, for CommandContext to run when it
+ * first resolves the workspace (so a short command loads nothing more to run it); undefined when the
+ * command is no read. A PostgreSQL store (BATON_STORE_URL) needs no `.baton/`, so nothing is checked then.
  */
-export async function refuseUninitialisedRead(ctx: CommandContext, command: Command): Promise<void> {
+export function uninitialisedReadCheck(command: Command, env: NodeJS.ProcessEnv): ((workspace: string) => void) | undefined {
   const path = commandPath(command);
-  if (!READ_COMMANDS.has(path) || ctx.env['BATON_STORE_URL']) return;
-  const workspace = await ctx.workspace();
-  if (existsSync(join(workspace, '.baton'))) return;
-  throw new BatonError(
-    NO_WORKSPACE,
-    `no Baton workspace in ${workspace} (no .baton/ folder): run \`baton init\` there first (or pass --dir to the workspace), then \`baton ${path}\``,
-    { dir: workspace },
-  );
+  if (!READ_COMMANDS.has(path) || env['BATON_STORE_URL']) return undefined;
+  return (workspace) => {
+    if (existsSync(join(workspace, '.baton'))) return;
+    throw new BatonError(
+      NO_WORKSPACE,
+      `no Baton workspace in ${workspace} (no .baton/ folder): run \`baton init\` there first (or pass --dir to the workspace), then \`baton ${path}\``,
+      { dir: workspace },
+    );
+  };
 }
