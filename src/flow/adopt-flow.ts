@@ -1,10 +1,9 @@
 import type { FlowFact, FlowStartedData } from '../../events/flow/flow-events.js';
+import { FlowDriver } from './flow-driver.js';
 import { AGENTS, COMPLETE, GateStatus, Mode, PHASE_AGENT, PHASE_ORDER, Phase, TEAMMATE_AGENT, TEAMMATES, Variant, lastPhase } from '../../events/flow/vocabulary.js';
 import { startedContext, type FlowContext } from '../../machines/flow-context.js';
 import type { FlowMachineEvent } from '../../machines/flow-events.js';
-import { step } from '../../machines/flow-snapshot.js';
 import { fieldsOf, type AgentFlowFile } from './agent-flow-file.js';
-import { refusalMessage } from './refusal.js';
 
 /**
  * `baton flow adopt`: an Agent Flow run taken over as the flow's starting state. The flow starts
@@ -54,16 +53,9 @@ export function planAdoption(file: AgentFlowFile, variant: Variant, meta: { flow
     fields: fieldsOf(file),
     adopted_from: { file: meta.file, sha256: meta.sha256, started_at: new Date(file.started_at).toISOString() },
   };
-  let ctx = startedContext(started, meta.at);
-  const facts: FlowFact[] = [];
   const at = meta.at;
-  const send = (event: FlowMachineEvent): string | null => {
-    const result = step(ctx, event);
-    if (!result.accepted) return refusalMessage(ctx, event);
-    ctx = { ...result.context, outbox: [] };
-    facts.push(...result.facts);
-    return null;
-  };
+  const flow = new FlowDriver(startedContext(started, at), at);
+  const send = (event: FlowMachineEvent): string | null => flow.send(event);
   const order = PHASE_ORDER[mode];
   const ended = !file.active || file.current_phase === COMPLETE;
   const target: Phase = file.current_phase === COMPLETE ? lastPhase(mode) : file.current_phase;
@@ -97,16 +89,15 @@ export function planAdoption(file: AgentFlowFile, variant: Variant, meta: { flow
   } else {
     const gate = file.gates[target];
     const status = gate?.status ?? GateStatus.in_progress;
-    if (status !== GateStatus.pending && status !== GateStatus.in_progress && ctx.status === 'active') {
+    if (status !== GateStatus.pending && status !== GateStatus.in_progress && flow.context.status === 'active') {
       const refused = send({ type: 'RECORD_GATE', status, agent: agentName(gate?.agent, PHASE_AGENT[target]), ...(gate?.message ? { message: gate.message } : {}), at });
       if (refused) return { key: `gates.${target}.status`, rule: refused };
     }
   }
 
-  if (ended && ctx.status === 'active') {
-    const done = step(ctx, { type: 'COMPLETE', agent: 'Orchestrator', at });
-    const refused = done.accepted ? send({ type: 'COMPLETE', agent: 'Orchestrator', at }) : send({ type: 'ABORT', reason: 'ended in Agent Flow before adoption', at });
+  if (ended && flow.context.status === 'active') {
+    const refused = flow.end('ended in Agent Flow before adoption');
     if (refused) return { key: 'active', rule: refused };
   }
-  return { plan: { started, facts, context: ctx } };
+  return { plan: { started, facts: flow.facts, context: flow.context } };
 }

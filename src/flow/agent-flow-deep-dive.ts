@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { focusPath, type DeepDiveSections, type ExtraSection } from '../../events/flow/deep-dive-events.js';
 import { DEEP_DIVE_SCOPES, MAX_SECTION_LENGTH, type DeepDiveSection } from '../../events/flow/vocabulary.js';
-import { readFrontmatter } from './observe-edit.js';
+import { readFrontmatterAs } from './observe-edit.js';
 
 /**
  * `.claude/deep-dive.local.md` as another writer left it (Agent Flow's compile script, a person, a
@@ -50,14 +50,9 @@ function trimBlank(lines: string[]): string {
 }
 
 export function readDeepDiveFile(text: string): { file: DeepDiveFile } | { key: string; rule: string } {
-  const read = readFrontmatter(text);
-  if ('error' in read) return { key: '(frontmatter)', rule: read.error };
-  const parsed = DeepDiveFront.safeParse(read.front);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return { key: issue.path.join('.') || '(frontmatter)', rule: issue.message };
-  }
-  const front = parsed.data;
+  const read = readFrontmatterAs(text, DeepDiveFront);
+  if (!('data' in read)) return read;
+  const front = read.data;
   const spawned = front.phases?.parallel_exploration?.agents_spawned ?? 0;
   const completed = front.phases?.parallel_exploration?.agents_completed ?? 0;
   if (completed > spawned) return { key: 'phases.parallel_exploration.agents_completed', rule: `must be at most agents_spawned (${spawned})` };

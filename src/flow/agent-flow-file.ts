@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_FLOW_FIELDS, FlowFields } from '../../events/flow/flow-events.js';
 import { COMPLETE, GATE_STATUSES, MAX_TASK_LENGTH, PHASES } from '../../events/flow/vocabulary.js';
-import { readFrontmatter } from './observe-edit.js';
+import { readFrontmatterAs } from './observe-edit.js';
 
 /**
  * A state file Agent Flow's own scripts wrote (`orchestration.local.md` or
@@ -46,14 +46,8 @@ export type ReadAgentFlowFile = { file: AgentFlowFile } | { key: string; rule: s
 
 /** Parse and validate; a failure names the first bad key and its rule. */
 export function readAgentFlowFile(text: string): ReadAgentFlowFile {
-  const read = readFrontmatter(text);
-  if ('error' in read) return { key: '(frontmatter)', rule: read.error };
-  const parsed = AgentFlowFile.safeParse(read.front);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return { key: issue.path.join('.') || '(frontmatter)', rule: issue.message };
-  }
-  return { file: parsed.data };
+  const read = readFrontmatterAs(text, AgentFlowFile);
+  return 'data' in read ? { file: read.data } : read;
 }
 
 /** The v1.5+ fields an adopted flow starts with: the file's values over the defaults. */

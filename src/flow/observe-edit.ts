@@ -1,11 +1,11 @@
+import type { z } from 'zod';
 import { parse } from 'yaml';
+import { FlowDriver } from './flow-driver.js';
 import { FlowEventType, FlowFieldsPatch, type FlowFact } from '../../events/flow/flow-events.js';
 import { AGENTS, COMPLETE, FlowStatus, GATE_RESULTS, GateStatus, type GateResult, PHASE_AGENT, PHASES, Phase, TEAMMATE_AGENT, TEAMMATES, type Teammate } from '../../events/flow/vocabulary.js';
 import type { FlowContext } from '../../machines/flow-context.js';
 import type { FlowMachineEvent } from '../../machines/flow-events.js';
-import { step } from '../../machines/flow-snapshot.js';
 import { flowFrontmatter } from '../../projections/flow/render-flow-file.js';
-import { refusalMessage } from './refusal.js';
 
 /**
  * What an outside edit of a flow state file amounts to (principle 2: what Baton sees outside the
@@ -24,6 +24,16 @@ export type ObservedEdit =
 /** Keys Baton derives from the time and author of a record; an edit of them alone is not a fact. */
 const DERIVED = [/^gates\.[a-z_]+\.timestamp$/, /^gates\.[a-z_]+\.agent$/, /^parallel_groups\.review_verification\.(started_at|completed_at)$/, /^parallel_groups\.review_verification\.[a-z]+\.(timestamp|agent)$/];
 const FIELD_KEYS = ['codex_divergence_rounds', 'task_complexity', 'report_requested', 'intent', 'graph', 'personal_kb', 'codex', 'agentsview'] as const;
+
+/** The frontmatter checked by `schema`, or the first bad key and its rule (`(frontmatter)` for the file as a whole). */
+export function readFrontmatterAs<T>(text: string, schema: z.ZodType<T>): { data: T } | { key: string; rule: string } {
+  const read = readFrontmatter(text);
+  if ('error' in read) return { key: '(frontmatter)', rule: read.error };
+  const parsed = schema.safeParse(read.front);
+  if (parsed.success) return { data: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  return { key: issue.path.join('.') || '(frontmatter)', rule: issue.message };
+}
 
 /** `---`, YAML, `---`: the frontmatter object, or the reason it cannot be read. */
 export function readFrontmatter(text: string): { front: Record<string, unknown> } | { error: string } {
@@ -80,20 +90,13 @@ export function observeEdit(start: FlowContext, front: Record<string, unknown>, 
   if (keys.length === 0) return { kind: 'unchanged' };
   if (start.status !== FlowStatus.active) return { kind: 'illegal', key: keys[0]!, rule: `the flow has ended (${start.status}); nothing can change it` };
 
-  let ctx = start;
-  const facts: FlowFact[] = [];
-  const send = (event: FlowMachineEvent): string | null => {
-    const result = step(ctx, event);
-    if (!result.accepted) return refusalMessage(ctx, event);
-    ctx = { ...result.context, outbox: [] };
-    facts.push(...result.facts);
-    return null;
-  };
+  const flow = new FlowDriver(start, at);
+  const send = (event: FlowMachineEvent): string | null => flow.send(event);
   const illegal = (key: string, rule: string): ObservedEdit => ({ kind: 'illegal', key, rule });
   const touched = (prefix: string): boolean => keys.some((k) => k === prefix || k.startsWith(`${prefix}.`));
 
   // The marker goes first; the facts the edit amounts to follow it in the same batch.
-  facts.push({ type: FlowEventType.observed, data: { flow_id: start.flow_id, file, sha256, keys } });
+  flow.facts.push({ type: FlowEventType.observed, data: { flow_id: start.flow_id, file, sha256, keys } });
 
   // 1. Agent Flow's v1.5+ fields (--set-*).
   const patch: Record<string, unknown> = {};
@@ -143,26 +146,21 @@ export function observeEdit(start: FlowContext, front: Record<string, unknown>, 
   // 4. A phase move, or the end of the flow (`active: false`, `current_phase: complete`).
   const target = front['current_phase'];
   const ends = front['active'] === false || target === COMPLETE;
-  if (ends && ctx.status === FlowStatus.active) {
-    // Agent Flow's --complete ends a run from anywhere: a completion when the last gate passed,
-    // otherwise the early end it is, recorded as an abort (gates left as they were).
-    const done = step(ctx, { type: 'COMPLETE', agent: 'Orchestrator', at });
-    const refused = done.accepted
-      ? send({ type: 'COMPLETE', agent: 'Orchestrator', at })
-      : send({ type: 'ABORT', reason: 'ended outside Baton (active: false)', at });
+  if (ends && flow.context.status === FlowStatus.active) {
+    const refused = flow.end('ended outside Baton (active: false)');
     if (refused) return illegal('active', refused);
-  } else if (!ends && typeof target === 'string' && target !== ctx.current_phase && touched('current_phase')) {
+  } else if (!ends && typeof target === 'string' && target !== flow.context.current_phase && touched('current_phase')) {
     if (!(PHASES as readonly string[]).includes(target)) return illegal('current_phase', `'${target}' is not a phase of this flow`);
     const refused = send({ type: 'ADVANCE', to: target as Phase, at });
     if (refused) return illegal('current_phase', refused);
   }
 
   // 5. Every edited key must read, in the flow reached, as the file has it.
-  const reached = flowFrontmatter(ctx);
+  const reached = flowFrontmatter(flow.context);
   for (const key of keys) {
     if (JSON.stringify(get(front, key)) === JSON.stringify(get(reached, key))) continue;
-    if (key === 'iteration') return illegal(key, `Iteration is managed by Baton: it is ${ctx.iteration} (it advances when review or verification fails)`);
+    if (key === 'iteration') return illegal(key, `Iteration is managed by Baton: it is ${flow.context.iteration} (it advances when review or verification fails)`);
     return illegal(key, `the edit does not follow from a legal flow step (Baton would show ${JSON.stringify(get(reached, key)) ?? 'nothing'})`);
   }
-  return { kind: 'legal', facts, keys, context: ctx };
+  return { kind: 'legal', facts: flow.facts, keys, context: flow.context };
 }
