@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { REGISTRARS } from '../src/cli/program.js';
-import { runBaton } from './helpers/cli.js';
+import { spawnSync } from 'node:child_process';
+import { BATON_BIN, childEnv, runBaton } from './helpers/cli.js';
 import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
 
 /**
@@ -36,5 +37,12 @@ describe('first run', () => {
     const r = await runBaton(['--json', 'wux'], { cwd });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ type: 'error', code: 'INVALID_INPUT', message: expect.stringContaining('Did you mean wu?') });
+  });
+
+  it('a reader that stops early (`baton --help | head -1`) ends the output quietly: no EPIPE stack trace', () => {
+    // The pipe is closed before baton writes: `true` reads nothing and exits at once.
+    const r = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${BATON_BIN}" log --help | true; "${process.execPath}" "${BATON_BIN}" --help | head -c 10`], { env: childEnv(), encoding: 'utf8' });
+    expect(r.stderr).not.toMatch(/EPIPE|Unhandled 'error' event/);
+    expect(r.stdout).toBe('Usage: bat');
   });
 });
