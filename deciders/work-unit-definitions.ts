@@ -1,5 +1,6 @@
 import type { DefinitionFields } from '../events/work-units/definition.js';
 import { CREATE_FIELDS } from '../events/work-units/terms.js';
+import { canonicalValue } from '../events/canonical.js';
 import { stepWu } from '../machines/work-unit-steps.js';
 import type { WorkUnitsState } from '../projections/work-units/state.js';
 import type { Decision } from './decision.js';
@@ -144,4 +145,30 @@ export function decideDone(command: DoneWu, state: WuCommandState): Decision<Don
   const stream = `wu/${command.wuId}`;
   const data = { wu_id: command.wuId, title, completed_date: command.today, stamp_path: command.stampPath };
   return { events: [{ type: 'wu.stamped', stream, data }], expected: { [stream]: state.version }, outcome: { title, completed_date: command.today, already_exists: fileValid, stamped_before: false } };
+}
+
+export interface UpdateInitiative {
+  initiative: string;
+  /** The checked fields the command gives. */
+  given: Record<string, unknown>;
+}
+
+/**
+ * `initiative update`: only the fields that differ from the initiative's current ones are
+ * appended, or nothing; a slug another initiative holds is ALREADY_EXISTS.
+ */
+export function decideUpdateInitiative(command: UpdateInitiative, state: WuCommandState): Decision<{ changed_fields: string[] }> {
+  const record = state.fold.initiatives[command.initiative];
+  if (record === undefined) throw new Refusal(ErrorCode.UNKNOWN_ID, `INIT: Initiative ${command.initiative} not found`, { field: 'INIT', initiative: command.initiative });
+  const current: Record<string, unknown> = { ...(record.fields ?? {}), title: record.title, slug: record.slug, lanes: record.lanes };
+  const changed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(command.given)) if (canonicalValue(current[key] ?? null) !== canonicalValue(value)) changed[key] = value;
+  const slug = changed['slug'];
+  if (typeof slug === 'string' && state.fold.slugs[slug] !== undefined && state.fold.slugs[slug] !== command.initiative) {
+    throw new Refusal(WorkUnitErrorCode.ALREADY_EXISTS, `--slug: ${slug} is already the slug of ${state.fold.slugs[slug]}`, { field: '--slug' });
+  }
+  const changedFields = Object.keys(changed);
+  if (changedFields.length === 0) return { events: [], expected: {}, outcome: { changed_fields: [] } };
+  const stream = `initiative/${command.initiative}`;
+  return { events: [{ type: 'initiative.updated', stream, data: { initiative: command.initiative, changed } }], expected: { [stream]: state.version }, outcome: { changed_fields: changedFields } };
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { INVALID, type LazyCompiledSchema } from '../../events/compiled.js';
 import { BatonError, ErrorCode, exitCodeFor, isBatonError } from '../errors.js';
+import { Refusal } from '../../deciders/refusal.js';
 import { stderrSink, stdoutSink, type TextSink } from './stdio.js';
 
 /**
@@ -78,7 +79,8 @@ export class Output {
 }
 
 function describeError(error: unknown): { code: string; message: string; details: Record<string, unknown> | undefined } {
-  if (isBatonError(error)) return { code: error.code, message: error.message, details: error.details };
+  // A pure Refusal (deciders/, projections/) that reached the CLI unconverted says the same.
+  if (isBatonError(error) || error instanceof Refusal) return { code: error.code, message: error.message, details: error.details };
   const err = error as NodeJS.ErrnoException;
   if (err && (err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS' || err.code === 'ENOSPC')) {
     return { code: ErrorCode.STORE_UNAVAILABLE, message: `${err.message}; nothing was written`, details: undefined };

@@ -15,7 +15,7 @@ import {
 } from '../../events/work-units/vocabulary.js';
 import type { DefinitionFields } from '../../events/work-units/definition.js';
 import { invalidInput } from '../errors.js';
-import { appendedEvents, checkWuId, loadWorkUnits, readWuStream, runWorkUnitsCommand, type WorkUnitsEnv } from './env.js';
+import { appendedEvents, checkWuId, loadWorkUnits, readStreamAndFold, runWorkUnitsCommand, type WorkUnitsEnv } from './env.js';
 import { decideCreateInitiative, decideDefineWu, type DefinitionResult } from '../../deciders/work-unit-definitions.js';
 
 /** `initiative create` and `wu create` (work-units.md §2, §3.1): decide on the folded state, append with an expected version. */
@@ -135,7 +135,7 @@ export async function createWu(env: WorkUnitsEnv, input: WuCreateInput): Promise
     ...(flags.dependencies !== undefined ? { dependencies: [...new Set(flags.dependencies)].sort(compareWuIds) } : {}),
     ...(flags.code_paths !== undefined ? { code_paths: [...new Set(flags.code_paths)] } : {}),
   };
-  const handled = await runWorkUnitsCommand(env, readWuStream(env, flags.wu_id), (state) => decideDefineWu({ wuId: flags.wu_id, initiative: flags.initiative, given }, state));
+  const handled = await runWorkUnitsCommand(env, readStreamAndFold(env, `wu/${flags.wu_id}`), (state) => decideDefineWu({ wuId: flags.wu_id, initiative: flags.initiative, given }, state));
   return { wu_id: flags.wu_id, ...handled.decision!.outcome, appended: appendedEvents(handled.appended) };
 }
 

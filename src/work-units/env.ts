@@ -4,8 +4,8 @@ import { WU_ID_PATTERN } from '../../events/work-units/terms.js';
 import type { WorkUnitsConfig } from '../../projections/work-units/settings.js';
 import { workUnitsStateProjection } from '../../projections/work-units/fold.js';
 import type { WorkUnitsState, WuRecord } from '../../projections/work-units/state.js';
-import { BatonError, ErrorCode, invalidInput } from '../errors.js';
-import type { AppendResult, EventStore, ExpectedVersion } from '../store/contract.js';
+import { invalidInput } from '../errors.js';
+import type { EventStore } from '../store/contract.js';
 import { runProjection } from '../store/projection-runner.js';
 import { handleCommand, type Handled } from '../store/handle-command.js';
 import type { Decision } from '../../deciders/decision.js';
@@ -50,41 +50,18 @@ export function checkWuId(id: string, field = 'WU'): string {
   return id;
 }
 
-export function knownWu(state: WorkUnitsState, wuId: string): WuRecord {
-  const wu = state.wus[wuId];
-  if (wu === undefined || !wu.defined) throw new BatonError(ErrorCode.UNKNOWN_ID, `WU ${wuId} not found`, { wu_id: wuId });
-  return wu;
-}
-
-export interface PendingEvent {
-  type: string;
-  stream: string;
-  data: Record<string, unknown>;
-}
-
-export async function appendAs(env: WorkUnitsEnv, events: readonly PendingEvent[], expected: Readonly<Record<string, ExpectedVersion>>): Promise<AppendResult> {
-  return env.store.append(
-    events.map((e) => ({ ...e, actor: env.actor, at: env.now })),
-    { expectedVersion: expected },
-  );
-}
-
-export function appendedOf(result: AppendResult): { seq: number; type: string }[] {
-  return result.events.map((e) => ({ seq: e.seq, type: e.type }));
-}
-
 /** The appended events as a command reports them: seq and type. */
 export function appendedEvents(events: readonly { seq: number; type: string }[]): { seq: number; type: string }[] {
   return events.map((e) => ({ seq: e.seq, type: e.type }));
 }
 
 /**
- * A work-unit command's state for its decider: the version of `wu/<id>` read before the fold, so
- * an event landing in between makes the append conflict (and the handler decide again).
+ * A work-unit command's state for its decider: the version of `stream` read before the fold, so an
+ * event landing in between makes the append conflict (and the handler decide again).
  */
-export function readWuStream(env: WorkUnitsEnv, wuId: string): () => Promise<WuCommandState> {
+export function readStreamAndFold(env: WorkUnitsEnv, stream: string): () => Promise<WuCommandState> {
   return async () => {
-    const version = await env.store.streamVersion(`wu/${wuId}`);
+    const version = await env.store.streamVersion(stream);
     return { version, fold: (await loadWorkUnits(env)).state };
   };
 }

@@ -1,11 +1,10 @@
-import { canonicalValue } from '../../events/canonical.js';
 import { INITIATIVE_ID_PATTERN } from '../../events/work-units/terms.js';
 import { InitiativeFields } from '../../events/work-units/lumenflow.js';
 import { describeZodIssues } from '../../events/validation.js';
-import { BatonError, ErrorCode, invalidInput } from '../errors.js';
+import { invalidInput } from '../errors.js';
+import { decideUpdateInitiative } from '../../deciders/work-unit-definitions.js';
 import { splitList } from './definitions.js';
-import { appendAs, appendedOf, loadWorkUnits, type WorkUnitsEnv } from './env.js';
-import { WorkUnitErrorCode } from './errors.js';
+import { appendedEvents, readStreamAndFold, runWorkUnitsCommand, type WorkUnitsEnv } from './env.js';
 
 /**
  * `initiative update INIT [--title …] [--status …] …` (issue 17): compares the flags given with the
@@ -60,19 +59,7 @@ export async function updateInitiative(env: WorkUnitsEnv, input: InitiativeUpdat
     }));
   }
   const stream = `initiative/${input.initiative}`;
-  const version = await env.store.streamVersion(stream);
-  const { state } = await loadWorkUnits(env);
-  const record = state.initiatives[input.initiative];
-  if (record === undefined) throw new BatonError(ErrorCode.UNKNOWN_ID, `INIT: Initiative ${input.initiative} not found`, { field: 'INIT', initiative: input.initiative });
-  const current: Record<string, unknown> = { ...(record.fields ?? {}), title: record.title, slug: record.slug, lanes: record.lanes };
-  const changed: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(parsed.data)) if (canonicalValue(current[key] ?? null) !== canonicalValue(value)) changed[key] = value;
-  const slug = changed['slug'];
-  if (typeof slug === 'string' && state.slugs[slug] !== undefined && state.slugs[slug] !== input.initiative) {
-    throw new BatonError(WorkUnitErrorCode.ALREADY_EXISTS, `--slug: ${slug} is already the slug of ${state.slugs[slug]}`, { field: '--slug' });
-  }
-  const changedFields = Object.keys(changed);
-  if (changedFields.length === 0) return { initiative: input.initiative, result: 'unchanged', changed_fields: [], appended: [] };
-  const result = await appendAs(env, [{ type: 'initiative.updated', stream, data: { initiative: input.initiative, changed } }], { [stream]: version });
-  return { initiative: input.initiative, result: 'updated', changed_fields: changedFields, appended: appendedOf(result) };
+  const handled = await runWorkUnitsCommand(env, readStreamAndFold(env, stream), (state) => decideUpdateInitiative({ initiative: input.initiative, given: parsed.data }, state));
+  const changedFields = handled.decision!.outcome.changed_fields;
+  return { initiative: input.initiative, result: changedFields.length === 0 ? 'unchanged' : 'updated', changed_fields: changedFields, appended: appendedEvents(handled.appended) };
 }

@@ -14,7 +14,7 @@ import {
 import { describeZodIssues } from '../../events/validation.js';
 import { branchName, CLAIMED_MODES, requiredText, text, worktreePath, type ClaimedMode } from '../../events/work-units/vocabulary.js';
 import { invalidInput } from '../errors.js';
-import { appendedEvents, checkWuId, readWuStream, runWorkUnitsCommand, sessionOf, type WorkUnitsEnv } from './env.js';
+import { appendedEvents, checkWuId, readStreamAndFold, runWorkUnitsCommand, sessionOf, type WorkUnitsEnv } from './env.js';
 
 export { defaultBranch, defaultWorktree, laneSlug } from '../../deciders/work-units.js';
 
@@ -45,7 +45,7 @@ function actor(env: WorkUnitsEnv, wuId: string): WuActor {
 
 /** Read the WU stream's version, then the fold; decide; append with that version; retry a lost race. */
 async function run(env: WorkUnitsEnv, wuId: string, action: WuAction, decide: (state: WuCommandState) => Decision<WuOutcome>): Promise<LifecycleResult> {
-  const handled = await runWorkUnitsCommand(env, readWuStream(env, wuId), decide);
+  const handled = await runWorkUnitsCommand(env, readStreamAndFold(env, `wu/${wuId}`), decide);
   return { wu_id: wuId, action, appended: appendedEvents(handled.appended), ...handled.decision!.outcome };
 }
 

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { evidenceOf, isDone, stallSeconds } from '../../projections/work-units/evidence.js';
 import { BatonError, ErrorCode } from '../errors.js';
-import { checkWuId, knownWu, loadWorkUnits, type WorkUnitsEnv } from './env.js';
+import { checkWuId, loadWorkUnits, type WorkUnitsEnv } from './env.js';
+import { knownWu } from '../../deciders/work-units.js';
 import { WorkUnitErrorCode } from './errors.js';
 import { loadObserved } from './observe.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { FileAccess, readIfFile, writeIfChanged } from '../artifacts/atomic-write.js';
 import type { WorkUnitsState } from '../../projections/work-units/state.js';
-import { appendedEvents, checkWuId, readWuStream, runWorkUnitsCommand, type WorkUnitsEnv } from './env.js';
+import { appendedEvents, checkWuId, readStreamAndFold, runWorkUnitsCommand, type WorkUnitsEnv } from './env.js';
 import { decideDone } from '../../deciders/work-unit-definitions.js';
 
 /**
@@ -42,7 +42,7 @@ export async function doneWu(env: WorkUnitsEnv, wuId: string): Promise<DoneResul
   // The stamp file as it is before the command: a valid hand-written (or LumenFlow) one is kept.
   const onDisk = readIfFile(env.workspace, path);
   const command = { wuId, today: env.now.slice(0, 10), stampFileValid: isValidStamp(wuId, onDisk), stampPath: rel };
-  const handled = await runWorkUnitsCommand(env, readWuStream(env, wuId), (state) => decideDone(command, state));
+  const handled = await runWorkUnitsCommand(env, readStreamAndFold(env, `wu/${wuId}`), (state) => decideDone(command, state));
   const done = handled.decision!.outcome;
   // The file is a projection of `wu.stamped`: (re)written unless a valid one was already there.
   if (done.stamped_before || !command.stampFileValid) writeIfChanged(env.workspace, path, stampContent(wuId, done.title, done.completed_date), FileAccess.private);

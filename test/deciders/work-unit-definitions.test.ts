@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideCreateInitiative, decideDefineWu, decideDone, DefinitionResult } from '../../deciders/work-unit-definitions.js';
+import { decideCreateInitiative, decideDefineWu, decideDone, decideUpdateInitiative, DefinitionResult } from '../../deciders/work-unit-definitions.js';
 import { workUnitsStateProjection } from '../../projections/work-units/fold.js';
 import { given, refusalOf, versionOf, type Fact } from './given.js';
 
@@ -59,5 +59,22 @@ describe('wu done', () => {
   it('refuses an unclaimed WU without a valid stamp file, and accepts it with one', () => {
     expect(refusalOf(() => decideDone(done, wuState([initiative, defined]))).code).toBe('ILLEGAL_TRANSITION');
     expect(decideDone({ ...done, stampFileValid: true }, wuState([initiative, defined])).outcome.already_exists).toBe(true);
+  });
+});
+
+describe('initiative update', () => {
+  const state = (facts: Fact[]) => ({ fold: fold(facts), version: versionOf(facts, 'initiative/INIT-1') });
+
+  it('appends only the fields that differ, at the version of the initiative stream, or nothing', () => {
+    const decision = decideUpdateInitiative({ initiative: 'INIT-1', given: { title: 'Checkout', status: 'in_progress' } }, state([initiative]));
+    expect(decision.events).toEqual([{ type: 'initiative.updated', stream: 'initiative/INIT-1', data: { initiative: 'INIT-1', changed: { status: 'in_progress' } } }]);
+    expect(decision.expected).toEqual({ 'initiative/INIT-1': 1 });
+    expect(decideUpdateInitiative({ initiative: 'INIT-1', given: { title: 'Checkout' } }, state([initiative])).events).toEqual([]);
+  });
+
+  it('refuses an unknown initiative and a slug another one holds', () => {
+    expect(refusalOf(() => decideUpdateInitiative({ initiative: 'INIT-9', given: { title: 'x' } }, state([initiative]))).code).toBe('UNKNOWN_ID');
+    const other: Fact = { type: 'initiative.created', stream: 'initiative/INIT-2', data: { initiative: 'INIT-2', title: 'Two', slug: 'two', lanes: [] } };
+    expect(refusalOf(() => decideUpdateInitiative({ initiative: 'INIT-1', given: { slug: 'two' } }, state([initiative, other])))).toEqual({ code: 'ALREADY_EXISTS', message: '--slug: two is already the slug of INIT-2' });
   });
 });

@@ -10,7 +10,8 @@ import { applyWorkUnits, type WorkUnitsState } from '../../../projections/work-u
 import { DEFAULT_SNAPSHOT_EVERY } from '../../store/projection-runner.js';
 import { writeSnapshot } from '../../store/snapshots.js';
 import { BatonError, ErrorCode } from '../../errors.js';
-import { loadWorkUnits, type PendingEvent, type WorkUnitsEnv } from '../../work-units/env.js';
+import { loadWorkUnits, type WorkUnitsEnv } from '../../work-units/env.js';
+import type { ProposedEvent } from '../../../deciders/decision.js';
 import { planImport, type ImportFileRow } from '../../work-units/import.js';
 import { planInitiatives, type InitiativeRow } from './initiatives.js';
 import { displayOf, readLumenflowRepository, type LumenflowRepository } from './repository.js';
@@ -60,7 +61,7 @@ function finding(severity: FindingSeverity, code: string, message: string, extra
   return { severity, code, path: extra.path ?? null, line: extra.line ?? null, wu_id: extra.wu_id ?? null, message };
 }
 
-function settingsEvent(repo: LumenflowRepository, display: (abs: string) => string, state: WorkUnitsState): PendingEvent | null {
+function settingsEvent(repo: LumenflowRepository, display: (abs: string) => string, state: WorkUnitsState): ProposedEvent | null {
   const lanes: Record<string, Record<string, unknown>> = {};
   for (const lane of repo.lanes) {
     lanes[lane.name] = {
@@ -78,7 +79,7 @@ function settingsEvent(repo: LumenflowRepository, display: (abs: string) => stri
 }
 
 /** Per WU, its YAML fields once the planned observations are folded over what the log holds. */
-function yamlAfter(state: WorkUnitsState, events: readonly PendingEvent[]): Map<string, Record<string, unknown>> {
+function yamlAfter(state: WorkUnitsState, events: readonly ProposedEvent[]): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   for (const wu of Object.values(state.wus)) if (wu.yaml_content_hash !== null) out.set(wu.wu_id, { ...wu.yaml_fields });
   for (const e of events) {
@@ -95,7 +96,7 @@ function yamlAfter(state: WorkUnitsState, events: readonly PendingEvent[]): Map<
  * log last recorded for the WU their name says (same SHA-256): those are unchanged without being
  * parsed, which is most of a re-run.
  */
-function planWuYaml(workspace: string, state: WorkUnitsState, folder: string): { rows: ImportFileRow[]; events: PendingEvent[]; failures: string[] } {
+function planWuYaml(workspace: string, state: WorkUnitsState, folder: string): { rows: ImportFileRow[]; events: ProposedEvent[]; failures: string[] } {
   if (!existsSync(folder)) return { rows: [], events: [], failures: [] };
   const unchanged: ImportFileRow[] = [];
   const toParse: string[] = [];
@@ -167,7 +168,7 @@ export async function importLumenflow(env: WorkUnitsEnv, options: LumenflowImpor
 
   // History first, then the files' current state: a WU claimed, checkpointed and completed in
   // wu-events.jsonl and `done` in its YAML passes through every state in order.
-  const events: PendingEvent[] = [...(settings !== null ? [settings] : []), ...initiatives.events, ...history.events, ...yaml.events, ...stamps.events];
+  const events: ProposedEvent[] = [...(settings !== null ? [settings] : []), ...initiatives.events, ...history.events, ...yaml.events, ...stamps.events];
 
   // Stamps against YAML status (LumenFlow's consistency check), over the files as they are now.
   const yamlFields = yamlAfter(state, yaml.events);

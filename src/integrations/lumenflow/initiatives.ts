@@ -7,7 +7,7 @@ import { INITIATIVE_ID_PATTERN, SLUG_PATTERN, WU_ID_PATTERN } from '../../../eve
 import { InitiativeFields, INITIATIVE_FIELD_NAMES } from '../../../events/work-units/lumenflow.js';
 import { describeZodIssues } from '../../../events/validation.js';
 import type { WorkUnitsState } from '../../../projections/work-units/state.js';
-import type { PendingEvent } from '../../work-units/env.js';
+import type { ProposedEvent } from '../../../deciders/decision.js';
 import { displayOf } from './repository.js';
 
 /**
@@ -25,7 +25,7 @@ export interface InitiativeRow {
 
 export interface InitiativePlan {
   rows: InitiativeRow[];
-  events: PendingEvent[];
+  events: ProposedEvent[];
   failures: string[];
   /** Every initiative id and slug the files define. */
   defined: Set<string>;

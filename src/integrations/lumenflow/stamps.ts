@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WU_ID_PATTERN } from '../../../events/work-units/terms.js';
 import type { WorkUnitsState } from '../../../projections/work-units/state.js';
-import type { PendingEvent } from '../../work-units/env.js';
+import type { ProposedEvent } from '../../../deciders/decision.js';
 import { isValidStamp } from '../../work-units/stamps.js';
 
 /**
@@ -20,7 +20,7 @@ export interface StampFile {
 
 export interface StampsPlan {
   files: StampFile[];
-  events: PendingEvent[];
+  events: ProposedEvent[];
 }
 
 /** Every `WU-<n>.done` in the folder, in name order. */
@@ -44,7 +44,7 @@ export function readStampFolder(folder: string, display: (abs: string) => string
 /** One `observation.stamp_file` per stamp not yet recorded as present, and per recorded one now gone from the folder. */
 export function planStamps(folder: string, folderDisplay: string, state: WorkUnitsState, display: (abs: string) => string): StampsPlan {
   const files = readStampFolder(folder, display);
-  const events: PendingEvent[] = [];
+  const events: ProposedEvent[] = [];
   const present = new Set<string>();
   for (const file of files) {
     present.add(file.wu_id);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { LUMENFLOW_WU_EVENT_KINDS, ObservationLumenflowWuEventData } from '../../../events/work-units/lumenflow.js';
 import { describeZodIssues } from '../../../events/validation.js';
 import type { WorkUnitsState } from '../../../projections/work-units/state.js';
-import type { PendingEvent } from '../../work-units/env.js';
+import type { ProposedEvent } from '../../../deciders/decision.js';
 
 /**
  * `<stateDir>/wu-events.jsonl`, LumenFlow's WU history (camelCase keys), as
@@ -21,7 +21,7 @@ export interface WuEventsPlan {
   path: string | null;
   lines: number;
   already_imported: number;
-  events: PendingEvent[];
+  events: ProposedEvent[];
   malformed: MalformedLine[];
 }
 
