@@ -26,17 +26,28 @@ export function agentSection(invocation: string): string {
   ].join('\n');
 }
 
+/**
+ * `current` with `block` in place of the text from the line starting `startPrefix` to the `end`
+ * marker (and its newline); undefined when the markers are not there.
+ */
+export function replaceBetweenMarkers(current: string, startPrefix: string, end: string, block: string): string | undefined {
+  const from = current.indexOf(startPrefix);
+  const to = current.indexOf(end);
+  if (from < 0 || to <= from) return undefined;
+  let after = to + end.length;
+  if (current[after] === '\n') after += 1;
+  return current.slice(0, from) + block + current.slice(after);
+}
+
+/** `current` with `block` after it, one blank line between. */
+export function appendBlock(current: string, block: string): string {
+  return current + (current.endsWith('\n') ? '\n' : '\n\n') + block;
+}
+
 /** The file's text with the section put in place: replaced between the markers, else appended. */
 export function withSection(current: string | undefined, section: string): string {
   if (current === undefined || current === '') return section;
-  const start = current.indexOf(SECTION_START.slice(0, 16));
-  const end = current.indexOf(SECTION_END);
-  if (start >= 0 && end > start) {
-    let after = end + SECTION_END.length;
-    if (current[after] === '\n') after += 1;
-    return current.slice(0, start) + section + current.slice(after);
-  }
-  return current + (current.endsWith('\n') ? '\n' : '\n\n') + section;
+  return replaceBetweenMarkers(current, SECTION_START.slice(0, 16), SECTION_END, section) ?? appendBlock(current, section);
 }
 
 /** Writes the section into `file` (relative to the workspace); true when the file changed. */

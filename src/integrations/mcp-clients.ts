@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { FileAccess, readIfFile, writeFileAtomic } from '../artifacts/atomic-write.js';
 import { invalidInput } from '../errors.js';
-import { writeAgentSection } from './agent-section.js';
+import { appendBlock, replaceBetweenMarkers, writeAgentSection } from './agent-section.js';
 
 /**
  * `baton setup codex | cursor`: the project's MCP client configuration for `baton mcp`, merged so
@@ -40,17 +40,12 @@ export function codexBlock(entry: McpServerEntry): string {
 /** The config text with Baton's block in place: replaced between its markers, else appended (a table at the end is always valid TOML). */
 export function withCodexBlock(current: string | undefined, block: string): string {
   if (current === undefined || current === '') return block;
-  const start = current.indexOf(TOML_START.slice(0, 14));
-  const end = current.indexOf(TOML_END);
-  if (start >= 0 && end > start) {
-    let after = end + TOML_END.length;
-    if (current[after] === '\n') after += 1;
-    return current.slice(0, start) + block + current.slice(after);
-  }
+  const replaced = replaceBetweenMarkers(current, TOML_START.slice(0, 14), TOML_END, block);
+  if (replaced !== undefined) return replaced;
   if (/^\s*\[mcp_servers\.baton\]/m.test(current)) {
     throw invalidInput('already declares [mcp_servers.baton] outside Baton\'s markers; remove it, then run setup again. Nothing was written', CODEX_CONFIG_PATH);
   }
-  return current + (current.endsWith('\n') ? '\n' : '\n\n') + block;
+  return appendBlock(current, block);
 }
 
 function writeIfDifferent(workspace: string, relative: string, next: string, current: string | undefined): boolean {
