@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { FileAccess, readIfFile, writeFileAtomic } from '../artifacts/atomic-write.js';
 import { invalidInput } from '../errors.js';
 import { appendBlock, replaceBetweenMarkers, writeAgentSection } from './agent-section.js';
+import { readJsonObjectFile } from './json-config.js';
 
 /**
  * `baton setup codex | cursor`: the project's MCP client configuration for `baton mcp`, merged so
@@ -65,18 +66,7 @@ export function setupCodex(workspace: string, invocation: readonly string[], sec
 
 export function setupCursor(workspace: string, invocation: readonly string[], section: string): McpSetupResult {
   const entry = mcpServerEntry(invocation, workspace, 'generic');
-  const current = readIfFile(workspace, join(workspace, CURSOR_CONFIG_PATH))?.toString('utf8');
-  let config: Record<string, unknown> = {};
-  if (current !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(current);
-    } catch (error) {
-      throw invalidInput(`is not valid JSON (${(error as Error).message}); nothing was written`, CURSOR_CONFIG_PATH);
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalidInput('must be a JSON object; nothing was written', CURSOR_CONFIG_PATH);
-    config = parsed as Record<string, unknown>;
-  }
+  const { value: config, bytes: current } = readJsonObjectFile(workspace, CURSOR_CONFIG_PATH);
   const servers = config['mcpServers'] ?? {};
   if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) throw invalidInput('"mcpServers" must be an object; nothing was written', CURSOR_CONFIG_PATH);
   const next = JSON.stringify({ ...config, mcpServers: { ...(servers as Record<string, unknown>), baton: entry } }, null, 2) + '\n';

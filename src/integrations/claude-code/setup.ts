@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { readJsonObjectFile } from '../json-config.js';
 import { FileAccess, readIfFile, writeFileAtomic } from '../../artifacts/atomic-write.js';
 import { invalidInput } from '../../errors.js';
 import { writeAgentSection } from '../agent-section.js';
@@ -44,16 +45,8 @@ export interface ClaudeSetupResult {
 }
 
 function readSettings(workspace: string): { settings: Record<string, unknown>; bytes: string | undefined } {
-  const bytes = readIfFile(workspace, join(workspace, SETTINGS_PATH))?.toString('utf8');
-  if (bytes === undefined) return { settings: {}, bytes };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(bytes);
-  } catch (error) {
-    throw invalidInput(`is not valid JSON (${(error as Error).message}); nothing was written`, SETTINGS_PATH);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalidInput('must be a JSON object; nothing was written', SETTINGS_PATH);
-  return { settings: parsed as Record<string, unknown>, bytes };
+  const { value, bytes } = readJsonObjectFile(workspace, SETTINGS_PATH);
+  return { settings: value, bytes };
 }
 
 /**
