@@ -77,9 +77,12 @@ async function raceOnHeadLock<T>(workspace: string, start: () => Promise<T>[]): 
     await holder.query('BEGIN');
     await holder.query('SELECT seq FROM baton_heads WHERE workspace_id = $1 FOR UPDATE', [workspace]);
     const racing = start();
+    // Settled from the start: the loser may be refused while COMMIT is still on its way back, and
+    // a rejection nobody is listening to yet is an unhandled one.
+    const settled = Promise.allSettled(racing);
     await waitFor(async () => ((await waitingAppends()).length === racing.length ? true : undefined), 'both appends to wait on the head lock');
     await holder.query('COMMIT');
-    return await Promise.allSettled(racing);
+    return await settled;
   } finally {
     await holder.end();
   }
