@@ -1,8 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCatalog } from '../events/index.js';
+import { workUnitsStateProjection } from '../projections/work-units/fold.js';
 import { initWorkUnits } from '../projections/work-units/state.js';
 import { openStore } from '../src/store/open-store.js';
+import { runProjection } from '../src/store/projection-runner.js';
 import { planImport } from '../src/work-units/import.js';
 
 /**
@@ -93,6 +95,8 @@ export async function generateLumenflowScaleRepo(dir: string): Promise<Lumenflow
       }
     }
     const result = await store.append(events.map((e) => ({ ...e, actor: 'bench', at: NOW })));
+    // The work-unit snapshot `import lumenflow` leaves after a large import (src/integrations/lumenflow/import.ts).
+    await runProjection(store, workUnitsStateProjection, { catalog, cacheDir: join(dir, '.baton', 'cache'), now: NOW, snapshotEvery: 1 });
     return { dir, events: result.events.length, logBytes: 0 };
   } finally {
     await store.close();

@@ -34,6 +34,12 @@ export interface Projection<S, V> {
   serialize?(state: S): unknown;
   /** JSON value → state; may throw on a malformed value (the snapshot is then ignored). */
   deserialize?(json: unknown): S;
+  /**
+   * How many events a run must fold past its snapshot before the runner writes a new one, for a
+   * fold whose snapshot costs much more to write than a thousand events cost to fold (the runner's
+   * default). Given the state, so it can grow with what a write costs. A runner option overrides it.
+   */
+  snapshotEvery?(state: S): number;
 }
 
 /**

@@ -369,6 +369,21 @@ describe('projection runner', () => {
     expect(big).toMatchObject({ from_snapshot: true, folded: 1003, snapshot_written: true, seq: 1007 });
   });
 
+  it("writes a snapshot after the projection's own interval when it has one (the option still wins)", async () => {
+    const { store, cacheDir } = STORES.memory();
+    // The interval grows with the state, as the work-unit fold's does: 4 events per stream seen.
+    const scaled = { ...logStatsProjection, snapshotEvery: (state: ReturnType<typeof logStatsProjection.init>) => 4 * state.streams.size };
+    await appendAll(store, notes(2)); // 2 streams: 8 needed
+    expect(await runProjection(store, scaled, { catalog, cacheDir, now: NOW })).toMatchObject({ folded: 2, snapshot_written: false });
+    await appendAll(store, notes(4, 'u')); // 3 streams: 12 needed
+    expect(await runProjection(store, scaled, { catalog, cacheDir, now: NOW })).toMatchObject({ folded: 6, snapshot_written: false });
+    expect(await runProjection(store, scaled, { catalog, cacheDir, now: NOW, snapshotEvery: 6 })).toMatchObject({ folded: 6, snapshot_written: true });
+    await appendAll(store, notes(11, 'w'));
+    expect(await runProjection(store, scaled, { catalog, cacheDir, now: NOW })).toMatchObject({ from_snapshot: true, folded: 11, snapshot_written: false });
+    await appendAll(store, notes(1, 'x'));
+    expect(await runProjection(store, scaled, { catalog, cacheDir, now: NOW })).toMatchObject({ from_snapshot: true, folded: 12, snapshot_written: true, seq: 18 });
+  });
+
   it('folds several projections in one pass over the log, each from its own snapshot', async () => {
     const { store, cacheDir } = STORES.memory();
     const reads: ReadOptions[] = [];

@@ -19,7 +19,8 @@ import { loadSnapshot, SnapshotLoadKind, writeSnapshot, type SnapshotLoad } from
  * Snapshots are written only when the run reached the head of the log: the cache holds one
  * snapshot per projection, and replacing a head snapshot with one at a past position (`replay
  * --to`) would make every later current-view run slower. A snapshot is written when the run folded
- * at least `snapshotEvery` events, or when it replaced an unusable (corrupt or stale) one.
+ * at least `snapshotEvery` events (the option, else the projection's own interval, else 1,000), or
+ * when it replaced an unusable (corrupt or stale) one.
  */
 
 export interface RunProjectionOptions {
@@ -30,7 +31,7 @@ export interface RunProjectionOptions {
   to?: number;
   /** The clock value handed to `view`. */
   now: string;
-  /** Write a snapshot after folding at least this many events (default 1000). */
+  /** Write a snapshot after folding at least this many events (default: the projection's interval, else 1000). */
   snapshotEvery?: number;
   /**
    * Where snapshots come from instead of `cacheDir` (which then only receives the ones written):
@@ -102,8 +103,7 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
   projections: P,
   options: RunProjectionOptions,
 ): Promise<ProjectionRuns<P>> {
-  const every = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
-  if (!Number.isSafeInteger(every) || every < 1) throw invalidInput('must be a positive integer', 'snapshotEvery');
+  if (options.snapshotEvery !== undefined && (!Number.isSafeInteger(options.snapshotEvery) || options.snapshotEvery < 1)) throw invalidInput('must be a positive integer', 'snapshotEvery');
   if (options.to !== undefined && (!Number.isSafeInteger(options.to) || options.to < 0)) throw invalidInput('must be a non-negative integer', 'to');
   const names = new Set<string>();
   for (const p of projections) {
@@ -171,6 +171,7 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
   return lanes.map((lane) => {
     let written = false;
     const replaces = lane.snapshot.kind === SnapshotOutcome.CORRUPT || lane.snapshot.kind === SnapshotOutcome.STALE;
+    const every = options.snapshotEvery ?? lane.projection.snapshotEvery?.(lane.state) ?? DEFAULT_SNAPSHOT_EVERY;
     if (options.cacheDir !== undefined && atHead && lane.folded > 0 && (lane.folded >= every || replaces)) {
       const state = serializeState(lane.projection, lane.state);
       written = writeSnapshot(options.cacheDir, { name: lane.projection.name, version: lane.projection.version, seq, hash, state }).written;
