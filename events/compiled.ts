@@ -76,6 +76,16 @@ export function lazyParse<T>(build: () => (input: unknown) => T | INVALID): (inp
   return (input) => (parse ??= build())(input);
 }
 
+/**
+ * A generated validator's factory, from its text (see scripts/generate-validators.ts): `params`
+ * names the constants it closes over, `body` is an arrow function that reads only those and the
+ * language's globals. Called once per validator, on its first use.
+ */
+export function compileValidator(params: string, body: string): (...constants: unknown[]) => (input: unknown) => unknown {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated at build time from our own zod schemas, never from input
+  return new Function(...params.split(', '), `return ${body};`) as (...constants: unknown[]) => (input: unknown) => unknown;
+}
+
 /** zod throws when a refinement returns a promise; compiled validators support synchronous ones only. */
 export function throwAsync(): never {
   throw new Error('a compiled validator met an asynchronous refinement; use the zod schema');

@@ -379,7 +379,7 @@ function importPath(fromFile: string, module: string): string {
 }
 
 async function generateOne(spec: OutputSpec, runtime: Awaited<ReturnType<typeof runtimeExports>>): Promise<string> {
-  const emit: Emit = { support: new Set(['INVALID', 'lazyParse']), runtime: new Map(), inlined: [] };
+  const emit: Emit = { support: new Set(['INVALID', 'compileValidator', 'lazyParse']), runtime: new Map(), inlined: [] };
   const typeImports = new Map<string, string>();
   const schemaByIdentity = new Map<unknown, string>();
   const blocks: string[] = [];
@@ -403,10 +403,10 @@ async function generateOne(spec: OutputSpec, runtime: Awaited<ReturnType<typeof 
         `  source: ${JSON.stringify(label)},`,
         ...(target.lazy ? [`  schema: () => import(${JSON.stringify(path)}).then((m) => m.${target.name}),`] : []),
         // Pure: a bundle that does not use a validator leaves it out (esbuild drops unused pure calls).
-        // Built on first use: loading the module then parses little and runs nothing, so a short
-        // command pays only for the validators it calls.
-        `  parse: /* @__PURE__ */ lazyParse(() => ((${compiled.names.join(', ')}) =>`,
-        `    ${body})(`,
+        // Built on first use, from its text: V8 pre-parses every function of a module it loads, and
+        // the validators of every event type ride along in each short command's bundle, while a
+        // string literal is only scanned. A short command then pays only for the validators it calls.
+        `  parse: /* @__PURE__ */ lazyParse(() => compileValidator(${JSON.stringify(compiled.names.join(', '))}, ${JSON.stringify(body.replace(/\n    /g, '\n'))})(`,
         `    ${['INVALID', ...args].join(',\n    ')},`,
         `  )),`,
         `};`,
