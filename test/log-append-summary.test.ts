@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StoredEventSchema, type StoredEvent } from '../events/envelope.js';
 import { AppendSummaryEnvelope } from '../src/cli/envelopes.js';
-import { batonIn, errorEnvelopeOf, jsonLines, type CliResult } from './helpers/cli.js';
+import { batonIn, errorEnvelopeOf, jsonLines, startBaton, type CliResult } from './helpers/cli.js';
 import { envelopeProblem } from './helpers/envelope-schemas.js';
-import { makeTempDir, removeTempDirs, storedEvents } from './helpers/workspace.js';
+import { makeTempDir, removeTempDirs, storedEvents, storedLines } from './helpers/workspace.js';
 
 /**
  * #19: `log append --events` prints one summary (count, calls, first and last seq, head hash,
@@ -160,5 +160,35 @@ describe('an append that fails half-way reports what landed, then the error', ()
     expect(jsonLines(batch.stdout)).toHaveLength(1);
     expect(errorEnvelopeOf(batch).code).toBe('CONFLICT');
     expect(storedEvents(dir)).toHaveLength(1);
+  });
+
+  it('Ctrl-C half-way: the summary of the calls acknowledged so far on stdout, INTERRUPTED on stderr, exit 130', async () => {
+    const dir = makeTempDir('baton-summary-interrupt-');
+    expect((await run(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/x', '--data', '{"text":"before"}'])).code).toBe(0);
+    // One fsync per line: 20,000 calls cannot finish before the interrupt a few dozen calls in.
+    const child = startBaton(['--dir', dir, '--json', 'log', 'append', '--events', '-'], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    child.stdin.end(notes(20_000));
+    const deadline = Date.now() + 30_000;
+    while (storedLines(dir).length < 40) {
+      if (Date.now() > deadline) throw new Error(`no progress: ${stdout} ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    const lines = jsonLines(stdout);
+    expect(lines).toHaveLength(1);
+    const summary = AppendSummaryEnvelope.parse(lines[0]);
+    const stored = storedEvents(dir);
+    // Every acknowledged call is counted; the one in flight at the interrupt may have landed too.
+    expect(stored.length - 1 - summary.count).toBeGreaterThanOrEqual(0);
+    expect(stored.length - 1 - summary.count).toBeLessThanOrEqual(1);
+    expect(stored.length).toBeLessThan(20_001);
+    expect(summary).toMatchObject({ calls: summary.count, first_seq: 2, last_seq: summary.count + 1, head_hash: stored[summary.count]!.hash, deduplicated: 0 });
+    expect(stderr).toBe('baton: INTERRUPTED: interrupted (SIGINT)\n');
   });
 });

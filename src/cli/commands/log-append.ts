@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pathError } from '../output-path.js';
 import { z } from 'zod';
 import type { NewEvent } from '../../../events/envelope.js';
@@ -57,19 +58,31 @@ export async function logAppend(ctx: CommandContext, flags: LogAppendFlags): Pro
   const total = calls.reduce((sum, call) => sum + call.events.length, 0);
   const progress = flags.events === undefined ? undefined : startProgress(ctx, flags.batch ? `appending ${total} events as one batch` : 'appending', flags.batch ? {} : { total, unit: 'events' });
   const tally = new AppendTally();
+  let reported = false;
+  // Also when a call fails half-way: what landed is reported first, then the error (printed by the
+  // command runner, with its exit code). When nothing landed, the error alone says so.
+  const report = (): void => {
+    progress?.end();
+    const summary = summarise && !reported ? tally.envelope(ctx.now) : undefined;
+    reported = true;
+    if (summary !== undefined) ctx.output.emit(AppendSummaryEnvelope, summary, humanAppendSummary);
+  };
+  // Ctrl-C half-way: the calls acknowledged so far are reported before the program's SIGINT handler
+  // exits 130 (the call in flight may have landed too; `log tail` shows the head).
+  if (summarise) process.prependOnceListener('SIGINT', report);
   try {
     for (const [i, call] of calls.entries()) {
+      // The store writes with synchronous calls, so a loop of appends never reaches the event loop's
+      // poll phase, where a SIGINT is handled: without this turn, Ctrl-C waited for the whole file.
+      if (i > 0) await nextTurn();
       const result = await store.append(call.events, call.options);
       progress?.set(i + 1);
       if (summarise) tally.add(result);
       else printAppended(ctx, result);
     }
   } finally {
-    progress?.end();
-    // Also when a call fails half-way: what landed is reported first, then the error (printed by the
-    // command runner, with its exit code). When nothing landed, the error alone says so.
-    const summary = summarise ? tally.envelope(ctx.now) : undefined;
-    if (summary !== undefined) ctx.output.emit(AppendSummaryEnvelope, summary, humanAppendSummary);
+    process.off('SIGINT', report);
+    report();
   }
 }
 
