@@ -148,7 +148,7 @@ describe.skipIf(!canMount)('a store Baton cannot write: exit 5 STORE_UNAVAILABLE
     const big = 'x'.repeat(1500);
     for (let i = 0; i < 120 && failures < 6; i++) {
       const batch = Array.from({ length: 1 + (i % 5) }, (_, k) => JSON.stringify({ type: 'note.recorded', stream: 'note/full', data: { text: `${i}.${k} ${big}` } })).join('\n');
-      const r = await batonIn(dir, ['--json', 'log', 'append', '--events', '-', '--batch'], { env: NOW, input: `${batch}\n` });
+      const r = await batonIn(dir, ['--json', 'log', 'append', '--events', '-', '--batch', '--each'], { env: NOW, input: `${batch}\n` });
       if (r.code === 0) {
         for (const e of (jsonLines(r.stdout)[0] as { events: { hash: string }[] }).events) acknowledged.push(e.hash);
         continue;

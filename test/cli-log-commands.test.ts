@@ -95,7 +95,7 @@ describe('baton log append', () => {
     const workspace = await freshWorkspace('baton-batch-');
     const file = join(workspace, 'batch.jsonl');
     writeFileSync(file, ['one', 'two', 'three'].map((t) => eventLine('note/b', t)).join('\n') + '\n');
-    const envelopes = jsonLines(await ok(workspace, ['log', 'append', '--events', file, '--batch']));
+    const envelopes = jsonLines(await ok(workspace, ['log', 'append', '--events', file, '--batch', '--each']));
     expect(envelopes).toHaveLength(1);
     expect(AppendedEnvelope.parse(envelopes[0]).events.map((e) => e.seq)).toEqual([1, 2, 3]);
     expect(shownEvents(await ok(workspace, ['log', 'show'])).map((e) => e.batch_end)).toEqual([3, 3, 3]);
@@ -217,7 +217,7 @@ describe('baton log export and import', () => {
     expect(readdirSync(logDir(target))).toEqual(readdirSync(logDir(source)));
     expect(LogVerificationEnvelope.parse(jsonLines(await ok(target, ['log', 'verify']))[0])).toMatchObject({ ok: true, head_seq: 9 });
     // The imported log continues the chain and keeps its idempotency keys.
-    const retry = AppendedEnvelope.parse(jsonLines(await ok(target, ['log', 'append', '--events', '-', '--batch', '--idempotency-key', 'b-1'], { input: `${eventLine('note/y', 'b1')}\n${eventLine('note/y', 'b2')}\n` }))[0]);
+    const retry = AppendedEnvelope.parse(jsonLines(await ok(target, ['log', 'append', '--events', '-', '--batch', '--each', '--idempotency-key', 'b-1'], { input: `${eventLine('note/y', 'b1')}\n${eventLine('note/y', 'b2')}\n` }))[0]);
     expect(retry).toMatchObject({ deduplicated: true, events: [{ seq: 7 }, { seq: 8 }] });
     const next = AppendedEnvelope.parse(jsonLines(await ok(target, noteArgs('note/z', 'continued')))[0]);
     expect(next.events[0]!.seq).toBe(10);

@@ -11,7 +11,7 @@ import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
  * is human text, never with --quiet, in JSON mode or when piped. Driven on a real pseudo-terminal
  * (util-linux `script`), with stdout sent to a file so what reaches the terminal is stderr alone.
  * BATON_PROGRESS_AFTER_MS=0 shows the line at once (by default it waits a second, so a short
- * command never flickers). Batched appends print one summary in human mode unless --each.
+ * command never flickers). Batched appends print one summary unless --each.
  */
 afterAll(removeTempDirs);
 
@@ -78,12 +78,12 @@ describe('batched appends print a summary', () => {
     expect(calls.stdout).toMatch(/^appended 3 events in 3 calls: seq 26…28, head [0-9a-f]{12}\n$/);
   });
 
-  it('human with --each: a line per event; JSON keeps one appended envelope per call', async () => {
+  it('with --each: a line per event in human mode, one appended envelope per call in JSON', async () => {
     const dir = makeTempDir('baton-summary-');
     const each = await batonIn(dir, ['--human', 'log', 'append', '--events', '-', '--batch', '--each'], { input: notes(3) });
     expect(each.stdout.trim().split('\n')).toHaveLength(3);
     expect(each.stdout).toMatch(/^appended #1 note.recorded on note\/p0/);
-    const json = await batonIn(dir, ['log', 'append', '--events', '-'], { input: notes(2) });
+    const json = await batonIn(dir, ['log', 'append', '--events', '-', '--each'], { input: notes(2) });
     expect(jsonLines(json.stdout).map((e) => AppendedEnvelope.parse(e).events[0]!.seq)).toEqual([4, 5]);
   });
 });

@@ -63,7 +63,7 @@ describe('concurrent appends from separate processes', () => {
         Array.from({ length: perProcess }, (_, j) => JSON.stringify({ type: 'note.recorded', stream: `note/p${p}`, data: { text: `p${p}-${j}` } })).join('\n') + '\n',
       );
       const results = await Promise.all(
-        inputs.map((input) => batonIn(workspace, ['log', 'append', '--events', '-'], { input, env: { BATON_LOCK_TIMEOUT_MS: '50000' }, timeoutMs: 110_000 })),
+        inputs.map((input) => batonIn(workspace, ['log', 'append', '--events', '-', '--each'], { input, env: { BATON_LOCK_TIMEOUT_MS: '50000' }, timeoutMs: 110_000 })),
       );
       const reported: Appended[] = [];
       results.forEach((result: CliResult, p) => {

@@ -23,6 +23,23 @@ export const AppendedEnvelope = envelope('appended', {
   deduplicated: z.boolean(),
 });
 
+/**
+ * `log append --events` without `--each`: one summary for the whole file instead of an `appended`
+ * envelope per call listing every event. Its own type, so a reader expecting `events[]` is never
+ * handed another shape under the same name. `head_hash` is the hash of the event at `last_seq`.
+ */
+export const AppendSummaryEnvelope = envelope('append_summary', {
+  /** Events stored by (or, when deduplicated, already stored for) the calls that landed. */
+  count: z.number().int().min(1),
+  /** Append calls that landed: one per line, or 1 with `--batch`. */
+  calls: z.number().int().min(1),
+  first_seq: z.number().int().min(1),
+  last_seq: z.number().int().min(1),
+  head_hash: hash,
+  /** How many of `count` an idempotency key had already stored (nothing new was written for them). */
+  deduplicated: z.number().int().min(0),
+});
+
 export const LogVerificationEnvelope = envelope('log_verification', {
   ok: z.boolean(),
   head_seq: z.number().int().min(0),

@@ -129,7 +129,7 @@ describe('baton on PostgreSQL: log export / log import between JSONL and Postgre
     expect((await batonIn(pgDir, ['log', 'export', '--out', fromPg], { env: { BATON_NOW: NOW } })).code).toBe(0);
     expect(readFileSync(fromPg).equals(original)).toBe(true);
     // The idempotency key came along: a retry of the batch is deduplicated on PostgreSQL.
-    const retry = await batonIn(pgDir, ['log', 'append', '--events', events, '--batch', '--idempotency-key', 'batch-1'], { env: { BATON_NOW: NOW } });
+    const retry = await batonIn(pgDir, ['log', 'append', '--events', events, '--batch', '--each', '--idempotency-key', 'batch-1'], { env: { BATON_NOW: NOW } });
     expect(jsonLines(retry.stdout)[0]).toMatchObject({ deduplicated: true, events: [{ seq: 6 }, { seq: 7 }] });
     // Importing again into the now non-empty PostgreSQL workspace is a conflict.
     const twice = await batonIn(pgDir, ['log', 'import', exported], { env: { BATON_NOW: NOW } });

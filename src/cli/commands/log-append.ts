@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pathError } from '../output-path.js';
 import { z } from 'zod';
 import type { NewEvent } from '../../../events/envelope.js';
@@ -8,10 +9,10 @@ import { invalidInput, isBatonError } from '../../errors.js';
 import { validateBatch } from '../../store/append-plan.js';
 import type { AppendOptions, AppendResult } from '../../store/contract.js';
 import type { CommandContext } from '../context.js';
-import { AppendedEnvelope } from '../envelopes.js';
+import { AppendedEnvelope, AppendSummaryEnvelope } from '../envelopes.js';
 import { parseExpectedVersion, parseJsonObject } from '../flags.js';
-import { OutputMode } from '../output.js';
 import { startProgress } from '../progress.js';
+import { AppendTally, humanAppendSummary } from './log-append-summary.js';
 
 export interface LogAppendFlags {
   type?: string;
@@ -21,7 +22,7 @@ export interface LogAppendFlags {
   idempotencyKey?: string;
   events?: string;
   batch?: boolean;
-  /** With --events in human mode: a line per event instead of the summary. */
+  /** With --events: an `appended` envelope (human: a line per event) per call instead of the summary. */
   each?: boolean;
 }
 
@@ -51,33 +52,38 @@ export async function logAppend(ctx: CommandContext, flags: LogAppendFlags): Pro
     }),
   );
   const store = await ctx.store();
-  // A person appending a file reads one summary, not a line per event (JSON keeps one `appended`
-  // envelope per call: the spec's contract, with every event's seq and hash).
-  const summarise = flags.events !== undefined && !flags.each && ctx.output.mode === OutputMode.human;
+  // A file's append reads as one summary, in both modes (a 20,000-line file no longer prints every
+  // event's seq and hash); `--each` keeps an `appended` envelope (or line) per call.
+  const summarise = flags.events !== undefined && !flags.each;
   const total = calls.reduce((sum, call) => sum + call.events.length, 0);
   const progress = flags.events === undefined ? undefined : startProgress(ctx, flags.batch ? `appending ${total} events as one batch` : 'appending', flags.batch ? {} : { total, unit: 'events' });
-  const results: AppendResult[] = [];
+  const tally = new AppendTally();
+  let reported = false;
+  // Also when a call fails half-way: what landed is reported first, then the error (printed by the
+  // command runner, with its exit code). When nothing landed, the error alone says so.
+  const report = (): void => {
+    progress?.end();
+    const summary = summarise && !reported ? tally.envelope(ctx.now) : undefined;
+    reported = true;
+    if (summary !== undefined) ctx.output.emit(AppendSummaryEnvelope, summary, humanAppendSummary);
+  };
+  // Ctrl-C half-way: the calls acknowledged so far are reported before the program's SIGINT handler
+  // exits 130 (the call in flight may have landed too; `log tail` shows the head).
+  if (summarise) process.prependOnceListener('SIGINT', report);
   try {
     for (const [i, call] of calls.entries()) {
+      // The store writes with synchronous calls, so a loop of appends never reaches the event loop's
+      // poll phase, where a SIGINT is handled: without this turn, Ctrl-C waited for the whole file.
+      if (i > 0) await nextTurn();
       const result = await store.append(call.events, call.options);
       progress?.set(i + 1);
-      if (summarise) results.push(result);
+      if (summarise) tally.add(result);
       else printAppended(ctx, result);
     }
   } finally {
-    progress?.end();
+    process.off('SIGINT', report);
+    report();
   }
-  if (summarise) ctx.output.line(appendSummary(results));
-}
-
-/** `appended 3 events in 3 calls: seq 4…6, head 0ce53985948e (1 already appended)`. */
-export function appendSummary(results: readonly AppendResult[]): string {
-  const events = results.flatMap((r) => r.events);
-  const repeated = results.filter((r) => r.deduplicated).reduce((sum, r) => sum + r.events.length, 0);
-  const first = events.reduce((a, e) => (e.seq < a.seq ? e : a), events[0]!);
-  const last = events.reduce((a, e) => (e.seq > a.seq ? e : a), events[0]!);
-  const calls = results.length === 1 ? '1 batch' : `${results.length} calls`;
-  return `appended ${events.length} event${events.length === 1 ? '' : 's'} in ${calls}: seq ${first.seq}…${last.seq}, head ${last.hash.slice(0, 12)}${repeated > 0 ? ` (${repeated} already appended)` : ''}`;
 }
 
 function singleCall(flags: LogAppendFlags): AppendCall {

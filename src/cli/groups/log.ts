@@ -16,7 +16,7 @@ export function registerLog(program: Command): void {
     .option('--idempotency-key <key>', 'a retry with the same key and content writes nothing and returns the first events')
     .option('--events <file>', 'append each JSON line of FILE (- = stdin) {type, stream, data, expected_version?, idempotency_key?} as its own call; all lines are validated first')
     .option('--batch', 'with --events: append all lines as one atomic batch (one write, one fsync)')
-    .option('--each', 'with --events in human mode: a line per event instead of one summary (count, first and last seq, head hash)')
+    .option('--each', 'with --events: an appended envelope per call (human: a line per event) instead of one append_summary (count, first and last seq, head hash)')
     .addHelpText(
       'after',
       `\nExamples:\n  baton log append --type note.recorded --stream note/ops --data '{"text":"deploy paused"}'\n  baton log append --type note.recorded --stream note/ops --data '{"text":"first"}' --expected-version no_stream --idempotency-key op-1\n  printf '%s\\n' '{"type":"note.recorded","stream":"note/a","data":{"text":"one"}}' | baton log append --events -`,
