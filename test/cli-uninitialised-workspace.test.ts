@@ -71,6 +71,10 @@ describe('reads in a folder with no .baton/', () => {
     const r = await batonIn(dir, ['status']);
     expect(r.code).toBe(0);
     expect(jsonLines(r.stdout)[0]).toMatchObject({ storeExists: false });
+    // A person reading it is told it is no workspace, and how to make one.
+    const human = await batonIn(dir, ['--human', 'status']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('this folder is no Baton workspace; `baton init` makes it one');
     expect(existsSync(join(dir, '.baton'))).toBe(false);
   });
 });

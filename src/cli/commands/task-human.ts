@@ -68,7 +68,8 @@ export function humanSubagent(e: z.output<typeof OrchestrationSubagentEnvelope>)
 export function humanStatus(e: z.output<typeof OrchestrationStatusEnvelope>): string {
   const l = e.lastStoppingPoint;
   const tail = [`Next action: ${l.nextAction.description}`, `Resume: ${l.resumeCommand}`];
-  if (!e.storeExists) return [`No orchestration store recorded yet (${e.storePath}).`, ...tail].join('\n');
+  // tasks.md T25 keeps the wizard's answer (exit 0, storeExists false); a person is told plainly.
+  if (!e.storeExists) return [`No orchestration store recorded yet (${e.storePath}): this folder is no Baton workspace; \`baton init\` makes it one.`, ...tail].join('\n');
   const lines = [
     `Store: ${e.storePath} (generated ${e.generatedAt})`,
     `Active session: ${l.currentSessionId ?? 'none'}`,
