@@ -33,7 +33,9 @@ const FLATTENED = [
   // `orchestrate status` of a large initiative (≤ 3 × node -e 0): the fold, the views and the probes;
   // it may append observations (the write side) and rewrites stamps.
   // picomatch (here and in `status`): the work-unit views' code-path glob matcher, pure and dependency-free.
-  { entry: 'src/cli/commands/orchestrate.ts', inline: ['src/store/jsonl/writer-modules.ts', 'src/work-units/stamps.ts'], packages: ['ulid', 'picomatch'] },
+  // The WU YAML probe (`probes.wu_yaml_paths`) comes in the same file too: loaded lazily, it cost
+  // the loader about ten small chunks; its YAML parser (import.ts) stays lazy, needed only for changed files.
+  { entry: 'src/cli/commands/orchestrate.ts', inline: ['src/store/jsonl/writer-modules.ts', 'src/work-units/stamps.ts', 'src/work-units/yaml-probe.ts'], packages: ['ulid', 'picomatch'] },
   // `baton status` (≤ 3 × node -e 0 after 1,000,000 events): the tasks and work-unit folds; appends nothing.
   { entry: 'src/cli/commands/status.ts', inline: [], packages: ['picomatch'] },
   // `baton hook claude-code PostToolUse` runs after every tool call (≤ 2 × node -e 0 with nothing

@@ -88,6 +88,18 @@ function readJson<T extends { v: 1; parser: number }>(path: string, valid: (valu
   }
 }
 
+function sameEntry(a: IndexEntry | undefined, b: IndexEntry): boolean {
+  return (
+    a !== undefined &&
+    a.stat === b.stat &&
+    a.racy === b.racy &&
+    a.content_hash === b.content_hash &&
+    a.wu_id === b.wu_id &&
+    a.agreed === b.agreed &&
+    (a.failures === b.failures || (a.failures !== null && b.failures !== null && a.failures.join('\n') === b.failures.join('\n')))
+  );
+}
+
 const statKey = (s: Stats): string => `${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`;
 
 /** The files the configured paths name, as `wu import` lists them; an unusable path is a problem. */
@@ -150,6 +162,8 @@ export async function probeWuYaml(workspace: string, cacheDir: string, state: Wo
   let parse: typeof import('./import.js').parseFile | undefined;
   let parsed = 0;
   let fieldsChanged = false;
+  /** An entry the run kept as it was found (the same object) but whose agreement moved. */
+  let agreedChanged = false;
   const parseNow = async (seen: Seen, hash: string | null): Promise<void> => {
     parse ??= (await import('./import.js')).parseFile;
     const failures: string[] = [];
@@ -170,7 +184,13 @@ export async function probeWuYaml(workspace: string, cacheDir: string, state: Wo
   for (const { abs, display, stat } of files) {
     const known = Object.hasOwn(index.entries, display) ? index.entries[display] : undefined;
     const key = statKey(stat);
-    const entry: IndexEntry = { stat: key, racy: nowMs - stat.mtimeMs < RACY_MS || nowMs - stat.ctimeMs < RACY_MS, content_hash: null, wu_id: null, failures: null, agreed: null };
+    const racy = nowMs - stat.mtimeMs < RACY_MS || nowMs - stat.ctimeMs < RACY_MS;
+    if (known !== undefined && !known.racy && known.stat === key && !racy) {
+      // Unchanged, and settled: the entry as it was (most files of most runs).
+      seenFiles.push({ abs, display, entry: known });
+      continue;
+    }
+    const entry: IndexEntry = { stat: key, racy, content_hash: null, wu_id: null, failures: null, agreed: null };
     const seen: Seen = { abs, display, entry };
     seenFiles.push(seen);
     if (known !== undefined && !known.racy && known.stat === key) {
@@ -227,7 +247,10 @@ export async function probeWuYaml(workspace: string, cacheDir: string, state: Wo
     const one = compareWithObserved(state, [{ path: seen.abs, display: seen.display, wu_id: entry.wu_id, fields, content_hash: entry.content_hash ?? '' }]);
     plan.rows.push(...one.rows);
     plan.events.push(...one.events);
-    if (one.events.length === 0) entry.agreed = logHash;
+    if (one.events.length === 0 && entry.agreed !== logHash) {
+      entry.agreed = logHash;
+      agreedChanged = true;
+    }
     seen.fields = fields;
   }
 
@@ -235,9 +258,15 @@ export async function probeWuYaml(workspace: string, cacheDir: string, state: Wo
   for (const problem of workspaceProblems) if (!previouslySaid.has(problem)) warnings.push(problem);
   const said = [...workspaceProblems].sort();
   const entries: Record<string, IndexEntry> = {};
-  for (const s of seenFiles) entries[s.display] = s.entry;
-  const next: IndexFile = { v: 1, parser: PARSER_VERSION, entries, said };
-  const indexText = JSON.stringify(next);
+  // Rewritten only when something in it changed (most runs: nothing did).
+  let indexChanged = agreedChanged || fieldsChanged || seenFiles.length !== Object.keys(index.entries).length || said.join('\n') !== index.said.join('\n');
+  for (const s of seenFiles) {
+    entries[s.display] = s.entry;
+    if (!indexChanged) {
+      const before = Object.hasOwn(index.entries, s.display) ? index.entries[s.display] : undefined;
+      indexChanged = before !== s.entry && !sameEntry(before, s.entry);
+    }
+  }
   try {
     if (fieldsChanged || Object.keys(index.entries).length !== seenFiles.length) {
       const fields: FieldsFile['fields'] = {};
@@ -247,7 +276,7 @@ export async function probeWuYaml(workspace: string, cacheDir: string, state: Wo
       }
       writeFileAtomic(workspace, fieldsPath, JSON.stringify({ v: 1, parser: PARSER_VERSION, fields } satisfies FieldsFile), 'private');
     }
-    if (indexText !== JSON.stringify(index)) writeFileAtomic(workspace, indexPath, indexText, 'private');
+    if (indexChanged) writeFileAtomic(workspace, indexPath, JSON.stringify({ v: 1, parser: PARSER_VERSION, entries, said } satisfies IndexFile), 'private');
   } catch {
     // A cache that cannot be written only makes the next run slower.
   }
