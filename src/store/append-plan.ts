@@ -18,6 +18,7 @@ import { contentDigest, type StoreIndex } from './store-index.js';
  */
 
 export interface ValidatedBatch {
+  /** Each `type` matches EVENT_TYPE_PATTERN and each `stream` STREAM_PATTERN (checkBatch checked them). */
   events: { type: string; stream: string; data: Record<string, unknown>; actor: string | undefined; at: string | undefined }[];
   /** The content digest an idempotency key is bound to; '' when the batch has no key (nothing reads it then). */
   digest: string;
@@ -29,12 +30,13 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /**
- * A new ULID that sorts after `previous` (the id of the event before it in the log). Each process
+ * A new ULID that sorts after `previous` (the id of the event before it in the log), made at `now`
+ * (milliseconds; the clock when absent). Each process
  * has its own ULID clock, so under concurrent appenders a fresh id can sort before the previous
  * event's; then the previous id plus one is used, which keeps id order = seq order in the log.
  */
-export function newEventId(previous?: string): string {
-  const candidate = nextUlid();
+export function newEventId(previous?: string, now?: number): string {
+  const candidate = nextUlid(now);
   // The pattern is only needed for a previous id this one would be derived from.
   if (previous === undefined || candidate > previous || !ULID_PATTERN.test(previous)) return candidate;
   return incrementCrockford(previous) ?? candidate;
@@ -152,8 +154,16 @@ export interface PlanContext {
   defaultActor: string;
   /** Id of the last event in the log, so new ids sort after it whichever process wrote it. */
   lastId?: string | undefined;
+  /**
+   * The plan's bytes may view the process's sealing buffer instead of a copy of it: for a caller
+   * that writes them before anything seals again (the JSONL store writes them synchronously under
+   * its lock). Without it the bytes are the batch's own.
+   */
+  borrowBytes?: boolean;
 }
 
+/** `,"hash":"`, the stored line's last key: copied in after the hashed bytes (no suffix string is built). */
+const HASH_KEY = Buffer.from(',"hash":"', 'latin1');
 /** `,"hash":"` + 64 hex digits + `"}` + newline. */
 const HASH_SUFFIX_BYTES = 9 + 64 + 3;
 let scratch: Buffer = Buffer.allocUnsafe(64 * 1024);
@@ -227,54 +237,65 @@ export function sealBatch(batch: ValidatedBatch, head: { seq: number; hash: stri
   const actorJson = JSON.stringify(ctx.defaultActor);
   const events = batch.events;
   const opening = `{"v":${ENVELOPE_VERSION},"seq":`;
-  // The middle of a line, from the id's closing quote to `"data":`, is the same for a run of events
-  // that share type, stream, at and actor (most batches are one run): printed once per run.
+  // One clock reading for the batch's ids: within a millisecond nextUlid increments, so they still
+  // strictly increase (and a clock read per event was a measurable share of sealing).
+  const clock = Date.now();
+  // The middle of a line, from the id's closing quote to `"data":`. Type and stream match their
+  // patterns (no character JSON escapes), so each prints as itself in quotes; at and actor are
+  // printed by JSON.stringify once per run of events that share them (most batches are one run).
   let lastType: string | undefined;
-  let lastStream: string | undefined;
+  let typePart = '';
   let lastAt: string | undefined;
   let lastActor: string | undefined;
-  let middle = '';
+  let atActorPart = '';
   let eventActorJson = actorJson;
   // The head's hash is printed by JSON.stringify; every later prev is a hash this loop made (hex).
   let prevJson = JSON.stringify(prev);
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
     const seq = index.seq + i + 1;
-    const id = (lastId = newEventId(lastId));
+    const id = (lastId = newEventId(lastId, clock));
     const eventAt = e.at ?? at;
     const actor = e.actor ?? ctx.defaultActor;
-    if (e.type !== lastType || e.stream !== lastStream || eventAt !== lastAt || actor !== lastActor) {
+    if (e.type !== lastType) {
       lastType = e.type;
-      lastStream = e.stream;
+      typePart = '","type":"' + e.type + '","stream":"';
+    }
+    if (eventAt !== lastAt || actor !== lastActor) {
       lastAt = eventAt;
       lastActor = actor;
       eventActorJson = e.actor === undefined ? actorJson : JSON.stringify(actor);
-      middle = `","type":${JSON.stringify(e.type)},"stream":${JSON.stringify(e.stream)},"at":${e.at === undefined ? atJson : JSON.stringify(eventAt)},"actor":${eventActorJson},"data":`;
+      atActorPart = `","at":${e.at === undefined ? atJson : JSON.stringify(eventAt)},"actor":${eventActorJson},"data":`;
     }
     const dataJson = isJsonReady(e.data) ? JSON.stringify(e.data) : canonicalValue(e.data);
-    const body = opening + seq + ',"id":"' + id + middle + dataJson + tailPart + prevJson + '}';
+    const body = opening + seq + ',"id":"' + id + typePart + e.stream + atActorPart + dataJson + tailPart + prevJson + '}';
     // Encoded once into the batch's bytes; the hash is taken over those bytes, then the closing
     // brace is replaced by `hash` (the last envelope key) and the line's newline.
     if (scratch.length < filled + body.length * 3 + HASH_SUFFIX_BYTES) scratch = grow(scratch, filled, filled + body.length * 3 + HASH_SUFFIX_BYTES);
     const written = scratch.write(body, filled, 'utf8');
     const hash = sha256Hex(scratch.subarray(filled, filled + written));
     filled += written - 1;
-    filled += scratch.write(`,"hash":"${hash}"}\n`, filled, 'latin1');
-    // Built key by key in envelope order, without object spreads (a measurable share of a batch's CPU).
-    const event = {
-      v: ENVELOPE_VERSION,
-      seq,
-      id,
-      type: e.type,
-      stream: e.stream,
-      at: eventAt,
-      actor,
-      data: e.data,
-    } as StoredEvent;
-    if (batch.idempotencyKey !== undefined) event.idempotency_key = batch.idempotencyKey;
-    if (batchEnd !== undefined) event.batch_end = batchEnd;
-    event.prev = prev;
-    event.hash = hash;
+    scratch.set(HASH_KEY, filled);
+    filled += HASH_KEY.length;
+    filled += scratch.write(hash, filled, 'latin1');
+    scratch[filled++] = 0x22; // "
+    scratch[filled++] = 0x7d; // }
+    scratch[filled++] = 0x0a; // newline
+    // In envelope order, without object spreads (a measurable share of a batch's CPU). The usual
+    // shapes (no idempotency key; a multi-event batch or a single event) are one literal each:
+    // adding keys one by one walks the object through a hidden-class transition per key.
+    let event: StoredEvent;
+    if (batch.idempotencyKey === undefined) {
+      event =
+        batchEnd !== undefined
+          ? { v: ENVELOPE_VERSION, seq, id, type: e.type, stream: e.stream, at: eventAt, actor, data: e.data, batch_end: batchEnd, prev, hash }
+          : { v: ENVELOPE_VERSION, seq, id, type: e.type, stream: e.stream, at: eventAt, actor, data: e.data, prev, hash };
+    } else {
+      event = { v: ENVELOPE_VERSION, seq, id, type: e.type, stream: e.stream, at: eventAt, actor, data: e.data, idempotency_key: batch.idempotencyKey } as StoredEvent;
+      if (batchEnd !== undefined) event.batch_end = batchEnd;
+      event.prev = prev;
+      event.hash = hash;
+    }
     stored.push(event);
     if (columns !== undefined) {
       columns.ids.push(id);
@@ -288,8 +309,9 @@ export function sealBatch(batch: ValidatedBatch, head: { seq: number; hash: stri
     prev = hash;
     prevJson = '"' + hash + '"';
   }
-  // The scratch buffer is shared by every batch of the process: the batch gets its own copy.
-  return { events: stored, bytes: Buffer.from(scratch.subarray(0, filled)) };
+  // The scratch buffer is shared by every batch of the process: the batch gets its own copy unless
+  // the caller writes it before the next seal (borrowBytes).
+  return { events: stored, bytes: ctx.borrowBytes === true ? scratch.subarray(0, filled) : Buffer.from(scratch.subarray(0, filled)) };
 }
 
 /** Fold freshly written events into the index (after a successful write). */

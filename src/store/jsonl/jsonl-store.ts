@@ -254,7 +254,8 @@ export class JsonlEventStore implements EventStore {
       // append needs nothing but the head.
       const { emptyIndex, planAppend, recordWritten } = this.writer!;
       const index = needsIndex ? this.ensureIndex() : (this.index ?? { ...emptyIndex(), seq: this.tail!.seq - 1, hash: this.headHash });
-      const plan = planAppend(batch, index, { now: this.now, defaultActor: this.actor, lastId: this.headId });
+      // The plan's bytes are written below, before anything seals again: no copy of them is needed.
+      const plan = planAppend(batch, index, { now: this.now, defaultActor: this.actor, lastId: this.headId, borrowBytes: true });
       if (plan.kind === 'deduplicated') {
         const stored: StoredEvent[] = [];
         for await (const e of this.read({ from: plan.first, to: plan.last })) stored.push(e);
