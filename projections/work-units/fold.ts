@@ -12,7 +12,7 @@ import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from './state.js';
  */
 export type ViewArgs = Readonly<Record<string, string | boolean | undefined>>;
 
-/** 2: the snapshot holds the compact form of snapshot-codec.ts (one copy of each mark and key list). */
+/** 2: the snapshot holds one of snapshot-codec.ts's forms (plain, or compact: one copy of each mark and key list). */
 const VERSION = 2;
 /**
  * Events folded past the snapshot before a new one is written: at least the runner's usual 1,000,

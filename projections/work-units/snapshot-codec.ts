@@ -1,11 +1,11 @@
 import type { WorkUnitsState } from './state.js';
 
 /**
- * The work-unit fold's snapshot form (issue 17: "the snapshot of the work-unit fold is not several
- * times the size of the log"). The state as plain JSON repeats itself: every WU record has the
- * same ~27 keys, its definition the same field names, and one event's mark (`seq, at, type, actor,
- * stream, summary`) is copied into up to ~20 places (`def_seq` holds one per field an import set).
- * This form says each of them once:
+ * The work-unit fold's snapshot forms: plain, or compact (issue 17: "the snapshot of the work-unit
+ * fold is not several times the size of the log"; `snapshotFormFor` below picks one). The state as
+ * plain JSON repeats itself: every WU record has the same ~27 keys, its definition the same field
+ * names, and one event's mark (`seq, at, type, actor, stream, summary`) is copied into up to ~20
+ * places (`def_seq` holds one per field an import set). The compact form says each of them once:
  *
  * - an object is `[1 + shape, …values]`, where `shapes[shape]` is its list of keys, in order;
  * - an object that starts with the six mark keys is `[-(1 + mark), shape, …other values]`, where
@@ -18,11 +18,41 @@ import type { WorkUnitsState } from './state.js';
  * JSON round trip gives (a key whose value is undefined is left out, as JSON.stringify does), and
  * views folded from it are byte-identical. Pure: no I/O.
  */
-export interface EncodedWorkUnitsState {
+export interface CompactWorkUnitsState {
   codec: 'shapes-marks-1';
   shapes: string[][];
   marks: [number, string, string, string, string, string][];
   root: unknown;
+}
+
+/** The state as it is, for a state small beside its log: JSON writes and reads it fastest. */
+export interface PlainWorkUnitsState {
+  codec: 'plain-1';
+  state: WorkUnitsState;
+}
+
+export type EncodedWorkUnitsState = CompactWorkUnitsState | PlainWorkUnitsState;
+
+/**
+ * Which form a snapshot takes. The compact form exists for the size (a repository imported from
+ * LumenFlow: as plain JSON its state is three times its log); encoding and decoding it cost more
+ * than JSON alone. So a state whose plain JSON is small beside the log it folds (a long history of
+ * a few WUs) is stored plain, the rest compact. Sizes are estimated from the state, not measured:
+ * about 1,200 bytes per WU record plus a copied event mark per field an import set (`def_seq`),
+ * against a log of at least 300 bytes per event.
+ */
+const PLAIN_BYTES_PER_WU = 1200;
+const PLAIN_BYTES_PER_DEF_MARK = 190;
+const MIN_LOG_BYTES_PER_EVENT = 300;
+
+export function snapshotFormFor(state: WorkUnitsState): EncodedWorkUnitsState['codec'] {
+  let estimate = 0;
+  for (const wu of Object.values(state.wus)) estimate += PLAIN_BYTES_PER_WU + PLAIN_BYTES_PER_DEF_MARK * Object.keys(wu.def_seq).length;
+  return estimate <= (MIN_LOG_BYTES_PER_EVENT * state.head_seq) / 2 ? 'plain-1' : 'shapes-marks-1';
+}
+
+export function encodeWorkUnitsState(state: WorkUnitsState, form: EncodedWorkUnitsState['codec'] = snapshotFormFor(state)): EncodedWorkUnitsState {
+  return form === 'plain-1' ? { codec: 'plain-1', state } : encodeCompact(state);
 }
 
 const MARK_KEYS = ['seq', 'at', 'type', 'actor', 'stream', 'summary'] as const;
@@ -35,10 +65,10 @@ function startsWithMark(keys: readonly string[], value: Record<string, unknown>)
   return typeof value['seq'] === 'number' && typeof value['at'] === 'string' && typeof value['type'] === 'string' && typeof value['actor'] === 'string' && typeof value['stream'] === 'string' && typeof value['summary'] === 'string';
 }
 
-export function encodeWorkUnitsState(state: WorkUnitsState): EncodedWorkUnitsState {
+function encodeCompact(state: WorkUnitsState): CompactWorkUnitsState {
   const shapes: string[][] = [];
   const shapeIndex = new Map<string, number>();
-  const marks: EncodedWorkUnitsState['marks'] = [];
+  const marks: CompactWorkUnitsState['marks'] = [];
   const markIndex = new Map<string, number>();
   const markByObject = new Map<object, number>();
 
@@ -89,7 +119,7 @@ export function encodeWorkUnitsState(state: WorkUnitsState): EncodedWorkUnitsSta
       // One mark object is often held in many places (def_seq): known by identity first.
       let index = markByObject.get(record);
       if (index === undefined) {
-        const tuple: EncodedWorkUnitsState['marks'][number] = [record['seq'] as number, record['at'] as string, record['type'] as string, record['actor'] as string, record['stream'] as string, record['summary'] as string];
+        const tuple: CompactWorkUnitsState['marks'][number] = [record['seq'] as number, record['at'] as string, record['type'] as string, record['actor'] as string, record['stream'] as string, record['summary'] as string];
         const id = tuple.join('\u0000');
         index = markIndex.get(id);
         if (index === undefined) {
@@ -117,13 +147,25 @@ function assign(target: Record<string, unknown>, key: string, value: unknown): v
   else target[key] = value;
 }
 
-/** Throws on anything that is not this form (the runner then ignores the snapshot and rebuilds). */
+/** Throws on anything that is not one of these forms (the runner then ignores the snapshot and rebuilds). */
 export function decodeWorkUnitsState(json: unknown): WorkUnitsState {
-  const encoded = json as Partial<EncodedWorkUnitsState> | null;
+  const encoded = json as { codec?: unknown } | null;
+  if (encoded !== null && typeof encoded === 'object' && encoded.codec === 'plain-1') return checkedState((json as { state?: unknown }).state);
+  return decodeCompact(json);
+}
+
+function checkedState(value: unknown): WorkUnitsState {
+  const state = value as WorkUnitsState | null;
+  if (state === null || typeof state !== 'object' || typeof state.wus !== 'object' || state.wus === null) throw new Error('malformed snapshot state');
+  return state;
+}
+
+function decodeCompact(json: unknown): WorkUnitsState {
+  const encoded = json as Partial<CompactWorkUnitsState> | null;
   if (encoded === null || typeof encoded !== 'object' || encoded.codec !== 'shapes-marks-1' || !Array.isArray(encoded.shapes) || !Array.isArray(encoded.marks)) {
-    throw new Error('not a shapes-marks-1 snapshot');
+    throw new Error('not a work-unit snapshot');
   }
-  const { shapes, marks } = encoded as EncodedWorkUnitsState;
+  const { shapes, marks } = encoded as CompactWorkUnitsState;
   if (!shapes.every((keys) => Array.isArray(keys) && keys.every((k) => typeof k === 'string'))) throw new Error('malformed snapshot shapes');
   /** Shapes with a `__proto__` key, which needs defineProperty (the rest take plain assignment). */
   const risky = shapes.map((keys) => keys.includes('__proto__'));
@@ -158,8 +200,7 @@ export function decodeWorkUnitsState(json: unknown): WorkUnitsState {
     return out;
   };
 
-  const state = decode(encoded.root) as WorkUnitsState | null;
-  if (state === null || typeof state !== 'object' || typeof state.wus !== 'object' || state.wus === null) throw new Error('malformed snapshot state');
+  const state = checkedState(decode(encoded.root));
   for (const wu of Object.values(state.wus)) {
     // A copy of its own (the fold changes both records' keys in place); their lists are shared, as
     // in the live fold, which replaces a list and never edits one.

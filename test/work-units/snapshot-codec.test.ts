@@ -6,6 +6,7 @@ import { deserializeState, serializeState } from '../../projections/projection.j
 import { DEFAULT_WORK_UNITS_CONFIG } from '../../projections/work-units/settings.js';
 import { computeInitiative, statusDocument } from '../../projections/work-units/initiative-view.js';
 import { workUnitsStateProjection } from '../../projections/work-units/fold.js';
+import { decodeWorkUnitsState, encodeWorkUnitsState, snapshotFormFor } from '../../projections/work-units/snapshot-codec.js';
 import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from '../../projections/work-units/state.js';
 import { listWus } from '../../projections/work-units/listing.js';
 
@@ -87,6 +88,35 @@ describe('the work-unit snapshot form', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('both forms, compact and plain, read back as the state a JSON round trip gives', () => {
+    const through = (state: WorkUnitsState, form: 'plain-1' | 'shapes-marks-1'): WorkUnitsState => decodeWorkUnitsState(JSON.parse(JSON.stringify(encodeWorkUnitsState(state, form))) as unknown);
+    fc.assert(
+      fc.property(histories, fc.nat(), (log, cut) => {
+        const k = cut % (log.length + 1);
+        const prefix = JSON.stringify(fold(log.slice(0, k)));
+        const scratch = JSON.stringify(fold(log));
+        for (const form of ['plain-1', 'shapes-marks-1'] as const) {
+          expect(JSON.stringify(through(fold(log.slice(0, k)), form))).toBe(prefix);
+          expect(JSON.stringify(fold(log.slice(k), through(fold(log.slice(0, k)), form)))).toBe(scratch);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('stores a long history of few WUs plain, and an imported repository compact', () => {
+    const few = initWorkUnits();
+    few.head_seq = 100_000;
+    few.wus['WU-1'] = fold([
+      { v: 1, seq: 1, id: 'e1', type: 'wu.defined', stream: 'wu/WU-1', at: new Date(T0).toISOString(), actor: 'system', data: { wu_id: 'WU-1', initiative: 'INIT-1', lane: 'L1', title: 'One', dependencies: [] }, prev: '', hash: '' },
+    ].map(decoded)).wus['WU-1']!;
+    expect(snapshotFormFor(few)).toBe('plain-1');
+    expect(encodeWorkUnitsState(few).codec).toBe('plain-1');
+    const imported = { ...few, head_seq: 3 };
+    expect(snapshotFormFor(imported)).toBe('shapes-marks-1');
+    expect(() => decodeWorkUnitsState({ codec: 'plain-1', state: { wus: null } })).toThrow();
   });
 
   it('keeps a key named __proto__ an own entry, and refuses what is not its form', () => {
