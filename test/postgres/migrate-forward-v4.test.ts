@@ -18,7 +18,8 @@ import { newWorkspaceId } from './postgres-harness.js';
  * database at migration 3 with events migrates forward on first use; the events written before
  * keep their columns, still read, verify and deduplicate; the rows appended after carry neither
  * column, are that much smaller, extend the same chain, and `verify` still finds a tampered line
- * or a tampered column wherever one is stored.
+ * or a tampered column wherever one is stored. The unique index on ids is gone: the function
+ * requires ids to ascend with seq instead, which keeps them distinct.
  */
 
 let cluster: PostgresCluster;
@@ -36,11 +37,29 @@ const note = (stream: string, text: string): NewEvent => ({ type: 'note.recorded
 
 type Head = { seq: number; hash: string; lastId: string };
 
-/** Append through migration 3's function, as a Baton of that version did: one call, one commit. */
-async function appendThroughVersion3(client: pg.PoolClient, workspace: string, head: Head, events: NewEvent[], options: AppendOptions = {}): Promise<StoredEvent[]> {
+interface Sealed {
+  batch: Awaited<ReturnType<typeof validateBatch>>;
+  columns: ReturnType<typeof emptySealedColumns>;
+  plan: ReturnType<typeof sealBatch>;
+}
+
+/** The batch built on `head` (ids, chain, lines and columns), as the adapter builds it before its call. */
+async function seal(head: Head, events: NewEvent[], options: AppendOptions = {}): Promise<Sealed> {
   const batch = await validateBatch(catalog, events, options);
   const columns = emptySealedColumns();
   const plan = sealBatch(batch, head, { now: () => '2025-06-07T08:09:10.000Z', defaultActor: 'v3-baton', lastId: head.lastId || undefined }, columns);
+  return { batch, columns, plan };
+}
+
+/** Append through migration 3's function, as a Baton of that version did: one call, one commit. */
+async function appendThroughVersion3(client: pg.ClientBase, workspace: string, head: Head, events: NewEvent[], options: AppendOptions = {}): Promise<StoredEvent[]> {
+  const sealed = await seal(head, events, options);
+  expect(await callAppend(client, workspace, head, sealed)).toBe('written');
+  return sealed.plan.events;
+}
+
+/** One call of `baton_append` (migration 3's signature) with a sealed batch; its status. */
+async function callAppend(client: pg.ClientBase, workspace: string, head: Head, { batch, columns, plan }: Sealed): Promise<string> {
   const streams = [...batch.expected.keys()];
   const versions = [...batch.expected.values()].map((v) => (v === 'no_stream' ? 0 : v === 'stream_exists' ? -1 : v));
   const row = (
@@ -63,8 +82,7 @@ async function appendThroughVersion3(client: pg.PoolClient, workspace: string, h
       channelFor(workspace),
     ])
   ).rows[0]!;
-  expect(row.status).toBe('written');
-  return plan.events;
+  return row.status;
 }
 
 /**
@@ -199,6 +217,50 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
       expect(await store.verify()).toEqual({ ok: true, head_seq: 4, checked: 4, first_bad: null });
     } finally {
       await admin.end();
+      await store.close();
+    }
+  });
+
+  it('keeps no index on ids: it refuses a batch whose ids do not ascend from the head (nothing written), and lets one follow an imported non-ULID id', async () => {
+    const db = await freshDatabase();
+    const workspace = newWorkspaceId('ids');
+    const store = await openStore(db, workspace);
+    const client = new pg.Client({ connectionString: db, options: `-c ${WORKSPACE_SETTING}=${workspace}` });
+    await client.connect();
+    const admin = await superuser(db);
+    try {
+      await store.head(); // migrates the fresh database
+      const idIndexes = await admin.query("SELECT indexdef FROM pg_indexes WHERE tablename = 'baton_events' AND indexdef LIKE '%(workspace_id, id)%'");
+      expect(idIndexes.rows).toEqual([]);
+
+      // A writer whose ids run far ahead (derived from a late ULID) leaves its last id on the head.
+      const ahead = await seal({ seq: 0, hash: GENESIS_HASH, lastId: '7ZZZZZZZZZZZZZZZZZZZZZZZZX' }, [note('note/ids', 'one'), note('note/ids', 'two')]);
+      expect(await callAppend(client, workspace, { seq: 0, hash: GENESIS_HASH, lastId: '' }, ahead)).toBe('written');
+      const head: Head = { seq: 2, hash: ahead.plan.events[1]!.hash, lastId: ahead.plan.events[1]!.id };
+      expect(head.lastId).toBe('7ZZZZZZZZZZZZZZZZZZZZZZZZZ');
+
+      // A batch built on that head's seq and hash but not after its last id: refused, nothing written.
+      const behind = await seal({ ...head, lastId: '' }, [note('note/ids', 'behind')]);
+      expect(behind.plan.events[0]!.id < head.lastId).toBe(true);
+      await expect(callAppend(client, workspace, head, behind)).rejects.toThrow(/ids must ascend/);
+      expect(await store.head()).toEqual({ seq: 2, hash: head.hash });
+      expect(await store.sql('SELECT count(*)::int AS n FROM baton_events')).toEqual([{ n: 2 }]);
+
+      // Built after the head's last id (as the adapter builds it), the same event is written.
+      const after = await seal(head, [note('note/ids', 'behind')]);
+      expect(after.plan.events[0]!.id > head.lastId).toBe(true);
+      expect(await callAppend(client, workspace, head, after)).toBe('written');
+
+      // A head whose last id is not a ULID (a log imported from another tool) takes any ULID after it.
+      await admin.query('UPDATE baton_heads SET last_id = $1 WHERE workspace_id = $2', ['zz-imported-id', workspace]);
+      const imported: Head = { seq: 3, hash: after.plan.events[0]!.hash, lastId: '' };
+      const next = await seal(imported, [note('note/ids', 'after an import')]);
+      expect(next.plan.events[0]!.id < 'zz-imported-id').toBe(true);
+      expect(await callAppend(client, workspace, imported, next)).toBe('written');
+      expect(await store.verify()).toEqual({ ok: true, head_seq: 4, checked: 4, first_bad: null });
+    } finally {
+      await admin.end();
+      await client.end();
       await store.close();
     }
   });

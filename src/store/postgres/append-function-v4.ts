@@ -9,6 +9,13 @@
  * requires each line to be exactly the canonical envelope of its columns, with seq and prev derived
  * from the locked head (head + position, the hash before).
  *
+ * The unique index on (workspace, id) goes too: it cost every row an index entry (about a tenth of
+ * its WAL) to guard what the contract already makes true by order: ids sort in seq order. The
+ * function now requires it of every batch: each id greater than the one before it, the first
+ * greater than the head's last id (when that is a ULID: a log imported from elsewhere may end in
+ * another kind of id, which a new ULID cannot collide with). Strictly increasing ids are distinct,
+ * so no appended id repeats one before it, without an index to look it up.
+ *
  * The function keeps migration 3's signature (a Baton of migration 3's shape calls it unchanged)
  * and its steps, answers and guarantees. One more change inside: each row's `prev` comes from the
  * hashes shifted by one position (one array, unnested beside the others) instead of a subscript of
@@ -20,6 +27,7 @@ export const APPEND_FUNCTION_V4_SQL = `
 ALTER TABLE baton_events ALTER COLUMN prev DROP NOT NULL, ALTER COLUMN hash DROP NOT NULL;
 COMMENT ON COLUMN baton_events.prev IS 'Since migration 4 NULL on appended rows: the line holds prev (line::jsonb->>''prev'').';
 COMMENT ON COLUMN baton_events.hash IS 'Since migration 4 NULL on appended rows: the line holds hash (line::jsonb->>''hash''); the head row holds the last one.';
+ALTER TABLE baton_events DROP CONSTRAINT baton_events_workspace_id_id_key;
 
 CREATE OR REPLACE FUNCTION baton_append(
   p_workspace text,
@@ -113,6 +121,14 @@ BEGIN
   v_opening := substr(p_lines, 1, strpos(p_lines, ',"seq":') - 1);
   IF v_opening !~ '^\\{"v":[0-9]+$' THEN
     RAISE EXCEPTION 'baton_append: the first line does not open with an envelope version';
+  END IF;
+  -- Ids ascend with seq (which makes them unique): each after the one before it, the first after
+  -- the head's last id unless that is not a ULID (an imported log's own kind of id).
+  IF EXISTS (
+    SELECT 1 FROM unnest(v_ids, array_prepend(v_head.last_id, v_ids[1:v_n - 1])) WITH ORDINALITY AS x(id, before, i)
+    WHERE x.id COLLATE "C" <= x.before COLLATE "C" AND (x.i > 1 OR x.before ~ '^[0-9A-HJKMNP-TV-Z]{26}$')
+  ) THEN
+    RAISE EXCEPTION 'baton_append: event ids must ascend with seq (after %)', v_head.last_id;
   END IF;
   v_tail := coalesce(',"idempotency_key":' || to_json(p_key)::text, '') || coalesce(',"batch_end":' || v_batch_end, '') || ',"prev":"';
 
