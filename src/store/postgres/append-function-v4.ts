@@ -20,7 +20,8 @@
  * and its steps, answers and guarantees. One more change inside: each row's `prev` comes from the
  * hashes shifted by one position (one array, unnested beside the others) instead of a subscript of
  * the hash array per row, which walks the array from its start every time; and the rows inserted are counted by the executor
- * (ROW_COUNT) instead of being returned into a tuple store and counted.
+ * (ROW_COUNT) instead of being returned into a tuple store and counted; and each row's stream
+ * takes its current version by lookup instead of a join that hashed the batch's wide rows.
  *
  * Released SQL: never edit it; a change is a new migration.
  */
@@ -149,9 +150,11 @@ BEGIN
   )
   INSERT INTO baton_events (workspace_id, seq, id, type, stream, stream_version, at, actor, data, idempotency_key, batch_end, line)
     SELECT p_workspace, r.seq, r.id, r.type, r.stream,
-      cv.version + row_number() OVER (PARTITION BY r.stream ORDER BY r.seq),
+      (SELECT cv.version FROM current_version cv WHERE cv.stream = r.stream) + row_number() OVER (PARTITION BY r.stream ORDER BY r.seq),
       r.at::timestamptz, r.actor::json #>> '{}', r.data::jsonb, p_key, v_batch_end, r.line
-    FROM r JOIN current_version cv ON cv.stream = r.stream
+    -- The stream's current version looked up per row (a few streams at most), not joined: a join
+    -- hashed the batch's wide rows to match them with a handful of versions.
+    FROM r
     -- Every column is the line's own: the line must be exactly the canonical envelope of them.
     WHERE r.line = v_opening || ',"seq":' || r.seq || ',"id":"' || r.id || '","type":"' || r.type
       || '","stream":"' || r.stream || '","at":"' || r.at || '","actor":' || r.actor || ',"data":' || r.data
