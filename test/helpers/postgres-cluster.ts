@@ -17,7 +17,7 @@ const run = promisify(execFile);
 
 export const APP_ROLE = 'baton_app';
 export const APP_DATABASE = 'baton';
-const SUPERUSER = 'postgres';
+export const SUPERUSER = 'postgres';
 
 export interface PostgresCluster {
   /** Folder holding the data directory and the socket. */

@@ -1,5 +1,6 @@
 import { APPEND_FUNCTION_SQL } from './append-function.js';
 import { APPEND_FUNCTION_V3_SQL } from './append-function-v3.js';
+import { APPEND_FUNCTION_V4_SQL } from './append-function-v4.js';
 
 /**
  * Baton's PostgreSQL schema as numbered migrations. A migration is never edited once released:
@@ -90,6 +91,11 @@ ${tenantPolicy('baton_idempotency')}
     version: 3,
     name: 'baton_append takes the columns beside the lines: no jsonb parse of each line',
     sql: APPEND_FUNCTION_V3_SQL,
+  },
+  {
+    version: 4,
+    name: 'appended rows leave prev and hash to their line: fewer bytes per event',
+    sql: APPEND_FUNCTION_V4_SQL,
   },
 ];
 

@@ -165,7 +165,7 @@ export class PostgresEventStore implements EventStore {
   // ---- append ---------------------------------------------------------------------------------
 
   /**
-   * One call to `baton_append` (migration 3): one round trip, one commit. The events are built on
+   * One call to `baton_append` (migration 3's signature, migration 4's body): one round trip, one commit. The events are built on
    * the head this store last saw (its own last write, or what the function reported); when another
    * writer moved the head first, the function writes nothing and reports the new head, and the
    * events are rebuilt on it. After OPTIMISTIC_ATTEMPTS such misses (sustained contention) the
@@ -431,7 +431,8 @@ export class PostgresEventStore implements EventStore {
   /**
    * Walk the whole log: each stored line through the chain checker (contiguous seq, schema, chain,
    * recomputed hash, canonical bytes), then the columns readers filter and decide on (seq, id,
-   * type, stream, stream version, prev, hash, key, batch end, data) against the line, and finally
+   * type, stream, stream version, prev and hash where the row has them (rows appended since
+   * migration 4 leave them to the line), key, batch end, data) against the line, and finally
    * the head row against the last event.
    */
   async verify(): Promise<VerifyReport> {
@@ -597,8 +598,9 @@ interface VerifyRow {
   data: unknown;
   idempotency_key: string | null;
   batch_end: string | null;
-  prev: string;
-  hash: string;
+  /** NULL on rows appended since migration 4: the line holds them. */
+  prev: string | null;
+  hash: string | null;
   line: string;
 }
 
@@ -609,8 +611,8 @@ function columnMismatch(row: VerifyRow, event: StoredEvent, streamVersion: numbe
   if (row.type !== event.type) return 'type';
   if (row.stream !== event.stream) return 'stream';
   if (row.stream_version !== streamVersion) return 'stream_version';
-  if (row.prev !== event.prev) return 'prev';
-  if (row.hash !== event.hash) return 'hash';
+  if (row.prev !== null && row.prev !== event.prev) return 'prev';
+  if (row.hash !== null && row.hash !== event.hash) return 'hash';
   if ((row.idempotency_key ?? undefined) !== event.idempotency_key) return 'idempotency_key';
   if ((row.batch_end === null ? undefined : Number(row.batch_end)) !== event.batch_end) return 'batch_end';
   if (canonicalValue(row.data) !== canonicalValue(event.data)) return 'data';
