@@ -154,7 +154,7 @@ export class EventCatalog {
   upcast(event: StoredEvent): BatonEvent {
     // The one place a validated event is given its type without a check: the caller checked it.
     const data = this.upcastData(event);
-    return (data === event.data ? event : { ...event, data }) as AcceptedEvent;
+    return (data === event.data ? event : withData(event, data)) as AcceptedEvent;
   }
 
   /** Upcast a stored event's data to today's shape and check it. Never throws. */
@@ -164,7 +164,7 @@ export class EventCatalog {
     const data = this.upcastData(event);
     const checked = entry.check(data);
     // The decoding boundary: data that passed its type's check is that type's schema output.
-    if (checked !== INVALID) return { ok: true, event: { ...event, data: checked } as AcceptedEvent };
+    if (checked !== INVALID) return { ok: true, event: withData(event, checked as Record<string, unknown>) as AcceptedEvent };
     return { ok: false, reason: 'invalid_data', problems: this.problemsOf(event.type, data) };
   }
 
@@ -194,6 +194,17 @@ export class EventCatalog {
     const result = validateWith(schema, data, 'data');
     return result.ok ? [{ field: 'data', rule: `does not match the ${type} schema` }] : result.problems;
   }
+}
+
+/**
+ * The event with its data replaced: one object literal in envelope order for the usual event (no
+ * idempotency key, not in a batch), which a replay builds for every event; a spread otherwise.
+ */
+function withData(event: StoredEvent, data: Record<string, unknown>): StoredEvent {
+  if (event.idempotency_key === undefined && event.batch_end === undefined) {
+    return { v: event.v, seq: event.seq, id: event.id, type: event.type, stream: event.stream, at: event.at, actor: event.actor, data, prev: event.prev, hash: event.hash };
+  }
+  return { ...event, data };
 }
 
 function schemaMap(definitions: readonly EventDefinition[]): Map<string, z.ZodType> {

@@ -110,7 +110,7 @@ describe('the work-unit snapshot form', () => {
     const few = initWorkUnits();
     few.head_seq = 100_000;
     few.wus['WU-1'] = fold([
-      { v: 1, seq: 1, id: 'e1', type: 'wu.defined', stream: 'wu/WU-1', at: new Date(T0).toISOString(), actor: 'system', data: { wu_id: 'WU-1', initiative: 'INIT-1', lane: 'L1', title: 'One', dependencies: [] }, prev: '', hash: '' },
+      { v: 1 as const, seq: 1, id: 'e1', type: 'wu.defined', stream: 'wu/WU-1', at: new Date(T0).toISOString(), actor: 'system', data: { wu_id: 'WU-1', initiative: 'INIT-1', lane: 'L1', title: 'One', dependencies: [] }, prev: '', hash: '' },
     ].map(decoded)).wus['WU-1']!;
     expect(snapshotFormFor(few)).toBe('plain-1');
     expect(encodeWorkUnitsState(few).codec).toBe('plain-1');
