@@ -8,13 +8,13 @@ import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
  * folded in — or, for a dry run (`orchestrate plan`), only folded into the in-memory state.
  */
 export async function loadObserved(env: WorkUnitsEnv, options: { append: boolean }): Promise<{ state: WorkUnitsState; seq: number; observed: number }> {
-  const { state, seq } = await loadWorkUnits(env);
   // The YAML probe first (§4): the same comparison as `wu import`, a bad file only a warning, said
   // once (yaml-probe.ts caches what each file said; `yaml` loads only when a file must be parsed).
-  const yaml =
-    !env.config.probes.enabled || env.config.probes.wu_yaml_paths.length === 0
-      ? { events: [], warnings: [] }
-      : await (await import('./yaml-probe.js')).probeWuYaml(env.workspace, env.cacheDir ?? join(env.workspace, '.baton', 'cache'), state, env.config.probes.wu_yaml_paths);
+  // Its files are listed and read before the log is folded, and compared with the fold after.
+  const yamlPaths = env.config.probes.enabled ? env.config.probes.wu_yaml_paths : [];
+  const compareYaml = yamlPaths.length === 0 ? undefined : await (await import('./yaml-probe.js')).prepareWuYaml(env.workspace, env.cacheDir ?? join(env.workspace, '.baton', 'cache'), yamlPaths);
+  const { state, seq } = await loadWorkUnits(env);
+  const yaml = compareYaml === undefined ? { events: [], warnings: [] } : await compareYaml(state);
   for (const warning of yaml.warnings) env.warn?.(`YAML probe skipped ${warning}`);
   const proposed = [...yaml.events, ...probeWorkUnits(env.workspace, state, env.config, env.now)];
   if (proposed.length === 0) return { state, seq, observed: 0 };

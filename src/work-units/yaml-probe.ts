@@ -146,6 +146,16 @@ interface Seen {
 }
 
 export async function probeWuYaml(workspace: string, cacheDir: string, state: WorkUnitsState, inputs: readonly string[]): Promise<YamlProbeOutcome> {
+  return (await prepareWuYaml(workspace, cacheDir, inputs))(state);
+}
+
+/**
+ * The probe in two steps: what needs no state (listing, stat, the cache, reading and parsing what
+ * changed), then, given the fold's state, the comparison. `orchestrate status` runs the first step
+ * before it folds the log: the probe's short-lived garbage is then collected while the heap is
+ * still small, instead of making the collector copy a freshly decoded state again.
+ */
+export async function prepareWuYaml(workspace: string, cacheDir: string, inputs: readonly string[]): Promise<(state: WorkUnitsState) => Promise<YamlProbeOutcome>> {
   const indexPath = join(cacheDir, INDEX_FILE);
   const fieldsPath = join(cacheDir, FIELDS_FILE);
   const index = readJson<IndexFile>(indexPath, (v) => typeof v.entries === 'object' && v.entries !== null && Array.isArray(v.said)) ?? { v: 1, parser: PARSER_VERSION, entries: {}, said: [] };
@@ -211,74 +221,76 @@ export async function probeWuYaml(workspace: string, cacheDir: string, state: Wo
     }
   }
 
-  // Duplicate ids are judged over every file, agreed or not.
-  const candidates: (ParsedWuFile | null)[] = seenFiles.map((s) => (s.entry.failures !== null ? null : { path: s.abs, display: s.display, wu_id: s.entry.wu_id, fields: {}, content_hash: s.entry.content_hash ?? '' }));
-  const usable = new Set(withoutDuplicates(candidates, workspaceProblems).map((p) => p.display));
-  const plan: ObservationPlan = { rows: [], events: [] };
-  let compared = 0;
-  for (const seen of seenFiles) {
-    const { entry } = seen;
-    if (entry.failures !== null) {
-      fileProblems.push(...entry.failures);
-      continue;
-    }
-    if (!usable.has(seen.display)) continue;
-    if (entry.wu_id === null) {
-      plan.rows.push({ path: seen.display, wu_id: null, result: ImportResult.skipped, changed_fields: [] });
-      continue;
-    }
-    const logHash = state.wus[entry.wu_id]?.yaml_content_hash ?? null;
-    if (entry.agreed !== null && logHash === entry.agreed) {
-      plan.rows.push({ path: seen.display, wu_id: entry.wu_id, result: ImportResult.unchanged, changed_fields: [] });
-      continue;
-    }
-    let fields = seen.fields ?? fieldsOf(seen.display, entry.content_hash);
-    if (fields === undefined) {
-      // The fields file lost it (deleted, or written by another run): parse once more.
-      await parseNow(seen, entry.content_hash);
-      const failures = entry.failures as string[] | null;
-      if (failures !== null) {
-        fileProblems.push(...failures);
+  return async (state) => {
+    // Duplicate ids are judged over every file, agreed or not.
+    const candidates: (ParsedWuFile | null)[] = seenFiles.map((s) => (s.entry.failures !== null ? null : { path: s.abs, display: s.display, wu_id: s.entry.wu_id, fields: {}, content_hash: s.entry.content_hash ?? '' }));
+    const usable = new Set(withoutDuplicates(candidates, workspaceProblems).map((p) => p.display));
+    const plan: ObservationPlan = { rows: [], events: [] };
+    let compared = 0;
+    for (const seen of seenFiles) {
+      const { entry } = seen;
+      if (entry.failures !== null) {
+        fileProblems.push(...entry.failures);
         continue;
       }
-      fields = seen.fields!;
-    }
-    compared += 1;
-    const one = compareWithObserved(state, [{ path: seen.abs, display: seen.display, wu_id: entry.wu_id, fields, content_hash: entry.content_hash ?? '' }]);
-    plan.rows.push(...one.rows);
-    plan.events.push(...one.events);
-    if (one.events.length === 0 && entry.agreed !== logHash) {
-      entry.agreed = logHash;
-      agreedChanged = true;
-    }
-    seen.fields = fields;
-  }
-
-  const previouslySaid = new Set(index.said);
-  for (const problem of workspaceProblems) if (!previouslySaid.has(problem)) warnings.push(problem);
-  const said = [...workspaceProblems].sort();
-  const entries: Record<string, IndexEntry> = {};
-  // Rewritten only when something in it changed (most runs: nothing did).
-  let indexChanged = agreedChanged || fieldsChanged || seenFiles.length !== Object.keys(index.entries).length || said.join('\n') !== index.said.join('\n');
-  for (const s of seenFiles) {
-    entries[s.display] = s.entry;
-    if (!indexChanged) {
-      const before = Object.hasOwn(index.entries, s.display) ? index.entries[s.display] : undefined;
-      indexChanged = before !== s.entry && !sameEntry(before, s.entry);
-    }
-  }
-  try {
-    if (fieldsChanged || Object.keys(index.entries).length !== seenFiles.length) {
-      const fields: FieldsFile['fields'] = {};
-      for (const s of seenFiles) {
-        const f = s.fields ?? (s.entry.failures === null && s.entry.wu_id !== null ? fieldsOf(s.display, s.entry.content_hash) : undefined);
-        if (f !== undefined && s.entry.content_hash !== null) fields[s.display] = { content_hash: s.entry.content_hash, fields: f };
+      if (!usable.has(seen.display)) continue;
+      if (entry.wu_id === null) {
+        plan.rows.push({ path: seen.display, wu_id: null, result: ImportResult.skipped, changed_fields: [] });
+        continue;
       }
-      writeFileAtomic(workspace, fieldsPath, JSON.stringify({ v: 1, parser: PARSER_VERSION, fields } satisfies FieldsFile), 'private');
+      const logHash = state.wus[entry.wu_id]?.yaml_content_hash ?? null;
+      if (entry.agreed !== null && logHash === entry.agreed) {
+        plan.rows.push({ path: seen.display, wu_id: entry.wu_id, result: ImportResult.unchanged, changed_fields: [] });
+        continue;
+      }
+      let fields = seen.fields ?? fieldsOf(seen.display, entry.content_hash);
+      if (fields === undefined) {
+        // The fields file lost it (deleted, or written by another run): parse once more.
+        await parseNow(seen, entry.content_hash);
+        const failures = entry.failures as string[] | null;
+        if (failures !== null) {
+          fileProblems.push(...failures);
+          continue;
+        }
+        fields = seen.fields!;
+      }
+      compared += 1;
+      const one = compareWithObserved(state, [{ path: seen.abs, display: seen.display, wu_id: entry.wu_id, fields, content_hash: entry.content_hash ?? '' }]);
+      plan.rows.push(...one.rows);
+      plan.events.push(...one.events);
+      if (one.events.length === 0 && entry.agreed !== logHash) {
+        entry.agreed = logHash;
+        agreedChanged = true;
+      }
+      seen.fields = fields;
     }
-    if (indexChanged) writeFileAtomic(workspace, indexPath, JSON.stringify({ v: 1, parser: PARSER_VERSION, entries, said } satisfies IndexFile), 'private');
-  } catch {
-    // A cache that cannot be written only makes the next run slower.
-  }
-  return { ...plan, warnings, failures: [...fileProblems, ...workspaceProblems], parsed, compared };
+
+    const previouslySaid = new Set(index.said);
+    for (const problem of workspaceProblems) if (!previouslySaid.has(problem)) warnings.push(problem);
+    const said = [...workspaceProblems].sort();
+    const entries: Record<string, IndexEntry> = {};
+    // Rewritten only when something in it changed (most runs: nothing did).
+    let indexChanged = agreedChanged || fieldsChanged || seenFiles.length !== Object.keys(index.entries).length || said.join('\n') !== index.said.join('\n');
+    for (const s of seenFiles) {
+      entries[s.display] = s.entry;
+      if (!indexChanged) {
+        const before = Object.hasOwn(index.entries, s.display) ? index.entries[s.display] : undefined;
+        indexChanged = before !== s.entry && !sameEntry(before, s.entry);
+      }
+    }
+    try {
+      if (fieldsChanged || Object.keys(index.entries).length !== seenFiles.length) {
+        const fields: FieldsFile['fields'] = {};
+        for (const s of seenFiles) {
+          const f = s.fields ?? (s.entry.failures === null && s.entry.wu_id !== null ? fieldsOf(s.display, s.entry.content_hash) : undefined);
+          if (f !== undefined && s.entry.content_hash !== null) fields[s.display] = { content_hash: s.entry.content_hash, fields: f };
+        }
+        writeFileAtomic(workspace, fieldsPath, JSON.stringify({ v: 1, parser: PARSER_VERSION, fields } satisfies FieldsFile), 'private');
+      }
+      if (indexChanged) writeFileAtomic(workspace, indexPath, JSON.stringify({ v: 1, parser: PARSER_VERSION, entries, said } satisfies IndexFile), 'private');
+    } catch {
+      // A cache that cannot be written only makes the next run slower.
+    }
+    return { ...plan, warnings, failures: [...fileProblems, ...workspaceProblems], parsed, compared };
+  };
 }
