@@ -1,7 +1,6 @@
 import type { NewEvent } from '../events/envelope.js';
 import { withAppendWorkspace } from './append-workspace.js';
 import { rawAppendLoop } from './raw-append.js';
-import { rawAppendWithCpuBetween } from './raw-append-busy.js';
 import { formatNumber, rate, type BenchResult } from './report.js';
 import { alternateWithRawLimit, bestOfRounds, eventRateRow, fastest, timeRound } from './rounds.js';
 import { collectGarbage, noteEvent } from './support.js';
@@ -55,8 +54,8 @@ export async function benchAppendBatch(options: { batches: number; rounds: numbe
     // The limit's fdatasyncs run back to back; the store's are separated by its CPU. The same loop
     // with the best round's CPU per batch spun before each write shows what that gap alone costs.
     const cpuMsPerBatch = (cpu.user + cpu.system) / 1000 / options.batches;
-    const backToBack = rawAppendWithCpuBetween(rawPath, line, events, BATCH, 0);
-    const separated = rawAppendWithCpuBetween(rawPath, line, events, BATCH, cpuMsPerBatch);
+    const backToBack = rawAppendLoop(rawPath, line, events, BATCH);
+    const separated = rawAppendLoop(rawPath, line, events, BATCH, cpuMsPerBatch);
     const writes = options.batches;
     return eventRateRow(
       APPEND_BATCH,
@@ -64,7 +63,7 @@ export async function benchAppendBatch(options: { batches: number; rounds: numbe
       { rate: limitRate, detail: `raw group commit: ${BATCH} × ${line.length}-byte lines per write+fdatasync, best of ${limitRates.length} loops` },
       [
         `rounds (events/s): baton ${rounds.map((r) => formatNumber(rate(events, r.ms))).join(', ')}; raw group commit ${limitRates.map((r) => formatNumber(r)).join(', ')}`,
-        `CPU ${((cpu.user + cpu.system) / 1000 / options.batches).toFixed(2)} ms per batch = ${((cpu.user + cpu.system) / events).toFixed(1)} µs per event in the best round; the raw group commit's whole cost is ${((1000 * BATCH) / limitRate).toFixed(2)} ms per batch`,
+        `CPU ${cpuMsPerBatch.toFixed(2)} ms per batch = ${((cpu.user + cpu.system) / events).toFixed(1)} µs per event in the best round; the raw group commit's whole cost is ${((1000 * BATCH) / limitRate).toFixed(2)} ms per batch`,
         `raw group commit with ${cpuMsPerBatch.toFixed(2)} ms of CPU spun before each write (the best round's CPU per batch): ${formatNumber(rate(separated.events, separated.ms))} events/s, fdatasync ${(separated.syncMs / writes).toFixed(2)} ms a batch; back to back in the same loop: ${formatNumber(rate(backToBack.events, backToBack.ms))} events/s, fdatasync ${(backToBack.syncMs / writes).toFixed(2)} ms a batch`,
       ],
     );

@@ -88,18 +88,6 @@ function readJson<T extends { v: 1; parser: number }>(path: string, valid: (valu
   }
 }
 
-function sameEntry(a: IndexEntry | undefined, b: IndexEntry): boolean {
-  return (
-    a !== undefined &&
-    a.stat === b.stat &&
-    a.racy === b.racy &&
-    a.content_hash === b.content_hash &&
-    a.wu_id === b.wu_id &&
-    a.agreed === b.agreed &&
-    (a.failures === b.failures || (a.failures !== null && b.failures !== null && a.failures.join('\n') === b.failures.join('\n')))
-  );
-}
-
 const statKey = (s: Stats): string => `${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`;
 
 /** The files the configured paths name, as `wu import` lists them; an unusable path is a problem. */
@@ -172,8 +160,11 @@ export async function prepareWuYaml(workspace: string, cacheDir: string, inputs:
   let parse: typeof import('./import.js').parseFile | undefined;
   let parsed = 0;
   let fieldsChanged = false;
-  /** An entry the run kept as it was found (the same object) but whose agreement moved. */
-  let agreedChanged = false;
+  /**
+   * Whether the index must be rewritten: an entry was made anew (a file new, changed, or touched
+   * lately), or one kept as it was found (the same object) had its agreement move.
+   */
+  let entriesChanged = false;
   const parseNow = async (seen: Seen, hash: string | null): Promise<void> => {
     parse ??= (await import('./import.js')).parseFile;
     const failures: string[] = [];
@@ -201,6 +192,7 @@ export async function prepareWuYaml(workspace: string, cacheDir: string, inputs:
       continue;
     }
     const entry: IndexEntry = { stat: key, racy, content_hash: null, wu_id: null, failures: null, agreed: null };
+    entriesChanged = true;
     const seen: Seen = { abs, display, entry };
     seenFiles.push(seen);
     if (known !== undefined && !known.racy && known.stat === key) {
@@ -260,7 +252,7 @@ export async function prepareWuYaml(workspace: string, cacheDir: string, inputs:
       plan.events.push(...one.events);
       if (one.events.length === 0 && entry.agreed !== logHash) {
         entry.agreed = logHash;
-        agreedChanged = true;
+        entriesChanged = true;
       }
       seen.fields = fields;
     }
@@ -270,14 +262,8 @@ export async function prepareWuYaml(workspace: string, cacheDir: string, inputs:
     const said = [...workspaceProblems].sort();
     const entries: Record<string, IndexEntry> = {};
     // Rewritten only when something in it changed (most runs: nothing did).
-    let indexChanged = agreedChanged || fieldsChanged || seenFiles.length !== Object.keys(index.entries).length || said.join('\n') !== index.said.join('\n');
-    for (const s of seenFiles) {
-      entries[s.display] = s.entry;
-      if (!indexChanged) {
-        const before = Object.hasOwn(index.entries, s.display) ? index.entries[s.display] : undefined;
-        indexChanged = before !== s.entry && !sameEntry(before, s.entry);
-      }
-    }
+    const indexChanged = entriesChanged || fieldsChanged || seenFiles.length !== Object.keys(index.entries).length || said.join('\n') !== index.said.join('\n');
+    for (const s of seenFiles) entries[s.display] = s.entry;
     try {
       if (fieldsChanged || Object.keys(index.entries).length !== seenFiles.length) {
         const fields: FieldsFile['fields'] = {};

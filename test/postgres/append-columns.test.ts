@@ -9,7 +9,7 @@ import { migrate } from '../../src/store/postgres/migrate.js';
 import { MIGRATIONS, WORKSPACE_SETTING } from '../../src/store/postgres/migrations.js';
 import { channelFor } from '../../src/store/postgres/notification-hub.js';
 import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
-import { newWorkspaceId, openOn } from './postgres-harness.js';
+import { CALL_VERSION_3, newWorkspaceId, openOn, version3Arguments } from './postgres-harness.js';
 
 /**
  * Migration 3: `baton_append` takes each event's columns beside its line and stores a row only when
@@ -67,7 +67,7 @@ async function appendThroughVersion2(client: pg.Client, workspace: string, head:
 }
 
 /** The 16 arguments of migration 3's function for `events` on `head`, with `tamper` applied to the columns. */
-async function version3Arguments(
+async function version3ArgumentsFor(
   workspace: string,
   head: Head,
   events: NewEvent[],
@@ -77,31 +77,8 @@ async function version3Arguments(
   const columns = emptySealedColumns();
   const plan = sealBatch(batch, head, { now: () => '2025-03-04T05:06:07.000Z', defaultActor: 'tester', lastId: head.lastId || undefined }, columns);
   tamper(columns);
-  const lines = (c: string[]): string => c.join('\n');
-  return {
-    sealed: plan.events,
-    args: [
-      workspace,
-      head.seq,
-      head.hash,
-      null,
-      '',
-      [],
-      [],
-      plan.bytes.toString('utf8', 0, plan.bytes.length - 1),
-      lines(columns.ids),
-      lines(columns.types),
-      lines(columns.streams),
-      lines(columns.ats),
-      lines(columns.actorsJson),
-      lines(columns.dataJson),
-      lines(columns.hashes),
-      channelFor(workspace),
-    ],
-  };
+  return { sealed: plan.events, args: version3Arguments(workspace, head, { batch, columns, plan }) };
 }
-
-const CALL_V3 = 'SELECT status FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)';
 
 describe('postgres: baton_append of migration 3', () => {
   it('migrates a database written through migration 2 forward: old events read, verify and deduplicate, new ones extend the chain', async () => {
@@ -174,15 +151,15 @@ describe('postgres: baton_append of migration 3', () => {
         (c) => (c.actorsJson[1] = '"someone else"'),
       ];
       for (const tamper of tampers) {
-        const { args } = await version3Arguments(workspace, head, events, tamper);
-        await expect(client.query(CALL_V3, args)).rejects.toThrow(/do not match their columns/);
+        const { args } = await version3ArgumentsFor(workspace, head, events, tamper);
+        await expect(client.query(CALL_VERSION_3, args)).rejects.toThrow(/do not match their columns/);
       }
       expect(await store.head()).toEqual({ seq: 1, hash: head.hash });
       expect(await store.sql('SELECT count(*)::int AS n FROM baton_events')).toEqual([{ n: 1 }]);
 
       // The same batch untampered is stored, and the log verifies.
-      const { args, sealed } = await version3Arguments(workspace, head, events, () => undefined);
-      expect((await client.query<{ status: string }>(CALL_V3, args)).rows[0]!.status).toBe('written');
+      const { args, sealed } = await version3ArgumentsFor(workspace, head, events, () => undefined);
+      expect((await client.query<{ status: string }>(CALL_VERSION_3, args)).rows[0]!.status).toBe('written');
       const log: StoredEvent[] = [];
       for await (const event of store.read()) log.push(event);
       expect(log.slice(1)).toEqual(sealed);

@@ -7,11 +7,10 @@ import { emptySealedColumns, sealBatch, validateBatch } from '../../src/store/ap
 import type { AppendOptions } from '../../src/store/contract.js';
 import { migrate } from '../../src/store/postgres/migrate.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, WORKSPACE_SETTING } from '../../src/store/postgres/migrations.js';
-import { channelFor } from '../../src/store/postgres/notification-hub.js';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import type { PostgresEventStore } from '../../src/store/postgres/postgres-store.js';
 import { APP_DATABASE, APP_ROLE, SUPERUSER, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
-import { newWorkspaceId } from './postgres-harness.js';
+import { CALL_VERSION_3, newWorkspaceId, version3Arguments } from './postgres-harness.js';
 
 /**
  * Migration 4: appended rows stop carrying `prev` and `hash` beside the line that holds both. A
@@ -59,30 +58,8 @@ async function appendThroughVersion3(client: pg.ClientBase, workspace: string, h
 }
 
 /** One call of `baton_append` (migration 3's signature) with a sealed batch; its status. */
-async function callAppend(client: pg.ClientBase, workspace: string, head: Head, { batch, columns, plan }: Sealed): Promise<string> {
-  const streams = [...batch.expected.keys()];
-  const versions = [...batch.expected.values()].map((v) => (v === 'no_stream' ? 0 : v === 'stream_exists' ? -1 : v));
-  const row = (
-    await client.query<{ status: string }>('SELECT status FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)', [
-      workspace,
-      head.seq,
-      head.hash,
-      batch.idempotencyKey ?? null,
-      batch.digest,
-      streams,
-      versions,
-      plan.bytes.toString('utf8', 0, plan.bytes.length - 1),
-      columns.ids.join('\n'),
-      columns.types.join('\n'),
-      columns.streams.join('\n'),
-      columns.ats.join('\n'),
-      columns.actorsJson.join('\n'),
-      columns.dataJson.join('\n'),
-      columns.hashes.join('\n'),
-      channelFor(workspace),
-    ])
-  ).rows[0]!;
-  return row.status;
+async function callAppend(client: pg.ClientBase, workspace: string, head: Head, sealed: Sealed): Promise<string> {
+  return (await client.query<{ status: string }>(CALL_VERSION_3, version3Arguments(workspace, head, sealed))).rows[0]!.status;
 }
 
 /**

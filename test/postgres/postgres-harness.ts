@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredEvent } from '../../events/envelope.js';
 import { createCatalog } from '../../events/index.js';
+import type { SealedColumns, ValidatedBatch } from '../../src/store/append-plan.js';
+import { channelFor } from '../../src/store/postgres/notification-hub.js';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import type { PostgresEventStore } from '../../src/store/postgres/postgres-store.js';
 import type { PostgresCluster } from '../helpers/postgres-cluster.js';
@@ -26,3 +28,38 @@ export function openOn(cluster: PostgresCluster, workspaceId: string, options: O
     ...(options.beforeCommit ? { beforeCommit: options.beforeCommit } : {}),
   });
 }
+
+/** What a Baton of migration 3's shape sealed for one call: the batch, its columns and its lines. */
+export interface SealedForVersion3 {
+  batch: ValidatedBatch;
+  columns: SealedColumns;
+  plan: { bytes: Buffer };
+}
+
+/**
+ * The 16 arguments of migration 3's `baton_append` (the signature migration 4 keeps), as the
+ * adapter of that version passed them: the batch's lines, and each column one value a line.
+ */
+export function version3Arguments(workspace: string, head: { seq: number; hash: string }, { batch, columns, plan }: SealedForVersion3): unknown[] {
+  const lines = (c: string[]): string => c.join('\n');
+  return [
+    workspace,
+    head.seq,
+    head.hash,
+    batch.idempotencyKey ?? null,
+    batch.digest,
+    [...batch.expected.keys()],
+    [...batch.expected.values()].map((v) => (v === 'no_stream' ? 0 : v === 'stream_exists' ? -1 : v)),
+    plan.bytes.toString('utf8', 0, plan.bytes.length - 1),
+    lines(columns.ids),
+    lines(columns.types),
+    lines(columns.streams),
+    lines(columns.ats),
+    lines(columns.actorsJson),
+    lines(columns.dataJson),
+    lines(columns.hashes),
+    channelFor(workspace),
+  ];
+}
+
+export const CALL_VERSION_3 = 'SELECT status FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)';

@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createCatalog, type NewEvent } from '../../events/index.js';
 import { workUnitsStateProjection } from '../../projections/work-units/fold.js';
 import { MemoryEventStore } from '../../src/store/memory-store.js';
 import { runProjection } from '../../src/store/projection-runner.js';
 import { loadSnapshot, SnapshotLoadKind } from '../../src/store/snapshots.js';
+import { makeTempDir, removeTempDirs } from '../helpers/workspace.js';
 
 /**
  * The work-unit fold writes its snapshot once a run has folded five events per WU past it (at least
@@ -15,18 +14,14 @@ import { loadSnapshot, SnapshotLoadKind } from '../../src/store/snapshots.js';
  */
 const NOW = '2026-04-17T12:00:00.000Z';
 const catalog = createCatalog();
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 const defined = (n: number): NewEvent => ({ type: 'wu.defined', stream: `wu/WU-${n}`, data: { wu_id: `WU-${n}`, initiative: 'INIT-1', lane: 'L1', title: `part ${n}`, dependencies: [] } });
 const note = (i: number): NewEvent => ({ type: 'note.recorded', stream: 'note/filler', data: { text: `filler ${i}` } });
 
 describe('the work-unit snapshot interval', () => {
   it('grows with the WUs the fold holds: 400 WUs write after 2,000 events, not after 1,000', async () => {
-    const cacheDir = join(mkdtempSync(join(tmpdir(), 'baton-wu-interval-')), 'cache');
-    dirs.push(join(cacheDir, '..'));
+    const cacheDir = join(makeTempDir('baton-wu-interval-'), 'cache');
     const store = new MemoryEventStore({ catalog });
     const run = () => runProjection(store, workUnitsStateProjection, { catalog, cacheDir, now: NOW });
 
@@ -47,8 +42,7 @@ describe('the work-unit snapshot interval', () => {
   });
 
   it('keeps the runner’s 1,000 for a small repository', async () => {
-    const cacheDir = join(mkdtempSync(join(tmpdir(), 'baton-wu-interval-')), 'cache');
-    dirs.push(join(cacheDir, '..'));
+    const cacheDir = join(makeTempDir('baton-wu-interval-'), 'cache');
     const store = new MemoryEventStore({ catalog });
     await store.append(Array.from({ length: 10 }, (_, i) => defined(i + 1)));
     await store.append(Array.from({ length: 989 }, (_, i) => note(i)));
