@@ -1,14 +1,17 @@
 // Bundles the `baton` bin into dist/bin/ with code splitting: each command's lazy import stays a
-// separate chunk, but the ~100 small files of zod, commander and friends become a few. Resolving
-// and compiling one chunk instead of a hundred modules cuts a short command's start-up by ~25%.
+// separate chunk, but the ~100 small files of zod, commander and friends become a few.
 //
-// Then the short commands (FLATTENED) are rebundled each into ONE file. Code splitting cuts shared
-// code into a chunk per set of entry points that reach it, and with ~70 entry points (every lazy
-// command and fallback) `mem inbox` ended up loading ~27 files; each costs Node's ESM loader
-// ~0.75 ms. The flattened file holds the command's whole static closure except what must stay one
-// instance or is loaded anyway: modules the bin itself loads (errors, the compiled-validator runtime)
-// and SHARED ones are imported from their chunk, and every dynamic import (lazy fallbacks, the write
-// side, zod) points at the split build's own entry chunk for it.
+// Then the bin itself and the short commands (FLATTENED) are rebundled each into ONE file. Code
+// splitting cuts shared code into a chunk per set of entry points that reach it, and with ~70 entry
+// points (every lazy command and fallback) the bin alone loaded a dozen small chunks and `mem inbox`
+// a few more; each file costs Node's ESM loader a fraction of a millisecond. A flattened file holds
+// its entry's whole static closure except the SHARED modules, and every dynamic import (lazy
+// commands and fallbacks, the write side, zod) points at the split build's own entry chunk for it.
+//
+// SHARED modules carry identity (an error class tested with instanceof, the validators' INVALID
+// symbol, the one sink per standard stream): two copies of one would break it. They are bundled
+// together into one file, dist/bin/shared-runtime.js, which every chunk and flattened file imports,
+// so a short command loads three files: the bin, the shared runtime and its own.
 //
 // The metafile of the split build is written to dist/bin-metafile.json (which module is in which
 // chunk; https://esbuild.github.io/analyze/ reads it).
@@ -28,6 +31,8 @@ const OUT_DIR = 'dist/bin';
  * packages those may bring along.
  */
 const FLATTENED = [
+  // The bin: commander, the program and its command groups; every command's body is a lazy import.
+  { entry: 'src/cli/bin.ts', inline: [], packages: ['commander'] },
   // `mem inbox` marks what it lists (the default): the write side comes in the same file.
   { entry: 'src/cli/commands/mem-inbox.ts', inline: ['src/store/jsonl/writer-modules.ts'], packages: ['ulid'] },
   // `orchestrate status` of a large initiative (≤ 3 × node -e 0): the fold, the views and the probes;
@@ -43,8 +48,34 @@ const FLATTENED = [
   { entry: 'src/cli/commands/hook-claude-code.ts', inline: ['src/store/jsonl/writer-modules.ts'], packages: ['ulid'] },
 ];
 
-/** Modules a flattened command must share with the split build: they hold state (a registry). */
-const SHARED = ['events/schema-loader.ts', 'events/compiled.ts', 'src/errors.ts'];
+/**
+ * Modules that must be one instance in the process, whichever chunk uses them: BatonError and its
+ * subclasses and Refusal are tested with instanceof, compiled validators return the runtime's
+ * INVALID symbol, and stdio keeps one sink per descriptor (a switch to Node's stream holds for every
+ * writer). They make one file, imported by every other.
+ */
+const SHARED = ['events/compiled.ts', 'src/errors.ts', 'deciders/refusal.ts', 'src/cli/stdio.ts'];
+const SHARED_FILE = 'shared-runtime.js';
+
+/**
+ * Resolves an import as esbuild would, then lets `decide` replace it (with an external path) or keep
+ * it (undefined). The flag in pluginData keeps the inner resolve from coming back here.
+ */
+function redirectRelativeImports(name, decide) {
+  return {
+    name,
+    setup(b) {
+      b.onResolve({ filter: /^\./ }, async (args) => {
+        if (args.pluginData?.redirecting) return undefined;
+        const resolved = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { redirecting: true } });
+        if (resolved.errors.length > 0) return { errors: resolved.errors };
+        const source = relative(process.cwd(), resolved.path);
+        if (SHARED.includes(source)) return { path: `./${SHARED_FILE}`, external: true };
+        return decide(source, args.kind);
+      });
+    },
+  };
+}
 
 /**
  * Node built-ins are loaded with require() (the banner's), not as ES modules. An ES import of a
@@ -91,6 +122,7 @@ const requireBanner = "import { createRequire as __batonRequire } from 'node:mod
 // Chunk names carry a content hash: without a clean folder every build would leave the previous
 // build's chunks behind (822 files had piled up in a working copy).
 rmSync(OUT_DIR, { recursive: true, force: true });
+await bundleSharedRuntime();
 const split = await build({
   ...common,
   // Worker threads load their module by URL, beside the chunk that starts them: each is an entry
@@ -100,6 +132,7 @@ const split = await build({
   splitting: true,
   metafile: true,
   banner: { js: requireBanner },
+  plugins: [requiredBuiltins, redirectRelativeImports('baton-shared-runtime', () => undefined)],
 });
 writeFileSync('dist/bin-metafile.json', JSON.stringify(split.metafile));
 
@@ -121,30 +154,25 @@ async function bundleDashboardAssets() {
   for (const file of ['index.html', 'favicon.svg']) copyFileSync(`src/serve/client/${file}`, `${out}/${file}`);
 }
 
+/** SHARED, each module re-exported whole, as dist/bin/shared-runtime.js. */
+async function bundleSharedRuntime() {
+  const result = await build({
+    ...common,
+    stdin: { contents: SHARED.map((source) => `export * from ${JSON.stringify(`./${source}`)};`).join('\n'), resolveDir: process.cwd(), sourcefile: 'shared-runtime.ts', loader: 'ts' },
+    outfile: join(OUT_DIR, SHARED_FILE),
+    banner: { js: requireBanner },
+    metafile: true,
+  });
+  const packages = Object.keys(result.metafile.inputs).filter((input) => input.includes('node_modules/'));
+  if (packages.length > 0) throw new Error(`bundle-cli: the shared runtime bundled packages (${packages.join(', ')}); it must stay small`);
+}
+
 async function flatten({ entry, inline, packages }, metafile) {
   const outputs = metafile.outputs;
   const entryOutput = (source) => Object.keys(outputs).find((key) => outputs[key].entryPoint === source);
   const target = entryOutput(entry);
   if (!target) throw new Error(`bundle-cli: ${entry} is no entry point of the split build`);
-  // The chunk each module landed in (an entry chunk that only re-exports holds no inputs).
-  const chunkOf = new Map();
-  for (const [key, output] of Object.entries(outputs)) for (const input of Object.keys(output.inputs)) chunkOf.set(input, key);
-  // What the bin loads before any command: stays in its chunks, one instance.
-  const binLoads = new Set();
-  const visit = (key) => {
-    if (binLoads.has(key)) return;
-    binLoads.add(key);
-    for (const imp of outputs[key].imports) if (imp.kind === 'import-statement' && outputs[imp.path]) visit(imp.path);
-  };
-  const bin = entryOutput('src/cli/bin.ts');
-  visit(bin);
-  const external = (source) => {
-    const chunk = chunkOf.get(source);
-    if (chunk === undefined || !(binLoads.has(chunk) || SHARED.includes(source))) return undefined;
-    // Importing the bin's own file would run the CLI again.
-    if (chunk === bin) throw new Error(`bundle-cli: ${entry} imports ${source}, which lives in the bin's own file; import it as a type, or move it out`);
-    return chunk;
-  };
+  const isBin = entry === 'src/cli/bin.ts';
 
   const dir = mkdtempSync(join(tmpdir(), 'baton-bundle-'));
   try {
@@ -156,33 +184,23 @@ async function flatten({ entry, inline, packages }, metafile) {
       metafile: true,
       plugins: [
         requiredBuiltins,
-        {
-          name: 'baton-flatten',
-          setup(b) {
-            b.onResolve({ filter: /^\./ }, async (args) => {
-              if (args.pluginData?.flatten) return undefined;
-              const resolved = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { flatten: true } });
-              if (resolved.errors.length > 0) return { errors: resolved.errors };
-              const source = relative(process.cwd(), resolved.path);
-              if (args.kind === 'dynamic-import') {
-                if (inline.includes(source)) return undefined;
-                const lazy = entryOutput(source);
-                if (!lazy) throw new Error(`bundle-cli: ${entry} imports ${source} lazily, but the split build has no entry chunk for it`);
-                return { path: `./${basename(lazy)}`, external: true };
-              }
-              const chunk = external(source);
-              return chunk === undefined ? undefined : { path: `./${basename(chunk)}`, external: true };
-            });
-          },
-        },
+        redirectRelativeImports('baton-flatten', (source, kind) => {
+          if (kind !== 'dynamic-import' || inline.includes(source)) return undefined;
+          const lazy = entryOutput(source);
+          if (!lazy) throw new Error(`bundle-cli: ${entry} imports ${source} lazily, but the split build has no entry chunk for it`);
+          return { path: `./${basename(lazy)}`, external: true };
+        }),
       ],
     });
     const bundled = Object.keys(result.metafile.inputs).filter((input) => input.includes('node_modules/') && !packages.some((p) => input.includes(`node_modules/${p}/`)));
     if (bundled.length > 0) throw new Error(`bundle-cli: flattening ${entry} bundled packages (${bundled.join(', ')}); they belong in the split build`);
     const final = resolve(target);
     renameSync(join(dir, 'out.js'), final);
-    // Every name it imports from the split build's chunks must exist there: link it once.
-    const check = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(final).href)})`], { encoding: 'utf8' });
+    // Every name it imports from the shared runtime must exist there: link it once (the bin by
+    // running it: importing it would run the CLI with this script's arguments).
+    const check = isBin
+      ? spawnSync(process.execPath, [final, '--version'], { encoding: 'utf8' })
+      : spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(final).href)})`], { encoding: 'utf8' });
     if (check.status !== 0) throw new Error(`bundle-cli: the flattened ${basename(final)} does not link: ${check.stderr.trim()}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -58,6 +58,16 @@ function heavyPackages(run: Run): string[] {
   return [...found];
 }
 
+/**
+ * The files of the bundled bin a run loaded, by name without the content hash: a short command
+ * loads the bin, the shared runtime (the modules that must be one instance) and its own flattened
+ * file, each file being a separate trip through Node's ESM loader.
+ */
+function binFiles(run: Run): string[] {
+  const bin = new URL('.', `file://${BATON_BIN}`).href;
+  return run.loaded.filter((url) => url.startsWith(bin)).map((url) => url.slice(bin.length).replace(/-[A-Z0-9]{8}\.js$/, '.js'));
+}
+
 describe('mem inbox loads neither zod nor yaml', () => {
   let dir: string;
   let reader: string;
@@ -86,6 +96,7 @@ describe('mem inbox loads neither zod nor yaml', () => {
     expect((jsonLines(peek.stdout).at(-1) as { signals: unknown[] }).signals).toHaveLength(4);
     expect(peek.loaded.length).toBeGreaterThan(0);
     expect(heavyPackages(peek)).toEqual([]);
+    expect(binFiles(peek)).toEqual(['baton.js', 'shared-runtime.js', 'mem-inbox.js']);
 
     const mark = await runRecorded(dir, ['--session', reader, 'mem', 'inbox', '--json']);
     expect(mark.code).toBe(0);
@@ -141,6 +152,7 @@ describe('status and orchestrate status load neither zod, yaml nor xstate', () =
     expect(envelope.baton.initiatives).toHaveLength(1);
     expect(run.loaded.length).toBeGreaterThan(0);
     expect(heavyPackages(run)).toEqual([]);
+    expect(binFiles(run)).toEqual(['baton.js', 'shared-runtime.js', 'status.js']);
   });
 
   it('baton orchestrate status', async () => {
@@ -153,6 +165,7 @@ describe('status and orchestrate status load neither zod, yaml nor xstate', () =
       ['WU-2', 'planned'],
     ]);
     expect(heavyPackages(run)).toEqual([]);
+    expect(binFiles(run)).toEqual(['baton.js', 'shared-runtime.js', 'orchestrate.js']);
   });
 });
 
@@ -185,5 +198,6 @@ describe('hook claude-code PostToolUse with nothing new loads neither zod, yaml 
     expect([quiet.code, quiet.stdout]).toEqual([0, '']);
     expect(quiet.loaded.length).toBeGreaterThan(0);
     expect(heavyPackages(quiet)).toEqual([]);
+    expect(binFiles(quiet)).toEqual(['baton.js', 'shared-runtime.js', 'hook-claude-code.js']);
   });
 });
