@@ -25,6 +25,32 @@ register('data:text/javascript,' + encodeURIComponent(\`
 \`));
 `)}`;
 
+/** A preload that records each time something asks for process.stdout or process.stderr. */
+const STREAM_RECORDER = `data:text/javascript,${encodeURIComponent(`
+import { appendFileSync } from 'node:fs';
+for (const name of ['stdout', 'stderr']) {
+  const own = Object.getOwnPropertyDescriptor(process, name);
+  Object.defineProperty(process, name, { configurable: true, enumerable: true, get() { appendFileSync(process.env.BATON_TEST_STREAMS, name + '\\n'); return own.get.call(process); } });
+}
+`)}`;
+
+/** The standard streams a run of the bin created (asked for), its exit code and output; stdout is a pipe. */
+function streamsCreated(dir: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; streams: string[] }> {
+  const record = join(dir, `streams-${Math.random().toString(36).slice(2)}.txt`);
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--import', STREAM_RECORDER, BATON_BIN, '--dir', dir, ...args], { env: childEnv({ BATON_TEST_STREAMS: record }), encoding: 'utf8' }, (error, stdout) => {
+      if (error && typeof error.code !== 'number') return reject(error);
+      let streams: string[] = [];
+      try {
+        streams = [...new Set(readFileSync(record, 'utf8').trim().split('\n'))];
+      } catch {
+        // none asked for
+      }
+      resolve({ code: error ? (error.code as number) : 0, stdout, streams });
+    });
+  });
+}
+
 interface Run {
   code: number | null;
   stdout: string;
@@ -106,6 +132,18 @@ describe('mem inbox loads neither zod nor yaml', () => {
     const again = await runRecorded(dir, ['--session', reader, 'mem', 'inbox', '--json']);
     expect((jsonLines(again.stdout).at(-1) as { signals: unknown[] }).signals).toHaveLength(0);
     expect(heavyPackages(again)).toEqual([]);
+  });
+
+  it('prints through the descriptor: Node\'s stdout and stderr streams (a socket for a pipe) are never created', async () => {
+    const peek = await streamsCreated(dir, ['--session', reader, 'mem', 'inbox', '--no-mark', '--json']);
+    expect(peek.code).toBe(0);
+    expect(jsonLines(peek.stdout).at(-1)).toMatchObject({ type: 'inbox', reader_identity: 'agent:b' });
+    expect(peek.streams).toEqual([]);
+    // Commander prints help through process.stdout: the stream is created then, and flushed before exit.
+    const help = await streamsCreated(dir, ['mem', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.streams).toContain('stdout');
+    expect(help.stdout).toContain('inbox');
   });
 
   it('invalid input loads zod for its error message', async () => {
