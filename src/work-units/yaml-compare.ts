@@ -32,21 +32,29 @@ export interface ObservationPlan {
 
 /** The files to compare, in order; a later file naming a WU an earlier one defined is a failure. */
 export function withoutDuplicates(parsed: readonly (ParsedWuFile | null)[], failures: string[]): ParsedWuFile[] {
-  const seen = new Map<string, string>();
-  const usable: ParsedWuFile[] = [];
-  for (const p of parsed) {
-    if (p === null) continue;
-    if (p.wu_id !== null) {
-      const other = seen.get(p.wu_id);
-      if (other !== undefined) {
-        failures.push(`${p.display}: id: ${p.wu_id} is also defined by ${other}`);
-        continue;
-      }
-      seen.set(p.wu_id, p.display);
+  const present = parsed.filter((p): p is ParsedWuFile => p !== null);
+  const later = laterDefinitions(present, (p) => p.wu_id, (p) => p.display, failures);
+  return present.filter((p) => !later.has(p));
+}
+
+/**
+ * The items (files, in order) whose WU id an earlier item already defines, each said as a failure.
+ * An item without an id (a YAML file that is no WU's) defines nothing.
+ */
+export function laterDefinitions<T>(items: readonly T[], idOf: (item: T) => string | null, displayOf: (item: T) => string, failures: string[]): Set<T> {
+  const firstOf = new Map<string, string>();
+  const later = new Set<T>();
+  for (const item of items) {
+    const id = idOf(item);
+    if (id === null) continue;
+    const other = firstOf.get(id);
+    if (other === undefined) firstOf.set(id, displayOf(item));
+    else {
+      failures.push(`${displayOf(item)}: id: ${id} is also defined by ${other}`);
+      later.add(item);
     }
-    usable.push(p);
   }
-  return usable;
+  return later;
 }
 
 export function compareWithObserved(state: WorkUnitsState, usable: readonly ParsedWuFile[]): ObservationPlan {

@@ -4,7 +4,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { WorkUnitsState } from '../../projections/work-units/state.js';
 import { writeFileAtomic } from '../artifacts/atomic-write.js';
 import { readFileNoFollow } from '../artifacts/owned-paths.js';
-import { compareWithObserved, ImportResult, withoutDuplicates, type ObservationPlan, type ParsedWuFile } from './yaml-compare.js';
+import { compareWithObserved, ImportResult, laterDefinitions, type ObservationPlan } from './yaml-compare.js';
 
 /**
  * The WU YAML probe (work-units.md §4, `probes.wu_yaml_paths`) at real scale (issue 17). What each
@@ -90,9 +90,23 @@ function readJson<T extends { v: 1; parser: number }>(path: string, valid: (valu
 
 const statKey = (s: Stats): string => `${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`;
 
-/** The files the configured paths name, as `wu import` lists them; an unusable path is a problem. */
-function listYamlFiles(workspace: string, inputs: readonly string[], problems: string[]): { abs: string; display: string; stat: Stats }[] {
-  const files: { abs: string; display: string; stat: Stats }[] = [];
+/** A listed file: its stat reduced at once to the cache key and whether it is racy (the Stats object is not kept). */
+interface ListedFile {
+  abs: string;
+  display: string;
+  key: string;
+  racy: boolean;
+}
+
+/**
+ * The files the configured paths name, as `wu import` lists them; an unusable path is a problem.
+ * `nowMs` judges which are racy (see RACY_MS).
+ */
+function listYamlFiles(workspace: string, inputs: readonly string[], problems: string[], nowMs: number): ListedFile[] {
+  const files: ListedFile[] = [];
+  const listed = (abs: string, display: string, s: Stats): void => {
+    files.push({ abs, display, key: statKey(s), racy: nowMs - s.mtimeMs < RACY_MS || nowMs - s.ctimeMs < RACY_MS });
+  };
   for (const input of inputs) {
     const abs = isAbsolute(input) ? input : resolve(workspace, input);
     const stat = statSync(abs, { throwIfNoEntry: false });
@@ -101,7 +115,7 @@ function listYamlFiles(workspace: string, inputs: readonly string[], problems: s
       continue;
     }
     if (!stat.isDirectory()) {
-      files.push({ abs, display: displayPath(workspace, abs), stat });
+      listed(abs, displayPath(workspace, abs), stat);
       continue;
     }
     let names: string[];
@@ -119,7 +133,7 @@ function listYamlFiles(workspace: string, inputs: readonly string[], problems: s
       const path = `${abs}${sep}${name}`;
       // undefined: vanished between the listing and the stat, so not there.
       const s = statSync(path, { throwIfNoEntry: false });
-      if (s !== undefined && s.isFile()) files.push({ abs: path, display: `${prefix}${name}`, stat: s });
+      if (s !== undefined && s.isFile()) listed(path, `${prefix}${name}`, s);
     }
   }
   return files;
@@ -154,7 +168,8 @@ export async function prepareWuYaml(workspace: string, cacheDir: string, inputs:
     return stored !== undefined && stored.content_hash === hash ? stored.fields : undefined;
   };
   const workspaceProblems: string[] = [];
-  const files = listYamlFiles(workspace, inputs, workspaceProblems);
+  // Wall-clock time only to judge file-system timestamps (racy entries), never a domain time.
+  const files = listYamlFiles(workspace, inputs, workspaceProblems, Date.now());
   const warnings: string[] = [];
   const fileProblems: string[] = [];
   let parse: typeof import('./import.js').parseFile | undefined;
@@ -178,14 +193,9 @@ export async function prepareWuYaml(workspace: string, cacheDir: string, inputs:
     if (result !== null) seen.fields = result.fields;
     else warnings.push(...failures); // new content: its problems are said now, once
   };
-  // Wall-clock time only to judge file-system timestamps (racy entries), never a domain time.
-  const nowMs = Date.now();
-
   const seenFiles: Seen[] = [];
-  for (const { abs, display, stat } of files) {
+  for (const { abs, display, key, racy } of files) {
     const known = Object.hasOwn(index.entries, display) ? index.entries[display] : undefined;
-    const key = statKey(stat);
-    const racy = nowMs - stat.mtimeMs < RACY_MS || nowMs - stat.ctimeMs < RACY_MS;
     if (known !== undefined && !known.racy && known.stat === key && !racy) {
       // Unchanged, and settled: the entry as it was (most files of most runs).
       seenFiles.push({ abs, display, entry: known });
@@ -215,8 +225,12 @@ export async function prepareWuYaml(workspace: string, cacheDir: string, inputs:
 
   return async (state) => {
     // Duplicate ids are judged over every file, agreed or not.
-    const candidates: (ParsedWuFile | null)[] = seenFiles.map((s) => (s.entry.failures !== null ? null : { path: s.abs, display: s.display, wu_id: s.entry.wu_id, fields: {}, content_hash: s.entry.content_hash ?? '' }));
-    const usable = new Set(withoutDuplicates(candidates, workspaceProblems).map((p) => p.display));
+    const duplicates = laterDefinitions(
+      seenFiles.filter((s) => s.entry.failures === null),
+      (s) => s.entry.wu_id,
+      (s) => s.display,
+      workspaceProblems,
+    );
     const plan: ObservationPlan = { rows: [], events: [] };
     let compared = 0;
     for (const seen of seenFiles) {
@@ -225,7 +239,7 @@ export async function prepareWuYaml(workspace: string, cacheDir: string, inputs:
         fileProblems.push(...entry.failures);
         continue;
       }
-      if (!usable.has(seen.display)) continue;
+      if (duplicates.has(seen)) continue;
       if (entry.wu_id === null) {
         plan.rows.push({ path: seen.display, wu_id: null, result: ImportResult.skipped, changed_fields: [] });
         continue;
