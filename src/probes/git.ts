@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 
 /** git, run with an argument array (never a shell) in a folder; null when git is missing or fails to start. */
@@ -8,8 +8,16 @@ export interface GitResult {
   stdout: string;
 }
 
+/**
+ * node:child_process is required when git is first run, not when this module loads: `orchestrate
+ * status` imports the probes, and outside a git repository (mayBeInGitRepository) it runs none,
+ * while loading child_process (with net, dgram and the streams) costs a short command milliseconds.
+ */
+let childProcess: typeof import('node:child_process') | undefined;
+
 export function runGit(cwd: string, args: readonly string[]): GitResult | null {
-  const result = spawnSync('git', args as string[], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } });
+  childProcess ??= createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
+  const result = childProcess.spawnSync('git', args as string[], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } });
   if (result.error !== undefined || result.status === null) return null;
   return { status: result.status, stdout: result.stdout };
 }
