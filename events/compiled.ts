@@ -76,14 +76,47 @@ export function lazyParse<T>(build: () => (input: unknown) => T | INVALID): (inp
   return (input) => (parse ??= build())(input);
 }
 
+/** A generated validator's factory: given its constants, the validator. */
+export type ValidatorFactory = (...constants: unknown[]) => (input: unknown) => unknown;
+
 /**
- * A generated validator's factory, from its text (see scripts/generate-validators.ts): `params`
- * names the constants it closes over, `body` is an arrow function that reads only those and the
- * language's globals. Called once per validator, on its first use.
+ * How a validator's text becomes its factory: `id` names the validator (`path/to/module.ts#Export`),
+ * `params` the constants it closes over, and `body` is an arrow function that reads only those and
+ * the language's globals.
  */
-export function compileValidator(params: string, body: string): (...constants: unknown[]) => (input: unknown) => unknown {
+export type ValidatorCompiler = (id: string, params: string, body: string) => ValidatorFactory;
+
+const compileWithFunction: ValidatorCompiler = (_id, params, body) =>
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated at build time from our own zod schemas, never from input
-  return new Function(...params.split(', '), `return ${body};`) as (...constants: unknown[]) => (input: unknown) => unknown;
+  new Function(...params.split(', '), `return ${body};`) as ValidatorFactory;
+
+/**
+ * The process's compiler. The default builds each factory with `new Function`, which parses its
+ * text every run; the bin installs one that reuses V8's code cache written at build time
+ * (src/cli/validator-code-cache.ts): compiling the validators a status needs is a large part of a
+ * short command's own time. Either gives the same function.
+ */
+let compiler: ValidatorCompiler = compileWithFunction;
+
+export function useValidatorCompiler(next: ValidatorCompiler): void {
+  compiler = next;
+}
+
+/** A generated validator's factory, from its text (see scripts/generate-validators.ts). Called once per validator, on its first use. */
+export function compileValidator(id: string, params: string, body: string): ValidatorFactory {
+  return compiler(id, params, body);
+}
+
+const ARROW = '(input) => {';
+
+/**
+ * The text of a validator's factory as a script whose value is the factory, the validator written
+ * as a parenthesized function expression: V8 compiles such a function with its script instead of
+ * on its first call, so a code cache of the script holds the validator's code too.
+ */
+export function validatorScript(params: string, body: string): string {
+  const validator = body.startsWith(ARROW) ? `(function (input) {${body.slice(ARROW.length)})` : body;
+  return `(function (${params}) {\nreturn ${validator};\n})`;
 }
 
 /** zod throws when a refinement returns a promise; compiled validators support synchronous ones only. */

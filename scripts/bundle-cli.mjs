@@ -17,7 +17,7 @@
 // chunk; https://esbuild.github.io/analyze/ reads it).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
 import { basename, join, relative, resolve } from 'node:path';
@@ -137,6 +137,7 @@ const split = await build({
 writeFileSync('dist/bin-metafile.json', JSON.stringify(split.metafile));
 
 for (const spec of FLATTENED) await flatten(spec, split.metafile);
+await writeValidatorCodeCacheFile();
 
 await bundleDashboardAssets();
 
@@ -205,4 +206,19 @@ async function flatten({ entry, inline, packages }, metafile) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * V8's code cache of every generated validator, beside the bin (src/cli/validator-code-cache.ts):
+ * the validators' texts are read back from the generated modules, compiled once by this Node, and
+ * their code written to dist/bin/validators.codecache, which the bin serves them from.
+ */
+async function writeValidatorCodeCacheFile() {
+  const { writeValidatorCodeCache } = await import(pathToFileURL(resolve('dist/src/cli/validator-code-cache.js')).href);
+  const generated = ['events/validators.generated.ts', 'src/validators.generated.ts', 'src/tasks/validators.generated.ts', 'src/work-units/validators.generated.ts'];
+  const call = /compileValidator\(("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*")\)/g;
+  const validators = [];
+  for (const file of generated) for (const m of readFileSync(file, 'utf8').matchAll(call)) validators.push({ id: JSON.parse(m[1]), params: JSON.parse(m[2]), body: JSON.parse(m[3]) });
+  if (validators.length === 0) throw new Error('bundle-cli: no compileValidator call found in the generated validators');
+  writeValidatorCodeCache(join(OUT_DIR, 'validators.codecache'), validators);
 }

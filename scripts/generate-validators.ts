@@ -406,7 +406,7 @@ async function generateOne(spec: OutputSpec, runtime: Awaited<ReturnType<typeof 
         // Built on first use, from its text: V8 pre-parses every function of a module it loads, and
         // the validators of every event type ride along in each short command's bundle, while a
         // string literal is only scanned. A short command then pays only for the validators it calls.
-        `  parse: /* @__PURE__ */ lazyParse(() => compileValidator(${JSON.stringify(compiled.names.join(', '))}, ${JSON.stringify(body.replace(/\n    /g, '\n'))})(`,
+        `  parse: /* @__PURE__ */ lazyParse(() => compileValidator(${JSON.stringify(label)}, ${JSON.stringify(compiled.names.join(', '))}, ${JSON.stringify(body.replace(/\n    /g, '\n'))})(`,
         `    ${['INVALID', ...args].join(',\n    ')},`,
         `  )),`,
         `};`,

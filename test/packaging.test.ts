@@ -16,7 +16,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 afterAll(removeTempDirs);
 
 /** What the tarball may hold: the CLI bundle, the library and its types, and the documents. */
-const ALLOWED = [/^dist\/bin\/[^/]+\.js$/, /^dist\/(src|events|machines|deciders|projections)\/.+\.(js|d\.ts)$/, /^(package\.json|README\.md|ARCHITECTURE\.md|LICENSE)$/, /^schemas\/.+\.json$/];
+const ALLOWED = [/^dist\/bin\/[^/]+\.js$/, /^dist\/bin\/validators\.codecache$/, /^dist\/(src|events|machines|deciders|projections)\/.+\.(js|d\.ts)$/, /^(package\.json|README\.md|ARCHITECTURE\.md|LICENSE)$/, /^schemas\/.+\.json$/];
 
 describe('the packed package', () => {
   let tarball: string;

@@ -1,6 +1,12 @@
 #!/usr/bin/env node
+import { fileURLToPath } from 'node:url';
+import { useValidatorCompiler } from '../../events/compiled.js';
 import { main } from './program.js';
 import { whenCreated } from './std-streams.js';
+import { codeCacheCompiler } from './validator-code-cache.js';
+
+// Validators come from the code cache the build wrote beside the bin (validator-code-cache.ts).
+useValidatorCompiler(codeCacheCompiler(fileURLToPath(new URL('./validators.codecache', import.meta.url))).compile);
 
 /** The standard streams something created (most commands create neither: see std-streams.ts). */
 const created: NodeJS.WriteStream[] = [];

@@ -1,0 +1,93 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { codePointLength, INVALID, validatorScript } from '../events/compiled.js';
+import { codeCacheCompiler, writeValidatorCodeCache, type ValidatorText } from '../src/cli/validator-code-cache.js';
+import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The generated validators' texts, read back from the generated module as the build reads them. */
+function generatedValidators(): ValidatorText[] {
+  const text = readFileSync(join(ROOT, 'events/validators.generated.ts'), 'utf8');
+  const call = /compileValidator\(("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*")\)/g;
+  return [...text.matchAll(call)].map((m) => ({ id: JSON.parse(m[1]!) as string, params: JSON.parse(m[2]!) as string, body: JSON.parse(m[3]!) as string }));
+}
+
+const NOTE = 'events/note.ts#NoteRecordedData';
+const INPUTS: unknown[] = [{ text: 'hello' }, { text: '' }, { text: 5 }, { text: 'x', extra: 1 }, null, [], { text: 'x'.repeat(4001) }];
+
+/** The note validator, from a compiler, run over INPUTS (INVALID as a string, to compare). */
+function outcomes(make: (v: ValidatorText) => (...constants: unknown[]) => (input: unknown) => unknown, v: ValidatorText): unknown[] {
+  const validate = make(v)(INVALID, codePointLength);
+  return INPUTS.map((input) => {
+    const out = validate(input);
+    return out === INVALID ? 'INVALID' : out;
+  });
+}
+
+describe('the validators code cache', () => {
+  afterAll(() => removeTempDirs());
+  const validators = generatedValidators();
+  const note = validators.find((v) => v.id === NOTE)!;
+  // The reference: the validator compiled from its text, as without any cache.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const reference = outcomes((v) => new Function(`return ${validatorScript(v.params, v.body)}`)() as never, note);
+
+  it('serves every validator it was written with from V8 code, and each behaves as compiled from its text', () => {
+    expect(validators.length).toBeGreaterThan(20);
+    expect(note).toBeDefined();
+    const file = join(makeTempDir('baton-code-cache-'), 'validators.codecache');
+    const written = writeValidatorCodeCache(file, validators);
+    expect(written.entries).toBe(new Set(validators.map((v) => v.id)).size);
+    const compiler = codeCacheCompiler(file);
+    expect(outcomes((v) => compiler.compile(v.id, v.params, v.body), note)).toEqual(reference);
+    expect(reference.slice(0, 4)).toEqual([{ text: 'hello' }, 'INVALID', 'INVALID', 'INVALID']);
+    for (const v of validators.slice(0, 10)) compiler.compile(v.id, v.params, v.body);
+    expect(compiler.stats).toEqual({ cached: 11, compiled: 0 });
+  });
+
+  it('compiles from the text what it has no code for: another text under the same name, a missing file, another Node\'s cache', () => {
+    const dir = makeTempDir('baton-code-cache-');
+    const file = join(dir, 'validators.codecache');
+    writeValidatorCodeCache(file, [note]);
+
+    // Same id and length, another rule: the cache must not answer for it (V8 itself only checks the length).
+    const changed = { ...note, body: note.body.replaceAll('> 4000', '> 4001') };
+    expect(changed.body.length).toBe(note.body.length);
+    const sameName = codeCacheCompiler(file);
+    expect(outcomes((v) => sameName.compile(v.id, v.params, v.body), changed).at(-1)).toEqual({ text: 'x'.repeat(4001) });
+    expect(reference.at(-1)).toEqual('INVALID');
+    expect(sameName.stats).toEqual({ cached: 0, compiled: 1 });
+
+    const missing = codeCacheCompiler(join(dir, 'nothing-here'));
+    expect(outcomes((v) => missing.compile(v.id, v.params, v.body), note)).toEqual(reference);
+    expect(missing.stats).toEqual({ cached: 0, compiled: 1 });
+
+    // A cache written by another Node: its header says so, and it is not read.
+    const bytes = readFileSync(file);
+    const length = bytes.readUInt32LE(4);
+    const header = JSON.parse(bytes.toString('utf8', 8, 8 + length)) as { node: string };
+    const other = JSON.stringify({ ...header, node: 'v0.0.0' }).padEnd(length, ' ');
+    writeFileSync(file, Buffer.concat([bytes.subarray(0, 8), Buffer.from(other, 'utf8'), bytes.subarray(8 + length)]));
+    const foreign = codeCacheCompiler(file);
+    expect(outcomes((v) => foreign.compile(v.id, v.params, v.body), note)).toEqual(reference);
+    expect(foreign.stats).toEqual({ cached: 0, compiled: 1 });
+
+    writeFileSync(file, 'not a cache');
+    const garbage = codeCacheCompiler(file);
+    expect(outcomes((v) => garbage.compile(v.id, v.params, v.body), note)).toEqual(reference);
+    expect(garbage.stats).toEqual({ cached: 0, compiled: 1 });
+  });
+
+  it('the build writes the bin\'s cache with every generated validator in it', () => {
+    const compiler = codeCacheCompiler(join(ROOT, 'dist/bin/validators.codecache'));
+    for (const file of ['events/validators.generated.ts', 'src/validators.generated.ts', 'src/tasks/validators.generated.ts', 'src/work-units/validators.generated.ts']) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      for (const m of text.matchAll(/compileValidator\(("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*")\)/g)) compiler.compile(JSON.parse(m[1]!), JSON.parse(m[2]!), JSON.parse(m[3]!));
+    }
+    expect(compiler.stats.compiled).toBe(0);
+    expect(compiler.stats.cached).toBeGreaterThan(50);
+  });
+});
