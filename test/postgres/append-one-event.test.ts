@@ -276,6 +276,28 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
     }
   });
 
+  it('cannot write into another workspace: a connection confined to one is refused (row-level security) and the other log is unchanged', async () => {
+    const db = await freshDatabase('tenancy');
+    const [mine, theirs] = [newWorkspaceId('mine'), newWorkspaceId('theirs')];
+    const store = await openStore(db, theirs);
+    const intruder = await appConnection(db, mine);
+    try {
+      const written = await store.append([note('note/theirs', 'one')]);
+      const e1 = written.events[0]!;
+      // Their head exactly as it is (seq, hash, last id), the event built on it as their adapter would.
+      const head: Head = { seq: 1, hash: e1.hash, lastId: e1.id };
+      const sealed = await seal(head, [note('note/theirs', 'forged')], { expectedVersion: 1 });
+      await expect(intruder.query(CALL_ONE, oneEventArguments(theirs, head, sealed))).rejects.toMatchObject({ code: '42501' });
+      expect(await readAll(store)).toEqual(written.events);
+      expect(await store.head()).toEqual({ seq: 1, hash: e1.hash });
+      expect(await store.verify()).toEqual({ ok: true, head_seq: 1, checked: 1, first_bad: null });
+      expect((await intruder.query('SELECT count(*)::int AS n FROM baton_events')).rows).toEqual([{ n: 0 }]);
+    } finally {
+      await intruder.end();
+      await store.close();
+    }
+  });
+
   it('leaves nothing half-written when its backend is killed between its steps (row and head written, key not yet)', async () => {
     const db = await freshDatabase('killed');
     const workspace = newWorkspaceId('killed');
