@@ -276,6 +276,29 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
     }
   });
 
+  it('decides a single event with expected versions for other streams (the batch form) as the contract says', async () => {
+    const db = await freshDatabase('others');
+    const workspace = newWorkspaceId('others');
+    const store = await openStore(db, workspace);
+    try {
+      await store.append([note('note/other', 'one')]);
+      await expect(store.append([note('note/mine', 'refused')], { expectedVersion: { 'note/other': 0 } })).rejects.toMatchObject({
+        code: 'CONFLICT',
+        details: { stream: 'note/other', expected: 0, actual: 1 },
+      });
+      await expect(store.append([note('note/mine', 'refused')], { expectedVersion: { 'note/mine': 'no_stream', 'note/other': 'no_stream' } })).rejects.toMatchObject({
+        code: 'CONFLICT',
+        details: { stream: 'note/other' },
+      });
+      const written = await store.append([note('note/mine', 'two')], { expectedVersion: { 'note/other': 1, 'note/mine': 'no_stream' } });
+      expect(written.events.map((e) => [e.seq, e.stream])).toEqual([[2, 'note/mine']]);
+      expect(await store.streamVersion('note/mine')).toBe(1);
+      expect(await store.verify()).toEqual({ ok: true, head_seq: 2, checked: 2, first_bad: null });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('cannot write into another workspace: a connection confined to one is refused (row-level security) and the other log is unchanged', async () => {
     const db = await freshDatabase('tenancy');
     const [mine, theirs] = [newWorkspaceId('mine'), newWorkspaceId('theirs')];

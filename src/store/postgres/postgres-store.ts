@@ -240,7 +240,7 @@ export class PostgresEventStore implements EventStore {
     const n = plan.events.length;
     let row: AppendRow;
     try {
-      const result = await client.query<AppendRow>(n === 1 && call.single ? this.singleCall(call, plan.bytes, columns, head) : {
+      const result = await client.query<AppendRow>(call.single ? this.singleCall(call, plan.bytes, columns, head) : {
         name: 'baton_append_v3',
         text: APPEND_CALL,
         values: [
