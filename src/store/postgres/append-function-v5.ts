@@ -16,9 +16,9 @@
  * and what they read is what the lock now guards. When the UPDATE finds nothing (the head moved,
  * the workspace has no head row yet, the id does not ascend) or a read says no (a used key, another
  * version), nothing has been written yet and the batch form takes over: it locks the head and
- * answers deduplicated, idempotency_conflict, conflict or moved exactly as before. The line must be
- * exactly the canonical envelope of the scalars (seq = head + 1, prev = the head's hash), checked
- * before anything is written. Then one INSERT of the row, the key if any, and the notification:
+ * answers deduplicated, idempotency_conflict, conflict or moved exactly as before. Once the head is
+ * held, the line must be exactly the canonical envelope of the scalars (seq = head + 1, prev = the
+ * head's hash), or the call raises. Then one INSERT of the row, the key if any, and the notification:
  * the same rows, head, key and wake-up as the batch form writes for one event (batch_end NULL), so
  * `log verify`, reads and subscriptions see no difference. A failure at any step raises and the
  * transaction writes nothing.
