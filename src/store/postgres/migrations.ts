@@ -1,6 +1,7 @@
 import { APPEND_FUNCTION_SQL } from './append-function.js';
 import { APPEND_FUNCTION_V3_SQL } from './append-function-v3.js';
 import { APPEND_FUNCTION_V4_SQL } from './append-function-v4.js';
+import { APPEND_FUNCTION_V5_SQL } from './append-function-v5.js';
 
 /**
  * Baton's PostgreSQL schema as numbered migrations. A migration is never edited once released:
@@ -96,6 +97,11 @@ ${tenantPolicy('baton_idempotency')}
     version: 4,
     name: 'appended rows leave prev and hash to their line: fewer bytes per event',
     sql: APPEND_FUNCTION_V4_SQL,
+  },
+  {
+    version: 5,
+    name: 'baton_append for one event: scalars, the batch form only when the plain case does not hold',
+    sql: APPEND_FUNCTION_V5_SQL,
   },
 ];
 

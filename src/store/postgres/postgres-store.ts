@@ -4,7 +4,7 @@ import type { EventCatalog } from '../../../events/catalog.js';
 import type { NewEvent, StoredEvent } from '../../../events/envelope.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
 import { ConflictError, IdempotencyConflictError, invalidInput, LogCorruptError } from '../../errors.js';
-import { emptySealedColumns, sealBatch, validateBatch, type ValidatedBatch } from '../append-plan.js';
+import { emptySealedColumns, sealBatch, validateBatch, type SealedColumns, type ValidatedBatch } from '../append-plan.js';
 import { ChainChecker } from '../chain-checker.js';
 import type {
   AppendOptions,
@@ -165,7 +165,8 @@ export class PostgresEventStore implements EventStore {
   // ---- append ---------------------------------------------------------------------------------
 
   /**
-   * One call to `baton_append` (migration 3's signature, migration 4's body): one round trip, one commit. The events are built on
+   * One call to `baton_append` (a single event through migration 5's one-event form, a batch through
+   * migration 3's signature with migration 4's body): one round trip, one commit. The events are built on
    * the head this store last saw (its own last write, or what the function reported); when another
    * writer moved the head first, the function writes nothing and reports the new head, and the
    * events are rebuilt on it. After OPTIMISTIC_ATTEMPTS such misses (sustained contention) the
@@ -239,7 +240,7 @@ export class PostgresEventStore implements EventStore {
     const n = plan.events.length;
     let row: AppendRow;
     try {
-      const result = await client.query<AppendRow>({
+      const result = await client.query<AppendRow>(call.single ? this.singleCall(call, plan.bytes, columns, head) : {
         name: 'baton_append_v3',
         text: APPEND_CALL,
         values: [
@@ -289,6 +290,35 @@ export class PostgresEventStore implements EventStore {
       default:
         throw new Error(`internal: baton_append answered ${String(row.status)}`);
     }
+  }
+
+  /**
+   * Migration 5's one-event form of `baton_append`: the event's columns as scalars (its line
+   * without the newline), the expected version of its stream or NULL. Same answers as the batch form.
+   */
+  private singleCall(call: PreparedCall, bytes: Buffer, columns: SealedColumns, head: KnownHead): { name: string; text: string; values: unknown[] } {
+    const { batch } = call;
+    return {
+      name: 'baton_append_one_v5',
+      text: APPEND_ONE_CALL,
+      values: [
+        this.target.workspaceId,
+        head.seq,
+        head.hash,
+        batch.idempotencyKey ?? null,
+        batch.digest,
+        call.expectedVersions.length === 1 ? call.expectedVersions[0] : null,
+        bytes.toString('utf8', 0, bytes.length - 1),
+        columns.ids[0],
+        columns.types[0],
+        columns.streams[0],
+        columns.ats[0],
+        columns.actorsJson[0],
+        columns.dataJson[0],
+        columns.hashes[0],
+        this.hub.channel,
+      ],
+    };
   }
 
   // ---- reads ----------------------------------------------------------------------------------
@@ -550,6 +580,10 @@ const OPTIMISTIC_ATTEMPTS = 2;
 const APPEND_CALL =
   'SELECT status, head_seq, head_hash, head_last_id, lines, conflict_stream, conflict_actual FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)';
 
+/** Migration 5's one-event form (15 arguments; the batch form takes 16). */
+const APPEND_ONE_CALL =
+  'SELECT status, head_seq, head_hash, head_last_id, lines, conflict_stream, conflict_actual FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)';
+
 interface KnownHead {
   seq: number;
   hash: string;
@@ -577,6 +611,11 @@ interface PreparedCall {
   expectedStreams: string[];
   /** A version ≥ 0 ("no_stream" is 0) or -1 for "stream_exists", as baton_append takes them. */
   expectedVersions: number[];
+  /**
+   * The one-event form applies: one event, and an expected version (if any) for its own stream
+   * only. An expected version for another stream (the contract allows it) takes the batch form.
+   */
+  single: boolean;
 }
 
 function prepareCall(batch: ValidatedBatch): PreparedCall {
@@ -586,7 +625,8 @@ function prepareCall(batch: ValidatedBatch): PreparedCall {
     expectedStreams.push(stream);
     expectedVersions.push(expected === 'no_stream' ? 0 : expected === 'stream_exists' ? -1 : expected);
   }
-  return { batch, expectedStreams, expectedVersions };
+  const single = batch.events.length === 1 && (expectedStreams.length === 0 || (expectedStreams.length === 1 && expectedStreams[0] === batch.events[0]!.stream));
+  return { batch, expectedStreams, expectedVersions, single };
 }
 
 interface VerifyRow {
