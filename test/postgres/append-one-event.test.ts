@@ -10,8 +10,8 @@ import { MIGRATIONS, WORKSPACE_SETTING } from '../../src/store/postgres/migratio
 import { channelFor } from '../../src/store/postgres/notification-hub.js';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import type { PostgresEventStore } from '../../src/store/postgres/postgres-store.js';
-import { APP_DATABASE, APP_ROLE, SUPERUSER, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
-import { CALL_VERSION_3, newWorkspaceId, version3Arguments } from './postgres-harness.js';
+import { APP_DATABASE, APP_ROLE, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
+import { CALL_VERSION_3, newWorkspaceId, superuserClient, version3Arguments } from './postgres-harness.js';
 
 /**
  * Migration 5: a single event is appended through the one-event form of `baton_append` (scalars,
@@ -112,11 +112,6 @@ async function migrateTo(databaseUrl: string, version?: number): Promise<void> {
   }
 }
 
-async function superuserOn(databaseUrl: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: databaseUrl.replace(`${APP_ROLE}@`, `${SUPERUSER}@`) });
-  await client.connect();
-  return client;
-}
 
 async function readAll(store: PostgresEventStore): Promise<StoredEvent[]> {
   const out: StoredEvent[] = [];
@@ -140,7 +135,7 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
     const [one, batch] = [newWorkspaceId('one'), newWorkspaceId('batch')];
     const oneClient = await appConnection(db, one);
     const batchClient = await appConnection(db, batch);
-    const su = await superuserOn(db);
+    const su = await superuserClient(db);
     try {
       await migrateTo(db);
       // The same sealed events (ids, times, hashes) sent through each form, one call per event.
@@ -224,7 +219,7 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
       // Built on a head that has moved since: the current head, nothing written.
       expect(await call(genesis, await seal(genesis, [note('note/x', 'stale')]))).toMatchObject({ status: 'moved', head_seq: '1' });
       // An id that does not sort after the head's last id (a writer whose ids ran ahead left it): refused.
-      const su = await superuserOn(db);
+      const su = await superuserClient(db);
       try {
         await su.query('UPDATE baton_heads SET last_id = $1 WHERE workspace_id = $2', ['7ZZZZZZZZZZZZZZZZZZZZZZZZZ', workspace]);
         await expect(call(head, await seal(head, [note('note/x', 'early id')]))).rejects.toThrow(/ids must ascend/);
@@ -249,7 +244,7 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
     const db = await freshDatabase('alone');
     const workspace = newWorkspaceId('alone');
     const store = await openStore(db, workspace);
-    const su = await superuserOn(db);
+    const su = await superuserClient(db);
     try {
       // The first append creates the head row (through the batch form); after it, the batch form is
       // taken away from the app role: plain single appends still succeed, a batch cannot.
@@ -325,7 +320,7 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
     const db = await freshDatabase('killed');
     const workspace = newWorkspaceId('killed');
     const store = await openStore(db, workspace);
-    const su = await superuserOn(db);
+    const su = await superuserClient(db);
     const blocker = await appConnection(db, workspace);
     try {
       await store.append([note('note/kept', 'one')]);

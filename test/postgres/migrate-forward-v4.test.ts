@@ -9,8 +9,8 @@ import { migrate } from '../../src/store/postgres/migrate.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, WORKSPACE_SETTING } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import type { PostgresEventStore } from '../../src/store/postgres/postgres-store.js';
-import { APP_DATABASE, APP_ROLE, SUPERUSER, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
-import { CALL_VERSION_3, newWorkspaceId, version3Arguments } from './postgres-harness.js';
+import { APP_DATABASE, APP_ROLE, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
+import { CALL_VERSION_3, newWorkspaceId, superuserClient, version3Arguments } from './postgres-harness.js';
 
 /**
  * Migration 4: appended rows stop carrying `prev` and `hash` beside the line that holds both. A
@@ -103,12 +103,6 @@ async function writtenAtVersion3(databaseUrl: string, workspace: string): Promis
   }
 }
 
-/** The same connection as the adapter's, but free to write any column (tampering, as an intruder would). */
-async function superuser(databaseUrl: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: databaseUrl.replace(`${APP_ROLE}@`, `${SUPERUSER}@`) });
-  await client.connect();
-  return client;
-}
 
 describe('postgres: migration 4 (rows leave prev and hash to their line)', () => {
   it('migrates a database at version 3 forward on first use: old events read, verify and deduplicate; new rows carry no prev or hash and extend the chain', async () => {
@@ -169,7 +163,7 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
     const db = await freshDatabase();
     const written = await writtenAtVersion3(db, workspace);
     const store = await openStore(db, workspace);
-    const admin = await superuser(db);
+    const admin = await superuserClient(db);
     try {
       const next = await store.append([note('note/v4', 'new')]);
       expect(await store.verify()).toMatchObject({ ok: true, head_seq: 4 });
@@ -204,7 +198,7 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
     const store = await openStore(db, workspace);
     const client = new pg.Client({ connectionString: db, options: `-c ${WORKSPACE_SETTING}=${workspace}` });
     await client.connect();
-    const admin = await superuser(db);
+    const admin = await superuserClient(db);
     try {
       await store.head(); // migrates the fresh database
       const idIndexes = await admin.query("SELECT indexdef FROM pg_indexes WHERE tablename = 'baton_events' AND indexdef LIKE '%(workspace_id, id)%'");

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import type { StoredEvent } from '../../events/envelope.js';
 import { createCatalog } from '../../events/index.js';
 import type { SealedColumns, ValidatedBatch } from '../../src/store/append-plan.js';
 import { channelFor } from '../../src/store/postgres/notification-hub.js';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import type { PostgresEventStore } from '../../src/store/postgres/postgres-store.js';
-import type { PostgresCluster } from '../helpers/postgres-cluster.js';
+import { APP_ROLE, SUPERUSER, type PostgresCluster } from '../helpers/postgres-cluster.js';
 
 /** Opening adapter instances on a test cluster, one fresh workspace id per call unless given. */
 export function newWorkspaceId(label = 'ws'): string {
@@ -63,3 +64,10 @@ export function version3Arguments(workspace: string, head: { seq: number; hash: 
 }
 
 export const CALL_VERSION_3 = 'SELECT status FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)';
+
+/** A connection to the same database as the adapter's, as the superuser: free to write any column (tampering, as an intruder would). */
+export async function superuserClient(databaseUrl: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: databaseUrl.replace(`${APP_ROLE}@`, `${SUPERUSER}@`) });
+  await client.connect();
+  return client;
+}
