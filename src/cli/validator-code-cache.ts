@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { validatorScript, type ValidatorCompiler, type ValidatorFactory } from '../../events/compiled.js';
@@ -32,12 +31,15 @@ export interface ValidatorText {
 }
 
 type Vm = typeof import('node:vm');
-// Required on first use: a library user that never installs the cache never loads vm.
+type Crypto = typeof import('node:crypto');
+// Required on first use: the bin installs the cache for every command, and `baton --version` (or a
+// library user that never installs it) compiles no validator, so it should not load vm or crypto.
 let vm: Vm | undefined;
+let crypto: Crypto | undefined;
 const loadVm = (): Vm => (vm ??= createRequire(import.meta.url)('node:vm') as Vm);
 
 const scriptName = (id: string): string => `baton-validator:${id}`;
-const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
+const sha1 = (text: string): string => (crypto ??= createRequire(import.meta.url)('node:crypto') as Crypto).createHash('sha1').update(text).digest('hex');
 
 /** Compiles every validator and writes their code cache to `file`; returns its size and entry count. */
 export function writeValidatorCodeCache(file: string, validators: readonly ValidatorText[]): { bytes: number; entries: number } {
