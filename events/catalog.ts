@@ -159,13 +159,24 @@ export class EventCatalog {
 
   /** Upcast a stored event's data to today's shape and check it. Never throws. */
   decode(event: StoredEvent): DecodeResult {
+    const accepted = this.accept(event);
+    if (accepted !== undefined) return { ok: true, event: accepted };
+    if (!this.entries.has(event.type)) return { ok: false, reason: 'unknown_type', problems: [{ field: 'type', rule: `unknown event type "${event.type}"` }] };
+    return { ok: false, reason: 'invalid_data', problems: this.problemsOf(event.type, this.upcastData(event)) };
+  }
+
+  /**
+   * The event decoded and typed, or undefined when its type is unknown or its data fails the type's
+   * check (`decode` says why). The decoding boundary: data that passed its type's check is that
+   * type's schema output. What a fold's runner calls for every event, so it allocates nothing else.
+   */
+  accept(event: StoredEvent): AcceptedEvent | undefined {
     const entry = this.entries.get(event.type);
-    if (!entry) return { ok: false, reason: 'unknown_type', problems: [{ field: 'type', rule: `unknown event type "${event.type}"` }] };
-    const data = this.upcastData(event);
+    if (entry === undefined) return undefined;
+    let data = event.data;
+    if (entry.upcasters !== undefined) for (const upcast of entry.upcasters) data = upcast(data);
     const checked = entry.check(data);
-    // The decoding boundary: data that passed its type's check is that type's schema output.
-    if (checked !== INVALID) return { ok: true, event: withData(event, checked as Record<string, unknown>) as AcceptedEvent };
-    return { ok: false, reason: 'invalid_data', problems: this.problemsOf(event.type, data) };
+    return checked === INVALID ? undefined : (withData(event, checked as Record<string, unknown>) as AcceptedEvent);
   }
 
   /**

@@ -93,6 +93,8 @@ describe('upcasting legacy shapes on read', () => {
     const decoded = todayCatalog.decode(stored!);
 
     expect(decoded).toEqual({ ok: true, event: { ...stored!, data: { text: 'written long ago' } } });
+    // What a fold's runner calls: the same event, upcast and checked, without the result around it.
+    expect(todayCatalog.accept(stored!)).toEqual({ ...stored!, data: { text: 'written long ago' } });
     expect(stored!.data).toEqual({ note: 'written long ago' });
     expect(serializeEvent(stored!)).toBe(bytesBefore);
     expect(hashEvent(stored!)).toBe(stored!.hash);
@@ -126,6 +128,8 @@ describe('upcasting legacy shapes on read', () => {
     const { dir } = workspaceWith([first]);
     const decoded = createCatalog().decode(first);
     expect(decoded.ok).toBe(false);
+    expect(createCatalog().accept(first)).toBeUndefined();
+    expect(createCatalog().accept({ ...first, type: 'no.such_type' })).toBeUndefined();
     expect(decoded.ok ? undefined : decoded.reason).toBe('invalid_data');
     const store = new JsonlEventStore(dir);
     try {

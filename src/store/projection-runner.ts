@@ -136,8 +136,7 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
         if (stored.seq !== seq + 1) throw chainBroken(seq + 1, `the store returned seq ${stored.seq}`);
         if (stored.prev !== hash) throw chainBroken(seq + 1, 'prev does not match the hash of the event before it');
         // Decoded once for every fold of the pass (the rare refused event waits for zod's words).
-        const decoded = options.catalog.decode(stored);
-        const event = decoded.ok ? decoded.event : await refusedEvent(options.catalog, stored);
+        const event = options.catalog.accept(stored) ?? (await refusedEvent(options.catalog, stored));
         if (stored.seq > allBehindAfter) {
           for (const lane of folding) lane.state = lane.projection.apply(lane.state, event);
           foldedByAll += 1;
