@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEvent, StoredEvent } from '../../events/envelope.js';
 import { createCatalog } from '../../events/index.js';
 import { GENESIS_HASH } from '../../events/patterns.js';
-import { emptySealedColumns, sealBatch, validateBatch } from '../../src/store/append-plan.js';
 import type { AppendOptions } from '../../src/store/contract.js';
 import { migrate } from '../../src/store/postgres/migrate.js';
 import { MIGRATIONS, WORKSPACE_SETTING } from '../../src/store/postgres/migrations.js';
@@ -11,7 +10,7 @@ import { channelFor } from '../../src/store/postgres/notification-hub.js';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import type { PostgresEventStore } from '../../src/store/postgres/postgres-store.js';
 import { APP_DATABASE, APP_ROLE, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
-import { CALL_VERSION_3, newWorkspaceId, superuserClient, version3Arguments } from './postgres-harness.js';
+import { CALL_VERSION_3, newWorkspaceId, sealForCall, superuserClient, version3Arguments, type CallHead, type SealedCall } from './postgres-harness.js';
 
 /**
  * Migration 5: a single event is appended through the one-event form of `baton_append` (scalars,
@@ -38,25 +37,13 @@ afterAll(async () => {
 
 const catalog = createCatalog();
 const note = (stream: string, text: string): NewEvent => ({ type: 'note.recorded', stream, data: { text: `${text} — ünïcødé "quoted" \\ ✓` } });
-const AT = '2025-06-07T08:09:10.000Z';
 
-type Head = { seq: number; hash: string; lastId: string };
+type Head = CallHead;
+type Sealed = SealedCall;
+const seal = (head: Head, events: NewEvent[], options: AppendOptions = {}): Promise<Sealed> => sealForCall(head, events, options);
 
 /** The one-event form's 15 arguments, in its order. */
 const CALL_ONE = 'SELECT status FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)';
-
-interface Sealed {
-  batch: Awaited<ReturnType<typeof validateBatch>>;
-  columns: ReturnType<typeof emptySealedColumns>;
-  plan: ReturnType<typeof sealBatch>;
-}
-
-async function seal(head: Head, events: NewEvent[], options: AppendOptions = {}): Promise<Sealed> {
-  const batch = await validateBatch(catalog, events, options);
-  const columns = emptySealedColumns();
-  const plan = sealBatch(batch, head, { now: () => AT, defaultActor: 'tester', lastId: head.lastId || undefined }, columns);
-  return { batch, columns, plan };
-}
 
 /** The one-event form's arguments for a sealed single event, as the adapter passes them. */
 function oneEventArguments(workspace: string, head: Head, { batch, columns, plan }: Sealed): unknown[] {

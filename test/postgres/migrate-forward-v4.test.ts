@@ -3,14 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEvent, StoredEvent } from '../../events/envelope.js';
 import { createCatalog } from '../../events/index.js';
 import { GENESIS_HASH } from '../../events/patterns.js';
-import { emptySealedColumns, sealBatch, validateBatch } from '../../src/store/append-plan.js';
 import type { AppendOptions } from '../../src/store/contract.js';
 import { migrate } from '../../src/store/postgres/migrate.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, WORKSPACE_SETTING } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import type { PostgresEventStore } from '../../src/store/postgres/postgres-store.js';
 import { APP_DATABASE, APP_ROLE, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
-import { CALL_VERSION_3, newWorkspaceId, superuserClient, version3Arguments } from './postgres-harness.js';
+import { CALL_VERSION_3, newWorkspaceId, sealForCall, superuserClient, version3Arguments, type CallHead, type SealedCall } from './postgres-harness.js';
 
 /**
  * Migration 4: appended rows stop carrying `prev` and `hash` beside the line that holds both. A
@@ -34,21 +33,10 @@ afterAll(async () => {
 const catalog = createCatalog();
 const note = (stream: string, text: string): NewEvent => ({ type: 'note.recorded', stream, data: { text: `${text} — ünïcødé "quoted" \\ ✓` } });
 
-type Head = { seq: number; hash: string; lastId: string };
-
-interface Sealed {
-  batch: Awaited<ReturnType<typeof validateBatch>>;
-  columns: ReturnType<typeof emptySealedColumns>;
-  plan: ReturnType<typeof sealBatch>;
-}
-
-/** The batch built on `head` (ids, chain, lines and columns), as the adapter builds it before its call. */
-async function seal(head: Head, events: NewEvent[], options: AppendOptions = {}): Promise<Sealed> {
-  const batch = await validateBatch(catalog, events, options);
-  const columns = emptySealedColumns();
-  const plan = sealBatch(batch, head, { now: () => '2025-06-07T08:09:10.000Z', defaultActor: 'v3-baton', lastId: head.lastId || undefined }, columns);
-  return { batch, columns, plan };
-}
+type Head = CallHead;
+type Sealed = SealedCall;
+/** The batch built on `head`, as the adapter builds it before its call. */
+const seal = (head: Head, events: NewEvent[], options: AppendOptions = {}): Promise<Sealed> => sealForCall(head, events, options, 'v3-baton');
 
 /** Append through migration 3's function, as a Baton of that version did: one call, one commit. */
 async function appendThroughVersion3(client: pg.ClientBase, workspace: string, head: Head, events: NewEvent[], options: AppendOptions = {}): Promise<StoredEvent[]> {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { StoredEvent } from '../../events/envelope.js';
+import type { NewEvent, StoredEvent } from '../../events/envelope.js';
 import { createCatalog } from '../../events/index.js';
-import type { SealedColumns, ValidatedBatch } from '../../src/store/append-plan.js';
+import { emptySealedColumns, sealBatch, validateBatch, type SealedColumns, type ValidatedBatch } from '../../src/store/append-plan.js';
+import type { AppendOptions } from '../../src/store/contract.js';
 import { channelFor } from '../../src/store/postgres/notification-hub.js';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import type { PostgresEventStore } from '../../src/store/postgres/postgres-store.js';
@@ -28,6 +29,24 @@ export function openOn(cluster: PostgresCluster, workspaceId: string, options: O
     ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
     ...(options.beforeCommit ? { beforeCommit: options.beforeCommit } : {}),
   });
+}
+
+/** The head a call is built on: its seq, hash and last id ('' before the first event). */
+export type CallHead = { seq: number; hash: string; lastId: string };
+
+/** A batch sealed for one call of `baton_append`: the validated batch, its columns and its lines. */
+export interface SealedCall {
+  batch: ValidatedBatch;
+  columns: SealedColumns;
+  plan: ReturnType<typeof sealBatch>;
+}
+
+/** The batch built on `head` (ids, chain, lines and columns) as the adapter builds it before its call, at a fixed time. */
+export async function sealForCall(head: CallHead, events: NewEvent[], options: AppendOptions = {}, actor = 'tester'): Promise<SealedCall> {
+  const batch = await validateBatch(createCatalog(), events, options);
+  const columns = emptySealedColumns();
+  const plan = sealBatch(batch, head, { now: () => '2025-06-07T08:09:10.000Z', defaultActor: actor, lastId: head.lastId || undefined }, columns);
+  return { batch, columns, plan };
 }
 
 /** What a Baton of migration 3's shape sealed for one call: the batch, its columns and its lines. */
