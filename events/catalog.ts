@@ -173,9 +173,7 @@ export class EventCatalog {
   accept(event: StoredEvent): AcceptedEvent | undefined {
     const entry = this.entries.get(event.type);
     if (entry === undefined) return undefined;
-    let data = event.data;
-    if (entry.upcasters !== undefined) for (const upcast of entry.upcasters) data = upcast(data);
-    const checked = entry.check(data);
+    const checked = entry.check(upcastWith(entry.upcasters, event.data));
     return checked === INVALID ? undefined : (withData(event, checked as Record<string, unknown>) as AcceptedEvent);
   }
 
@@ -192,10 +190,7 @@ export class EventCatalog {
   }
 
   private upcastData(event: StoredEvent): Record<string, unknown> {
-    const upcasters = this.entries.get(event.type)?.upcasters;
-    let data = event.data;
-    if (upcasters !== undefined) for (const upcast of upcasters) data = upcast(data);
-    return data;
+    return upcastWith(this.entries.get(event.type)?.upcasters ?? [], event.data);
   }
 
   /** What is wrong with `data`: zod's words when the schemas are loaded, else the type alone. */
@@ -205,6 +200,13 @@ export class EventCatalog {
     const result = validateWith(schema, data, 'data');
     return result.ok ? [{ field: 'data', rule: `does not match the ${type} schema` }] : result.problems;
   }
+}
+
+/** Stored data lifted through a type's upcasters, in order (none: the data itself). */
+function upcastWith(upcasters: readonly Upcaster[], data: Record<string, unknown>): Record<string, unknown> {
+  let lifted = data;
+  for (const upcast of upcasters) lifted = upcast(lifted);
+  return lifted;
 }
 
 /**

@@ -17,7 +17,7 @@
 // chunk; https://esbuild.github.io/analyze/ reads it).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
 import { basename, join, relative, resolve } from 'node:path';
@@ -214,11 +214,10 @@ async function flatten({ entry, inline, packages }, metafile) {
  * their code written to dist/bin/validators.codecache, which the bin serves them from.
  */
 async function writeValidatorCodeCacheFile() {
-  const { writeValidatorCodeCache } = await import(pathToFileURL(resolve('dist/src/cli/validator-code-cache.js')).href);
-  const generated = ['events/validators.generated.ts', 'src/validators.generated.ts', 'src/tasks/validators.generated.ts', 'src/work-units/validators.generated.ts'];
-  const call = /compileValidator\(("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*")\)/g;
-  const validators = [];
-  for (const file of generated) for (const m of readFileSync(file, 'utf8').matchAll(call)) validators.push({ id: JSON.parse(m[1]), params: JSON.parse(m[2]), body: JSON.parse(m[3]) });
+  const { readGeneratedValidators, writeValidatorCodeCache } = await import(pathToFileURL(resolve('dist/src/cli/validator-code-cache.js')).href);
+  // Every generated validator module: scripts/generate-validators.ts names each validators.generated.ts.
+  const generated = ['events', 'src'].flatMap((dir) => readdirSync(dir, { recursive: true }).filter((path) => basename(path) === 'validators.generated.ts').map((path) => join(dir, path)));
+  const validators = readGeneratedValidators(process.cwd(), generated);
   if (validators.length === 0) throw new Error('bundle-cli: no compileValidator call found in the generated validators');
   writeValidatorCodeCache(join(OUT_DIR, 'validators.codecache'), validators);
 }

@@ -3,17 +3,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codePointLength, INVALID, validatorScript } from '../events/compiled.js';
-import { codeCacheCompiler, writeValidatorCodeCache, type ValidatorText } from '../src/cli/validator-code-cache.js';
+import { codeCacheCompiler, readGeneratedValidators, writeValidatorCodeCache, type ValidatorText } from '../src/cli/validator-code-cache.js';
+import { OUTPUTS } from '../scripts/generate-validators.js';
 import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** The generated validators' texts, read back from the generated module as the build reads them. */
-function generatedValidators(): ValidatorText[] {
-  const text = readFileSync(join(ROOT, 'events/validators.generated.ts'), 'utf8');
-  const call = /compileValidator\(("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*")\)/g;
-  return [...text.matchAll(call)].map((m) => ({ id: JSON.parse(m[1]!) as string, params: JSON.parse(m[2]!) as string, body: JSON.parse(m[3]!) as string }));
-}
+/** The generated validators of the event catalog, as the build reads them. */
+const generatedValidators = (): ValidatorText[] => readGeneratedValidators(ROOT, ['events/validators.generated.ts']);
 
 const NOTE = 'events/note.ts#NoteRecordedData';
 const INPUTS: unknown[] = [{ text: 'hello' }, { text: '' }, { text: 5 }, { text: 'x', extra: 1 }, null, [], { text: 'x'.repeat(4001) }];
@@ -83,10 +80,7 @@ describe('the validators code cache', () => {
 
   it('the build writes the bin\'s cache with every generated validator in it', () => {
     const compiler = codeCacheCompiler(join(ROOT, 'dist/bin/validators.codecache'));
-    for (const file of ['events/validators.generated.ts', 'src/validators.generated.ts', 'src/tasks/validators.generated.ts', 'src/work-units/validators.generated.ts']) {
-      const text = readFileSync(join(ROOT, file), 'utf8');
-      for (const m of text.matchAll(/compileValidator\(("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*")\)/g)) compiler.compile(JSON.parse(m[1]!), JSON.parse(m[2]!), JSON.parse(m[3]!));
-    }
+    for (const v of readGeneratedValidators(ROOT, OUTPUTS.map((output) => output.file))) compiler.compile(v.id, v.params, v.body);
     expect(compiler.stats.compiled).toBe(0);
     expect(compiler.stats.cached).toBeGreaterThan(50);
   });

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { validatorScript, type ValidatorCompiler, type ValidatorFactory } from '../../events/compiled.js';
 
@@ -28,6 +29,20 @@ export interface ValidatorText {
   id: string;
   params: string;
   body: string;
+}
+
+/**
+ * The validators of generated modules (`files`, relative to `root`), read back from their
+ * `compileValidator(id, params, body)` calls as scripts/generate-validators.ts writes them: what the
+ * build compiles into the cache.
+ */
+export function readGeneratedValidators(root: string, files: readonly string[]): ValidatorText[] {
+  const call = /compileValidator\(("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*")\)/g;
+  const texts: ValidatorText[] = [];
+  for (const file of files) {
+    for (const m of readFileSync(join(root, file), 'utf8').matchAll(call)) texts.push({ id: JSON.parse(m[1]!) as string, params: JSON.parse(m[2]!) as string, body: JSON.parse(m[3]!) as string });
+  }
+  return texts;
 }
 
 type Vm = typeof import('node:vm');

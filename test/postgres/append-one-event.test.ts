@@ -1,16 +1,14 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEvent, StoredEvent } from '../../events/envelope.js';
-import { createCatalog } from '../../events/index.js';
 import { GENESIS_HASH } from '../../events/patterns.js';
 import type { AppendOptions } from '../../src/store/contract.js';
 import { migrate } from '../../src/store/postgres/migrate.js';
 import { MIGRATIONS, WORKSPACE_SETTING } from '../../src/store/postgres/migrations.js';
 import { channelFor } from '../../src/store/postgres/notification-hub.js';
-import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import type { PostgresEventStore } from '../../src/store/postgres/postgres-store.js';
-import { APP_DATABASE, APP_ROLE, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
-import { CALL_VERSION_3, newWorkspaceId, sealForCall, superuserClient, version3Arguments, type CallHead, type SealedCall } from './postgres-harness.js';
+import { APP_ROLE, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
+import { CALL_VERSION_3, freshDatabase, newWorkspaceId, openOnDatabase, sealForCall, superuserClient, version3Arguments, type CallHead, type SealedCall } from './postgres-harness.js';
 
 /**
  * Migration 5: a single event is appended through the one-event form of `baton_append` (scalars,
@@ -22,20 +20,15 @@ import { CALL_VERSION_3, newWorkspaceId, sealForCall, superuserClient, version3A
  */
 
 let cluster: PostgresCluster;
-let admin: pg.Client;
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
-  admin = new pg.Client({ connectionString: cluster.superuserUrl });
-  await admin.connect();
 });
 
 afterAll(async () => {
-  await admin?.end();
   await cluster?.stop();
 });
 
-const catalog = createCatalog();
 const note = (stream: string, text: string): NewEvent => ({ type: 'note.recorded', stream, data: { text: `${text} — ünïcødé "quoted" \\ ✓` } });
 
 type Head = CallHead;
@@ -67,16 +60,6 @@ function oneEventArguments(workspace: string, head: Head, { batch, columns, plan
   ];
 }
 
-/** A database of its own (privileges and migrations are per database), as the app role's URL. */
-async function freshDatabase(label: string): Promise<string> {
-  const name = `${label}_${newWorkspaceId('db').replace(/[^a-z0-9]/g, '_')}`;
-  await admin.query(`CREATE DATABASE ${name} OWNER ${APP_ROLE}`);
-  return cluster.appUrl.replace(`/${APP_DATABASE}?`, `/${name}?`);
-}
-
-function openStore(databaseUrl: string, workspace: string): Promise<PostgresEventStore> {
-  return openPostgresStore({ url: `${databaseUrl}&workspace_id=${encodeURIComponent(workspace)}`, catalog, now: () => new Date().toISOString(), actor: 'tester' });
-}
 
 async function appConnection(databaseUrl: string, workspace: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: databaseUrl, options: `-c ${WORKSPACE_SETTING}=${workspace}` });
@@ -118,7 +101,7 @@ async function rowsOf(client: pg.Client, workspace: string): Promise<Record<stri
 
 describe('postgres: the one-event form of baton_append (migration 5)', () => {
   it('stores exactly the rows, head and key the batch form stores for the same events, and both verify', async () => {
-    const db = await freshDatabase('same');
+    const db = await freshDatabase(cluster, 'same');
     const [one, batch] = [newWorkspaceId('one'), newWorkspaceId('batch')];
     const oneClient = await appConnection(db, one);
     const batchClient = await appConnection(db, batch);
@@ -159,7 +142,7 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
         { key: 'key-5', digest: expect.any(String), first_seq: '5', last_seq: '5' },
       ]);
       for (const workspace of [one, batch]) {
-        const store = await openStore(db, workspace);
+        const store = await openOnDatabase(db, workspace, 'tester');
         try {
           expect(await store.verify()).toEqual({ ok: true, head_seq: 5, checked: 5, first_bad: null });
         } finally {
@@ -174,10 +157,10 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
   });
 
   it('answers as the batch form when the plain case does not hold: used key, other version, moved head, ids out of order, a line that is not its columns', async () => {
-    const db = await freshDatabase('answers');
+    const db = await freshDatabase(cluster, 'answers');
     const workspace = newWorkspaceId('answers');
     const client = await appConnection(db, workspace);
-    const store = await openStore(db, workspace);
+    const store = await openOnDatabase(db, workspace, 'tester');
     try {
       await store.head(); // migrates the fresh database
       const call = async (head: Head, sealed: Sealed, edit: (args: unknown[]) => void = () => undefined) => {
@@ -228,9 +211,9 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
   });
 
   it('appends a plain single event with the one-event form alone: the batch form is not called', async () => {
-    const db = await freshDatabase('alone');
+    const db = await freshDatabase(cluster, 'alone');
     const workspace = newWorkspaceId('alone');
-    const store = await openStore(db, workspace);
+    const store = await openOnDatabase(db, workspace, 'tester');
     const su = await superuserClient(db);
     try {
       // The first append creates the head row (through the batch form); after it, the batch form is
@@ -259,9 +242,9 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
   });
 
   it('decides a single event with expected versions for other streams (the batch form) as the contract says', async () => {
-    const db = await freshDatabase('others');
+    const db = await freshDatabase(cluster, 'others');
     const workspace = newWorkspaceId('others');
-    const store = await openStore(db, workspace);
+    const store = await openOnDatabase(db, workspace, 'tester');
     try {
       await store.append([note('note/other', 'one')]);
       await expect(store.append([note('note/mine', 'refused')], { expectedVersion: { 'note/other': 0 } })).rejects.toMatchObject({
@@ -282,9 +265,9 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
   });
 
   it('cannot write into another workspace: a connection confined to one is refused (row-level security) and the other log is unchanged', async () => {
-    const db = await freshDatabase('tenancy');
+    const db = await freshDatabase(cluster, 'tenancy');
     const [mine, theirs] = [newWorkspaceId('mine'), newWorkspaceId('theirs')];
-    const store = await openStore(db, theirs);
+    const store = await openOnDatabase(db, theirs, 'tester');
     const intruder = await appConnection(db, mine);
     try {
       const written = await store.append([note('note/theirs', 'one')]);
@@ -304,9 +287,9 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
   });
 
   it('leaves nothing half-written when its backend is killed between its steps (row and head written, key not yet)', async () => {
-    const db = await freshDatabase('killed');
+    const db = await freshDatabase(cluster, 'killed');
     const workspace = newWorkspaceId('killed');
-    const store = await openStore(db, workspace);
+    const store = await openOnDatabase(db, workspace, 'tester');
     const su = await superuserClient(db);
     const blocker = await appConnection(db, workspace);
     try {
@@ -359,7 +342,7 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
   });
 
   it('migrates a database at migration 4 forward on first use: its events still read, verify and deduplicate, and single appends extend the chain', async () => {
-    const db = await freshDatabase('v4');
+    const db = await freshDatabase(cluster, 'v4');
     const workspace = newWorkspaceId('from-v4');
     const client = await appConnection(db, workspace);
     const written: StoredEvent[] = [];
@@ -380,7 +363,7 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
     } finally {
       await client.end();
     }
-    const store = await openStore(db, workspace);
+    const store = await openOnDatabase(db, workspace, 'tester');
     try {
       expect(await store.sql('SELECT version FROM baton_migrations ORDER BY version')).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
       expect(await store.sql('SELECT count(*)::int AS n FROM pg_proc WHERE proname = $1', ['baton_append'])).toEqual([{ n: 2 }]);

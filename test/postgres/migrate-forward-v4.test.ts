@@ -1,15 +1,12 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEvent, StoredEvent } from '../../events/envelope.js';
-import { createCatalog } from '../../events/index.js';
 import { GENESIS_HASH } from '../../events/patterns.js';
 import type { AppendOptions } from '../../src/store/contract.js';
 import { migrate } from '../../src/store/postgres/migrate.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, WORKSPACE_SETTING } from '../../src/store/postgres/migrations.js';
-import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
-import type { PostgresEventStore } from '../../src/store/postgres/postgres-store.js';
-import { APP_DATABASE, APP_ROLE, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
-import { CALL_VERSION_3, newWorkspaceId, sealForCall, superuserClient, version3Arguments, type CallHead, type SealedCall } from './postgres-harness.js';
+import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
+import { CALL_VERSION_3, freshDatabase, newWorkspaceId, openOnDatabase, sealForCall, superuserClient, version3Arguments, type CallHead, type SealedCall } from './postgres-harness.js';
 
 /**
  * Migration 4: appended rows stop carrying `prev` and `hash` beside the line that holds both. A
@@ -30,7 +27,6 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-const catalog = createCatalog();
 const note = (stream: string, text: string): NewEvent => ({ type: 'note.recorded', stream, data: { text: `${text} — ünïcødé "quoted" \\ ✓` } });
 
 type Head = CallHead;
@@ -50,25 +46,8 @@ async function callAppend(client: pg.ClientBase, workspace: string, head: Head, 
   return (await client.query<{ status: string }>(CALL_VERSION_3, version3Arguments(workspace, head, sealed))).rows[0]!.status;
 }
 
-/**
- * Migrations are per database, so each scenario gets a database of its own, left at version 3 by
- * the fixture; the URL below points the app role at it.
- */
-async function freshDatabase(): Promise<string> {
-  const name = `v3_${newWorkspaceId('db').replace(/[^a-z0-9]/g, '_')}`;
-  const admin = new pg.Client({ connectionString: cluster.superuserUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name} OWNER ${APP_ROLE}`);
-  } finally {
-    await admin.end();
-  }
-  return cluster.appUrl.replace(`/${APP_DATABASE}?`, `/${name}?`);
-}
-
-function openStore(databaseUrl: string, workspace: string, actor = 'system'): Promise<PostgresEventStore> {
-  return openPostgresStore({ url: `${databaseUrl}&workspace_id=${encodeURIComponent(workspace)}`, catalog, now: () => new Date().toISOString(), actor });
-}
+/** Migrations are per database: each scenario gets a database of its own, left at version 3 by the fixture. */
+const freshV3Database = (): Promise<string> => freshDatabase(cluster, 'v3');
 
 /** A workspace whose events were all written at schema version 3; returns them. */
 async function writtenAtVersion3(databaseUrl: string, workspace: string): Promise<StoredEvent[]> {
@@ -96,9 +75,9 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
   it('migrates a database at version 3 forward on first use: old events read, verify and deduplicate; new rows carry no prev or hash and extend the chain', async () => {
     expect(LATEST_SCHEMA_VERSION).toBeGreaterThanOrEqual(4);
     const workspace = newWorkspaceId('from-v3');
-    const db = await freshDatabase();
+    const db = await freshV3Database();
     const written = await writtenAtVersion3(db, workspace);
-    const store = await openStore(db, workspace);
+    const store = await openOnDatabase(db, workspace);
     try {
       expect(await store.sql('SELECT version FROM baton_migrations ORDER BY version')).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
       const before: StoredEvent[] = [];
@@ -129,9 +108,9 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
 
   it('stores an appended event in fewer bytes than the same event written at version 3', async () => {
     const workspace = newWorkspaceId('bytes');
-    const db = await freshDatabase();
+    const db = await freshV3Database();
     const written = await writtenAtVersion3(db, workspace);
-    const store = await openStore(db, workspace, 'v4-baton');
+    const store = await openOnDatabase(db, workspace, 'v4-baton');
     try {
       // Same stream, same text length as seq 2 (the batch of two): only the row's shape differs.
       const next = await store.append([note('note/v3-a', 'TWO'), note('note/v3-b', 'THREE')], { idempotencyKey: 'v4-key' });
@@ -148,9 +127,9 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
 
   it('still finds a tampered line on a row without prev and hash, and a tampered prev or hash where a row stores them', async () => {
     const workspace = newWorkspaceId('tamper');
-    const db = await freshDatabase();
+    const db = await freshV3Database();
     const written = await writtenAtVersion3(db, workspace);
-    const store = await openStore(db, workspace);
+    const store = await openOnDatabase(db, workspace);
     const admin = await superuserClient(db);
     try {
       const next = await store.append([note('note/v4', 'new')]);
@@ -181,9 +160,9 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
   });
 
   it('keeps no index on ids: it refuses a batch whose ids do not ascend from the head (nothing written), and lets one follow an imported non-ULID id', async () => {
-    const db = await freshDatabase();
+    const db = await freshV3Database();
     const workspace = newWorkspaceId('ids');
-    const store = await openStore(db, workspace);
+    const store = await openOnDatabase(db, workspace);
     const client = new pg.Client({ connectionString: db, options: `-c ${WORKSPACE_SETTING}=${workspace}` });
     await client.connect();
     const admin = await superuserClient(db);

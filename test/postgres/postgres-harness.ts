@@ -7,7 +7,7 @@ import type { AppendOptions } from '../../src/store/contract.js';
 import { channelFor } from '../../src/store/postgres/notification-hub.js';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import type { PostgresEventStore } from '../../src/store/postgres/postgres-store.js';
-import { APP_ROLE, SUPERUSER, type PostgresCluster } from '../helpers/postgres-cluster.js';
+import { APP_DATABASE, APP_ROLE, SUPERUSER, type PostgresCluster } from '../helpers/postgres-cluster.js';
 
 /** Opening adapter instances on a test cluster, one fresh workspace id per call unless given. */
 export function newWorkspaceId(label = 'ws'): string {
@@ -89,4 +89,24 @@ export async function superuserClient(databaseUrl: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: databaseUrl.replace(`${APP_ROLE}@`, `${SUPERUSER}@`) });
   await client.connect();
   return client;
+}
+
+/**
+ * A database of its own on the cluster (privileges and migrations are per database), named after
+ * `label`, owned by the app role; returns the app role's URL for it.
+ */
+export async function freshDatabase(cluster: PostgresCluster, label: string): Promise<string> {
+  const name = `${label}_${newWorkspaceId('db').replace(/[^a-z0-9]/g, '_')}`;
+  const admin = await superuserClient(cluster.appUrl);
+  try {
+    await admin.query(`CREATE DATABASE ${name} OWNER ${APP_ROLE}`);
+  } finally {
+    await admin.end();
+  }
+  return cluster.appUrl.replace(`/${APP_DATABASE}?`, `/${name}?`);
+}
+
+/** The adapter on one workspace of a database `freshDatabase` made. */
+export function openOnDatabase(databaseUrl: string, workspace: string, actor = 'system'): Promise<PostgresEventStore> {
+  return openPostgresStore({ url: `${databaseUrl}&workspace_id=${encodeURIComponent(workspace)}`, catalog: createCatalog(), now: () => new Date().toISOString(), actor });
 }
