@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { isAsciiBlock, lineText } from './line-text.js';
 
 /**
  * Streams the newline-terminated lines of a file in 1 MiB chunks, with the byte offset of each
@@ -99,9 +100,10 @@ export class LineReader {
 
   *lines(): Generator<Line> {
     for (const { bytes, offset } of this.blocks()) {
+      const ascii = isAsciiBlock(bytes);
       let lineStart = 0;
       for (let nl = bytes.indexOf(NEWLINE, 0); nl >= 0; nl = bytes.indexOf(NEWLINE, lineStart)) {
-        yield { text: bytes.toString('utf8', lineStart, nl), offset: offset + lineStart, length: nl + 1 - lineStart };
+        yield { text: lineText(bytes, lineStart, nl, ascii), offset: offset + lineStart, length: nl + 1 - lineStart };
         lineStart = nl + 1;
       }
     }

@@ -5,6 +5,7 @@ import type { StoredEvent } from '../../../events/envelope.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
 import { LogCorruptError } from '../../errors.js';
 import { parseStoredLine } from '../stored-line.js';
+import { isAsciiBlock, lineText } from './line-text.js';
 import { CHUNK_BYTES, LineReader, NEWLINE } from './line-reader.js';
 import { SealProblem, sealProblem, sealShapeHolds } from './seal.js';
 import { DEFAULT_SEAL_WORKER_MIN_BYTES, SealChecker, type CheckedLine } from './seal-checker.js';
@@ -284,12 +285,13 @@ export function* scanRuns(segments: readonly Segment[], start: Cursor, options: 
             rangeIndex = 0;
           }
         }
+        const ascii = isAsciiBlock(bytes);
         let lineStart = 0;
         for (let nl = bytes.indexOf(NEWLINE, 0); nl >= 0; nl = bytes.indexOf(NEWLINE, lineStart)) {
           const lineOffset = block.offset + lineStart;
           const length = nl + 1 - lineStart;
           position = SealChecker.position(rangeIndex, lineOffset);
-          const text = bytes.toString('utf8', lineStart, nl);
+          const text = lineText(bytes, lineStart, nl, ascii);
           const parsed = parseStoredLine(text);
           if (typeof parsed === 'string') throw corrupt(segment, lineOffset, expectedSeq, parsed);
           if (parsed.seq !== expectedSeq) throw corrupt(segment, lineOffset, expectedSeq, `seq ${parsed.seq} where ${expectedSeq} was expected`);
@@ -405,6 +407,7 @@ export function scanTailLines(fd: number, cursor: Cursor, size: number): { event
   const bytes = tailBuffer;
   if (readSync(fd, bytes, 0, length, cursor.offset) !== length || bytes[length - 1] !== NEWLINE) return undefined;
   const events: StoredEvent[] = [];
+  const ascii = isAsciiBlock(bytes.subarray(0, length));
   let seq = cursor.seq;
   let prev = cursor.prevHash;
   /** The batch_end of the multi-event batch being read, when inside one. */
@@ -412,7 +415,7 @@ export function scanTailLines(fd: number, cursor: Cursor, size: number): { event
   for (let lineStart = 0; lineStart < length; ) {
     // Found before `length`: the byte before it is a newline.
     const nl = bytes.indexOf(NEWLINE, lineStart);
-    const parsed = parseStoredLine(bytes.toString('utf8', lineStart, nl));
+    const parsed = parseStoredLine(lineText(bytes, lineStart, nl, ascii));
     if (typeof parsed === 'string' || parsed.seq !== seq || parsed.prev !== prev) return undefined;
     // Inside a multi-event batch, every line names the batch's last seq.
     if (batchEnd !== undefined && parsed.batch_end !== batchEnd) return undefined;
