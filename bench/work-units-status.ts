@@ -1,14 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, cpSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCatalog } from '../events/index.js';
-import { workUnitsStateProjection } from '../projections/work-units/index.js';
-import { openStore } from '../src/store/open-store.js';
-import { listSegments } from '../src/store/jsonl/segment-scan.js';
-import { runProjection } from '../src/store/projection-runner.js';
 import { envWithout } from './node-reference.js';
 import { atSpecReadLimit, formatNumber, rate, type BenchResult } from './report.js';
-import { collectGarbage, median, withTempDir } from './support.js';
+import { median, runChild, withTempDir } from './support.js';
+import type { RebuildRounds } from './wu-rebuild-child.js';
 import { BATON_BIN } from './short-command.js';
 
 /**
@@ -90,29 +86,9 @@ export async function benchWorkUnitsStatus(options: { events: number; runs: numb
     const snapshotSeq = (JSON.parse(readFileSync(join(cache, 'work_units.snapshot.json'), 'utf8')) as { seq: number }).seq;
     if (snapshotSeq !== options.events + interval + 1) throw new Error(`wu-status: the run at the interval left a snapshot at seq ${snapshotSeq}, not at the head ${options.events + interval + 1}`);
 
-    // Full rebuild, in process: the fold from scratch over the whole log, against the machine's
-    // limit for reading it (1 MiB chunked read + JSON.parse of every line), alternated, best of each.
-    const catalog = createCatalog();
-    const store = await openStore({ workspace: dir, config: { kind: 'jsonl' }, catalog, now: () => NOW, actor: 'bench' });
-    const rebuildMs: number[] = [];
-    const limitMs: number[] = [];
-    let folded = 0;
-    let lines = 0;
-    try {
-      for (let i = 0; i < REBUILD_ROUNDS; i++) {
-        collectGarbage();
-        let start = performance.now();
-        lines = readAndParse(join(dir, '.baton', 'log'));
-        limitMs.push(performance.now() - start);
-        collectGarbage();
-        start = performance.now();
-        const run = await runProjection(store, workUnitsStateProjection, { catalog, now: NOW });
-        rebuildMs.push(performance.now() - start);
-        folded = run.seq;
-      }
-    } finally {
-      await store.close();
-    }
+    // Full rebuild, in process (a child of its own: wu-rebuild-child.ts): the fold from scratch
+    // over the whole log, against the machine's limit for reading it, alternated, best of each.
+    const { folded, lines, rebuildMs, limitMs } = JSON.parse(await runChild('wu-rebuild-child', [dir, String(REBUILD_ROUNDS), NOW], ['--expose-gc'])) as RebuildRounds;
     const node = median(nodeMs);
     const wall = median(statusMs);
     const ratio = wall / node;
@@ -145,36 +121,4 @@ export async function benchWorkUnitsStatus(options: { events: number; runs: numb
     ];
     return results;
   });
-}
-
-/** The machine's limit for reading a log: every line of every segment, read in 1 MiB chunks and JSON-parsed. */
-function readAndParse(logDir: string): number {
-  const chunk = Buffer.allocUnsafe(1 << 20);
-  let lines = 0;
-  for (const name of readdirNames(logDir)) {
-    const fd = openSync(join(logDir, name), 'r');
-    try {
-      let carry: Buffer | undefined;
-      let position = 0;
-      for (;;) {
-        const got = readSync(fd, chunk, 0, chunk.length, position);
-        if (got === 0) break;
-        position += got;
-        const buffer = carry ? Buffer.concat([carry, chunk.subarray(0, got)]) : chunk.subarray(0, got);
-        let start = 0;
-        for (let nl = buffer.indexOf(0x0a, start); nl >= 0; nl = buffer.indexOf(0x0a, start)) {
-          if ((JSON.parse(buffer.toString('utf8', start, nl)) as { seq: number }).seq > 0) lines += 1;
-          start = nl + 1;
-        }
-        carry = start < buffer.length ? Buffer.from(buffer.subarray(start)) : undefined;
-      }
-    } finally {
-      closeSync(fd);
-    }
-  }
-  return lines;
-}
-
-function readdirNames(logDir: string): string[] {
-  return listSegments(logDir).map((segment) => segment.name);
 }

@@ -82,19 +82,23 @@ export type ValidatorFactory = (...constants: unknown[]) => (input: unknown) => 
 /**
  * How a validator's text becomes its factory: `id` names the validator (`path/to/module.ts#Export`),
  * `params` the constants it closes over, and `body` is an arrow function that reads only those and
- * the language's globals.
+ * the language's globals. The bin's bundles leave `body` out (undefined): its compiler reads the
+ * text from the validators file built beside them (src/cli/validator-code-cache.ts).
  */
-export type ValidatorCompiler = (id: string, params: string, body: string) => ValidatorFactory;
+export type ValidatorCompiler = (id: string, params: string, body: string | undefined) => ValidatorFactory;
 
-const compileWithFunction: ValidatorCompiler = (_id, params, body) =>
+const compileWithFunction: ValidatorCompiler = (id, params, body) => {
+  if (body === undefined) throw new Error(`validator ${id}: no text to compile (a bundle without validator texts needs the compiler that reads them)`);
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated at build time from our own zod schemas, never from input
-  new Function(...params.split(', '), `return ${body};`) as ValidatorFactory;
+  return new Function(...params.split(', '), `return ${body};`) as ValidatorFactory;
+};
 
 /**
  * The process's compiler. The default builds each factory with `new Function`, which parses its
- * text every run; the bin installs one that reuses V8's code cache written at build time
- * (src/cli/validator-code-cache.ts): compiling the validators a status needs is a large part of a
- * short command's own time. Either gives the same function.
+ * text every run; the bin installs one that reads the texts and V8's code cache written at build
+ * time (src/cli/validator-code-cache.ts): compiling the validators a status needs is a large part
+ * of a short command's own time, and the texts in every bundle a large part of what it loads.
+ * Either gives the same function.
  */
 let compiler: ValidatorCompiler = compileWithFunction;
 
@@ -102,8 +106,11 @@ export function useValidatorCompiler(next: ValidatorCompiler): void {
   compiler = next;
 }
 
-/** A generated validator's factory, from its text (see scripts/generate-validators.ts). Called once per validator, on its first use. */
-export function compileValidator(id: string, params: string, body: string): ValidatorFactory {
+/**
+ * A generated validator's factory, from its text (see scripts/generate-validators.ts), or from
+ * its id alone in the bin's bundles. Called once per validator, on its first use.
+ */
+export function compileValidator(id: string, params: string, body?: string): ValidatorFactory {
   return compiler(id, params, body);
 }
 

@@ -17,7 +17,7 @@
 // chunk; https://esbuild.github.io/analyze/ reads it).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
 import { basename, join, relative, resolve } from 'node:path';
@@ -103,6 +103,31 @@ const requiredBuiltins = {
   },
 };
 
+/**
+ * The generated validator modules without their validators' texts: each `compileValidator(id,
+ * params, body)` becomes `compileValidator(id, params)`, and the bin's compiler reads the text from
+ * dist/bin/validators.codecache (src/cli/validator-code-cache.ts), written below from the same
+ * modules. The texts were more than half of every bundle that holds the event catalog (what a
+ * short command loads and compiles), while a command calls a handful of them.
+ */
+const VALIDATOR_CALL = /compileValidator\(("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*")\)/g;
+const validatorTextsOut = {
+  name: 'baton-validator-texts-out',
+  setup(b) {
+    b.onLoad({ filter: /validators\.generated\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      let calls = 0;
+      const contents = source.replace(VALIDATOR_CALL, (_, id, params) => {
+        calls += 1;
+        return `compileValidator(${id}, ${params})`;
+      });
+      // Every call, or the bundle would carry a text after all (or the generator's form changed).
+      if (calls !== source.split('compileValidator(').length - 1) throw new Error(`bundle-cli: ${args.path}: ${calls} compileValidator calls rewritten, the module has another form`);
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   format: 'esm',
@@ -113,7 +138,7 @@ const common = {
   // The PostgreSQL driver stays a runtime dependency loaded from node_modules (and only by the
   // postgres adapter's lazy chunk): bundling it would pull in its optional native binding.
   external: ['pg', 'pg-native'],
-  plugins: [requiredBuiltins],
+  plugins: [requiredBuiltins, validatorTextsOut],
 };
 
 // CommonJS dependencies (commander) call require() for Node built-ins.
@@ -132,7 +157,7 @@ const split = await build({
   splitting: true,
   metafile: true,
   banner: { js: requireBanner },
-  plugins: [requiredBuiltins, redirectRelativeImports('baton-shared-runtime', () => undefined)],
+  plugins: [requiredBuiltins, validatorTextsOut, redirectRelativeImports('baton-shared-runtime', () => undefined)],
 });
 writeFileSync('dist/bin-metafile.json', JSON.stringify(split.metafile));
 
@@ -185,6 +210,7 @@ async function flatten({ entry, inline, packages }, metafile) {
       metafile: true,
       plugins: [
         requiredBuiltins,
+        validatorTextsOut,
         redirectRelativeImports('baton-flatten', (source, kind) => {
           if (kind !== 'dynamic-import' || inline.includes(source)) return undefined;
           const lazy = entryOutput(source);

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -76,6 +76,58 @@ describe('the validators code cache', () => {
     const garbage = codeCacheCompiler(file);
     expect(outcomes((v) => garbage.compile(v.id, v.params, v.body), note)).toEqual(reference);
     expect(garbage.stats).toEqual({ cached: 0, compiled: 1 });
+  });
+
+  it('serves a validator called by id alone (as the bin\'s bundles call it) from the file\'s text, with its code when this Node wrote it', () => {
+    const dir = makeTempDir('baton-code-cache-');
+    const file = join(dir, 'validators.codecache');
+    writeValidatorCodeCache(file, validators);
+    const byId = codeCacheCompiler(file);
+    expect(outcomes((v) => byId.compile(v.id, v.params, undefined), note)).toEqual(reference);
+    expect(byId.stats).toEqual({ cached: 1, compiled: 0 });
+
+    // Another Node's file: its code is not used, its text still is.
+    const bytes = readFileSync(file);
+    const length = bytes.readUInt32LE(4);
+    const header = JSON.parse(bytes.toString('utf8', 8, 8 + length)) as { node: string };
+    const other = JSON.stringify({ ...header, node: 'v0.0.0' }).padEnd(length, ' ');
+    writeFileSync(file, Buffer.concat([bytes.subarray(0, 8), Buffer.from(other, 'utf8'), bytes.subarray(8 + length)]));
+    const foreign = codeCacheCompiler(file);
+    expect(outcomes((v) => foreign.compile(v.id, v.params, undefined), note)).toEqual(reference);
+    expect(foreign.stats).toEqual({ cached: 0, compiled: 1 });
+
+    // Other constants than the file's (another build's bundle): the text is used, never the code made for other constants.
+    writeValidatorCodeCache(file, validators);
+    const otherParams = codeCacheCompiler(file);
+    expect(() => otherParams.compile(note.id, `${note.params}, extra`, undefined)).not.toThrow();
+    expect(otherParams.stats).toEqual({ cached: 0, compiled: 1 });
+  });
+
+  it('names the file when a validator called by id alone has no text there (no file, a file without it, not a validators file)', () => {
+    const dir = makeTempDir('baton-code-cache-');
+    const file = join(dir, 'validators.codecache');
+    expect(() => codeCacheCompiler(file).compile(NOTE, note.params, undefined)).toThrow(`validator ${NOTE}: its text is not in ${file}`);
+    writeValidatorCodeCache(file, validators.filter((v) => v.id !== NOTE));
+    expect(() => codeCacheCompiler(file).compile(NOTE, note.params, undefined)).toThrow(`validator ${NOTE}: its text is not in ${file}`);
+    writeFileSync(file, 'not a validators file');
+    expect(() => codeCacheCompiler(file).compile(NOTE, note.params, undefined)).toThrow(`validator ${NOTE}: its text is not in ${file}`);
+  });
+
+  it('the bin\'s bundles carry no validator text: every call names its validator, and the file holds the text', () => {
+    const bin = join(ROOT, 'dist/bin');
+    const bundles = readdirSync(bin).filter((name) => name.endsWith('.js')).map((name) => readFileSync(join(bin, name), 'utf8'));
+    const all = readGeneratedValidators(ROOT, OUTPUTS.map((output) => output.file));
+    expect(all.length).toBeGreaterThan(50);
+    for (const v of all) {
+      // esbuild prints the id and constants as they are, and a text in whatever quotes suit it.
+      const call = `compileValidator(${JSON.stringify(v.id)}, ${JSON.stringify(v.params)}`;
+      expect(bundles.some((code) => code.includes(`${call}, `)), `${v.id}'s text is in a bundle`).toBe(false);
+    }
+    // The catalog needs every event type's validator: each is in the bin, called by id.
+    for (const v of validators) expect(bundles.some((code) => code.includes(`compileValidator(${JSON.stringify(v.id)}, ${JSON.stringify(v.params)})`)), `no bundle calls ${v.id} by id`).toBe(true);
+    const compiler = codeCacheCompiler(join(bin, 'validators.codecache'));
+    for (const v of all) expect(() => compiler.compile(v.id, v.params, undefined)).not.toThrow();
+    expect(compiler.stats.compiled).toBe(0);
   });
 
   it('the build writes the bin\'s cache with every generated validator in it', () => {

@@ -4,25 +4,30 @@ import { createRequire } from 'node:module';
 import { validatorScript, type ValidatorCompiler, type ValidatorFactory } from '../../events/compiled.js';
 
 /**
- * V8's code cache for the generated validators. A short command calls a handful of validators,
- * some tens of kilobytes of text each (the status envelope's is the largest), and compiling them
- * from text is a large part of its own time; V8 can instead deserialize the code it compiled
- * before. The build (scripts/bundle-cli.mjs) compiles every validator once and writes the cache
- * beside the bin; the bin's compiler serves each validator from it.
+ * The bin's validators file: the text of every generated validator and V8's code cache of it. A
+ * short command calls a handful of validators, some tens of kilobytes of text each (the status
+ * envelope's is the largest). Compiling them from text was a large part of its own time, and
+ * carrying every text in every bundle (the catalog's module holds all of them) was more than
+ * half of what `mem inbox` loaded. So the bundles leave the texts out (scripts/bundle-cli.mjs), the
+ * build writes them here with the code V8 compiled for each, and the bin's compiler reads a
+ * validator's text and code when the validator is first called.
  *
- * The cache is only an accelerator. It is skipped whole when it was written by another Node (V8
- * would refuse it anyway), an entry is used only for the very text it was made from (its SHA-1 is
- * checked), and V8 checks the rest (its version, flags, a checksum): whatever it refuses is
- * compiled from the text, as without a cache.
+ * The code cache is only an accelerator: it is used when this Node wrote it and the script is
+ * exactly the one it was made from (same constants, same text: a caller that passes its own text,
+ * as a library would, gets the cached code only for the very same text); V8 checks the rest (its
+ * version, flags, a checksum). Whatever it refuses is compiled from the text, as without a cache.
  *
- * Layout: the magic `BVC1`, the header's length (uint32, little-endian), the header (JSON), then
- * the entries' bytes one after the other.
+ * Layout: the magic `BVC2`, the header's length (uint32, little-endian), the header (JSON), then
+ * the texts (UTF-8) and code caches one after the other, each located by the header.
  */
-const MAGIC = 'BVC1';
+const MAGIC = 'BVC2';
+
+/** Where an entry's bytes are: [offset from the end of the header, length]. */
+type Span = [number, number];
 
 interface Header {
   node: string;
-  entries: Record<string, { sha1: string; offset: number; length: number }>;
+  entries: Record<string, { params: string; text: Span; code: Span }>;
 }
 
 export interface ValidatorText {
@@ -46,35 +51,34 @@ export function readGeneratedValidators(root: string, files: readonly string[]):
 }
 
 type Vm = typeof import('node:vm');
-type Crypto = typeof import('node:crypto');
-// Required on first use: the bin installs the cache for every command, and `baton --version` (or a
-// library user that never installs it) compiles no validator, so it should not load vm or crypto.
+// Required on first use: the bin installs the compiler for every command, and `baton --version` (or
+// a library user that never installs it) compiles no validator, so it should not load vm.
 let vm: Vm | undefined;
-let crypto: Crypto | undefined;
 const loadVm = (): Vm => (vm ??= createRequire(import.meta.url)('node:vm') as Vm);
 
 const scriptName = (id: string): string => `baton-validator:${id}`;
-const sha1 = (text: string): string => (crypto ??= createRequire(import.meta.url)('node:crypto') as Crypto).createHash('sha1').update(text).digest('hex');
 
-/** Compiles every validator and writes their code cache to `file`; returns its size and entry count. */
+/** Writes every validator's text and code cache to `file`; returns its size and entry count. */
 export function writeValidatorCodeCache(file: string, validators: readonly ValidatorText[]): { bytes: number; entries: number } {
   const entries: Header['entries'] = {};
   const blobs: Buffer[] = [];
   let offset = 0;
+  const add = (bytes: Buffer): Span => {
+    blobs.push(bytes);
+    offset += bytes.length;
+    return [offset - bytes.length, bytes.length];
+  };
   for (const { id, params, body } of validators) {
     if (Object.hasOwn(entries, id)) continue;
-    const source = validatorScript(params, body);
-    const data = new (loadVm().Script)(source, { filename: scriptName(id) }).createCachedData();
-    entries[id] = { sha1: sha1(source), offset, length: data.length };
-    blobs.push(data);
-    offset += data.length;
+    const code = new (loadVm().Script)(validatorScript(params, body), { filename: scriptName(id) }).createCachedData();
+    entries[id] = { params, text: add(Buffer.from(body, 'utf8')), code: add(code) };
   }
   const header = Buffer.from(JSON.stringify({ node: process.version, entries } satisfies Header), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(header.length);
   const bytes = Buffer.concat([Buffer.from(MAGIC, 'latin1'), length, header, ...blobs]);
   writeFileSync(file, bytes);
-  return { bytes: bytes.length, entries: blobs.length };
+  return { bytes: bytes.length, entries: Object.keys(entries).length };
 }
 
 export interface CodeCacheCompiler {
@@ -83,32 +87,46 @@ export interface CodeCacheCompiler {
   readonly stats: { cached: number; compiled: number };
 }
 
+interface OpenFile {
+  header: Header;
+  bytes: Buffer;
+  /** Where the header ends: spans count from here. */
+  start: number;
+}
+
 /**
- * A compiler that serves validators from the code cache in `file` (read on the first compile).
- * Without a usable cache it compiles each validator's script from its text: the same function.
+ * A compiler that reads validators from the file `file` (on the first compile): a validator called
+ * with its text is compiled from that text, one called by id alone (the bin's bundles) from the
+ * file's; either gets the file's code cache when it applies. A validator called by id alone that
+ * the file does not hold (no file, another build's) is an error that names the file.
  */
 export function codeCacheCompiler(file: string): CodeCacheCompiler {
-  let cache: { header: Header; bytes: Buffer; start: number } | null | undefined;
+  let opened: OpenFile | null | undefined;
   const stats = { cached: 0, compiled: 0 };
-  const open = (): typeof cache => {
+  const open = (): OpenFile | null => {
     try {
       const bytes = readFileSync(file);
       if (bytes.toString('latin1', 0, 4) !== MAGIC) return null;
       const length = bytes.readUInt32LE(4);
       const header = JSON.parse(bytes.toString('utf8', 8, 8 + length)) as Header;
-      return header.node === process.version && typeof header.entries === 'object' && header.entries !== null ? { header, bytes, start: 8 + length } : null;
+      return typeof header.entries === 'object' && header.entries !== null ? { header, bytes, start: 8 + length } : null;
     } catch {
-      // No cache (a build without one, an unreadable file): compile from the text.
+      // No file, or an unreadable one: validators called with their text compile from it.
       return null;
     }
   };
+  const span = (found: OpenFile, [offset, length]: Span): Buffer => found.bytes.subarray(found.start + offset, found.start + offset + length);
   const compile: ValidatorCompiler = (id, params, body) => {
-    if (cache === undefined) cache = open();
-    const source = validatorScript(params, body);
-    const found = cache ?? undefined;
+    if (opened === undefined) opened = open();
+    const found = opened ?? undefined;
     const entry = found !== undefined && Object.hasOwn(found.header.entries, id) ? found.header.entries[id]! : undefined;
-    const cachedData = found !== undefined && entry !== undefined && entry.sha1 === sha1(source) ? found.bytes.subarray(found.start + entry.offset, found.start + entry.offset + entry.length) : undefined;
-    const script = new (loadVm().Script)(source, { filename: scriptName(id), ...(cachedData ? { cachedData } : {}) });
+    const stored = entry !== undefined ? span(found!, entry.text).toString('utf8') : undefined;
+    const text = body ?? stored;
+    if (text === undefined) throw new Error(`validator ${id}: its text is not in ${file} (the bin's validators file is missing or from another build; reinstall baton)`);
+    // The cached code is the script's only when it is the very script it was made from.
+    const sameScript = entry !== undefined && entry.params === params && text === stored && found!.header.node === process.version;
+    const cachedData = sameScript ? span(found!, entry.code) : undefined;
+    const script = new (loadVm().Script)(validatorScript(params, text), { filename: scriptName(id), ...(cachedData ? { cachedData } : {}) });
     if (cachedData !== undefined && !script.cachedDataRejected) stats.cached += 1;
     else stats.compiled += 1;
     return script.runInThisContext() as ValidatorFactory;
