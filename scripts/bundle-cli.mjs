@@ -19,7 +19,9 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
+
+const nodeRequire = createRequire(import.meta.url);
 import { basename, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -95,7 +97,17 @@ const requiredBuiltins = {
       if (args.kind !== 'import-statement' && args.kind !== 'require-call') return undefined;
       return { path: `node:${name}`, namespace: args.kind === 'require-call' ? 'baton-lazy-builtin' : 'baton-required-builtin' };
     });
-    b.onLoad({ filter: /.*/, namespace: 'baton-required-builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    // An ES module of the built-in's own data properties, read once from the required module: a
+    // CommonJS shim instead (module.exports = require(…)) made esbuild copy every export of the
+    // built-in into a namespace object for each bundled module importing it (__toESM), a
+    // millisecond of every command's start. Accessors (fs.promises) are left out: reading one
+    // would load what it stands for, and importing one by name is a build error here.
+    b.onLoad({ filter: /.*/, namespace: 'baton-required-builtin' }, (args) => {
+      const builtin = nodeRequire(args.path);
+      const names = Object.keys(builtin).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default' && !Object.getOwnPropertyDescriptor(builtin, name)?.get);
+      const exports = names.map((name) => `export const ${name} = m.${name};`).join('\n');
+      return { contents: `const m = require(${JSON.stringify(args.path)});\nexport default m;\n${exports}\n`, loader: 'js' };
+    });
     b.onLoad({ filter: /.*/, namespace: 'baton-lazy-builtin' }, (args) => ({
       contents: `let m; module.exports = new Proxy({}, { get: (_, key) => (m ??= require(${JSON.stringify(args.path)}))[key] });`,
       loader: 'js',

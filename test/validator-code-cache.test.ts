@@ -111,6 +111,15 @@ describe('the validators code cache', () => {
     expect(() => codeCacheCompiler(file).compile(NOTE, note.params, undefined)).toThrow(`validator ${NOTE}: its text is not in ${file}`);
     writeFileSync(file, 'not a validators file');
     expect(() => codeCacheCompiler(file).compile(NOTE, note.params, undefined)).toThrow(`validator ${NOTE}: its text is not in ${file}`);
+    // A damaged entry is no entry: called by id alone it is named; called with its text it compiles.
+    const header = Buffer.from(JSON.stringify({ node: process.version, entries: { [NOTE]: { params: note.params, text: 'here', code: [0, -1] } } }), 'utf8');
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(header.length);
+    writeFileSync(file, Buffer.concat([Buffer.from('BVC2', 'latin1'), length, header]));
+    expect(() => codeCacheCompiler(file).compile(NOTE, note.params, undefined)).toThrow(`validator ${NOTE}: its text is not in ${file}`);
+    const damaged = codeCacheCompiler(file);
+    expect(outcomes((v) => damaged.compile(v.id, v.params, v.body), note)).toEqual(reference);
+    expect(damaged.stats).toEqual({ cached: 0, compiled: 1 });
   });
 
   it('the bin\'s bundles carry no validator text: every call names its validator, and the file holds the text', () => {

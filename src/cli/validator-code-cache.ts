@@ -119,7 +119,7 @@ export function codeCacheCompiler(file: string): CodeCacheCompiler {
   const compile: ValidatorCompiler = (id, params, body) => {
     if (opened === undefined) opened = open();
     const found = opened ?? undefined;
-    const entry = found !== undefined && Object.hasOwn(found.header.entries, id) ? found.header.entries[id]! : undefined;
+    const entry = found !== undefined && Object.hasOwn(found.header.entries, id) && wellFormed(found.header.entries[id]) ? found.header.entries[id] : undefined;
     const stored = entry !== undefined ? span(found!, entry.text).toString('utf8') : undefined;
     const text = body ?? stored;
     if (text === undefined) throw new Error(`validator ${id}: its text is not in ${file} (the bin's validators file is missing or from another build; reinstall baton)`);
@@ -132,4 +132,12 @@ export function codeCacheCompiler(file: string): CodeCacheCompiler {
     return script.runInThisContext() as ValidatorFactory;
   };
   return { compile, stats };
+}
+
+/** An entry as the build writes it (a damaged header is no entry: texts passed by callers still compile). */
+function wellFormed(entry: unknown): entry is Header['entries'][string] {
+  const isSpan = (v: unknown): boolean => Array.isArray(v) && v.length === 2 && v.every((n) => Number.isSafeInteger(n) && (n as number) >= 0);
+  if (typeof entry !== 'object' || entry === null) return false;
+  const e = entry as Record<string, unknown>;
+  return typeof e['params'] === 'string' && isSpan(e['text']) && isSpan(e['code']);
 }
