@@ -24,6 +24,15 @@ function outcomes(make: (v: ValidatorText) => (...constants: unknown[]) => (inpu
   });
 }
 
+/** Rewrites the file's header as another Node's (same length, so every span still holds). */
+function asWrittenByAnotherNode(file: string): void {
+  const bytes = readFileSync(file);
+  const length = bytes.readUInt32LE(4);
+  const header = JSON.parse(bytes.toString('utf8', 8, 8 + length)) as { node: string };
+  const other = JSON.stringify({ ...header, node: 'v0.0.0' }).padEnd(length, ' ');
+  writeFileSync(file, Buffer.concat([bytes.subarray(0, 8), Buffer.from(other, 'utf8'), bytes.subarray(8 + length)]));
+}
+
 describe('the validators code cache', () => {
   afterAll(() => removeTempDirs());
   const validators = generatedValidators();
@@ -63,11 +72,7 @@ describe('the validators code cache', () => {
     expect(missing.stats).toEqual({ cached: 0, compiled: 1 });
 
     // A cache written by another Node: its header says so, and it is not read.
-    const bytes = readFileSync(file);
-    const length = bytes.readUInt32LE(4);
-    const header = JSON.parse(bytes.toString('utf8', 8, 8 + length)) as { node: string };
-    const other = JSON.stringify({ ...header, node: 'v0.0.0' }).padEnd(length, ' ');
-    writeFileSync(file, Buffer.concat([bytes.subarray(0, 8), Buffer.from(other, 'utf8'), bytes.subarray(8 + length)]));
+    asWrittenByAnotherNode(file);
     const foreign = codeCacheCompiler(file);
     expect(outcomes((v) => foreign.compile(v.id, v.params, v.body), note)).toEqual(reference);
     expect(foreign.stats).toEqual({ cached: 0, compiled: 1 });
@@ -87,11 +92,7 @@ describe('the validators code cache', () => {
     expect(byId.stats).toEqual({ cached: 1, compiled: 0 });
 
     // Another Node's file: its code is not used, its text still is.
-    const bytes = readFileSync(file);
-    const length = bytes.readUInt32LE(4);
-    const header = JSON.parse(bytes.toString('utf8', 8, 8 + length)) as { node: string };
-    const other = JSON.stringify({ ...header, node: 'v0.0.0' }).padEnd(length, ' ');
-    writeFileSync(file, Buffer.concat([bytes.subarray(0, 8), Buffer.from(other, 'utf8'), bytes.subarray(8 + length)]));
+    asWrittenByAnotherNode(file);
     const foreign = codeCacheCompiler(file);
     expect(outcomes((v) => foreign.compile(v.id, v.params, undefined), note)).toEqual(reference);
     expect(foreign.stats).toEqual({ cached: 0, compiled: 1 });
