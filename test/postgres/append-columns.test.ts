@@ -7,6 +7,7 @@ import { emptySealedColumns, sealBatch, validateBatch } from '../../src/store/ap
 import type { AppendOptions } from '../../src/store/contract.js';
 import { migrate } from '../../src/store/postgres/migrate.js';
 import { MIGRATIONS, WORKSPACE_SETTING } from '../../src/store/postgres/migrations.js';
+import { expectedVersionArgument } from '../../src/store/postgres/append-arguments.js';
 import { channelFor } from '../../src/store/postgres/notification-hub.js';
 import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
 import { CALL_VERSION_3, newWorkspaceId, openOn, version3Arguments } from './postgres-harness.js';
@@ -48,7 +49,7 @@ async function appendThroughVersion2(client: pg.Client, workspace: string, head:
   const batch = await validateBatch(catalog, events, options);
   const plan = sealBatch(batch, head, { now: () => '2025-03-04T05:06:07.000Z', defaultActor: 'v2-baton', lastId: head.lastId || undefined });
   const streams = [...batch.expected.keys()];
-  const versions = [...batch.expected.values()].map((v) => (v === 'no_stream' ? 0 : v === 'stream_exists' ? -1 : v));
+  const versions = [...batch.expected.values()].map(expectedVersionArgument);
   const row = (
     await client.query<{ status: string }>('SELECT status FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
       workspace,

@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEvent, StoredEvent } from '../../events/envelope.js';
 import { GENESIS_HASH } from '../../events/patterns.js';
 import type { AppendOptions } from '../../src/store/contract.js';
+import { oneEventAppendArguments } from '../../src/store/postgres/append-arguments.js';
 import { migrate } from '../../src/store/postgres/migrate.js';
 import { MIGRATIONS, WORKSPACE_SETTING } from '../../src/store/postgres/migrations.js';
 import { channelFor } from '../../src/store/postgres/notification-hub.js';
 import type { PostgresEventStore } from '../../src/store/postgres/postgres-store.js';
 import { APP_ROLE, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
-import { CALL_VERSION_3, freshDatabase, newWorkspaceId, openOnDatabase, sealForCall, superuserClient, version3Arguments, type CallHead, type SealedCall } from './postgres-harness.js';
+import { CALL_VERSION_3, freshDatabase, newWorkspaceId, openOnDatabase, sealForCall, superuserClient, version3Arguments, type CallHead, type SealedCall, unicodeNote } from './postgres-harness.js';
 
 /**
  * Migration 5: a single event is appended through the one-event form of `baton_append` (scalars,
@@ -29,35 +30,14 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-const note = (stream: string, text: string): NewEvent => ({ type: 'note.recorded', stream, data: { text: `${text} — ünïcødé "quoted" \\ ✓` } });
-
-type Head = CallHead;
-type Sealed = SealedCall;
-const seal = (head: Head, events: NewEvent[], options: AppendOptions = {}): Promise<Sealed> => sealForCall(head, events, options);
+const seal = (head: CallHead, events: NewEvent[], options: AppendOptions = {}): Promise<SealedCall> => sealForCall(head, events, options);
 
 /** The one-event form's 15 arguments, in its order. */
 const CALL_ONE = 'SELECT status FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)';
 
 /** The one-event form's arguments for a sealed single event, as the adapter passes them. */
-function oneEventArguments(workspace: string, head: Head, { batch, columns, plan }: Sealed): unknown[] {
-  const expected = [...batch.expected.values()].map((v) => (v === 'no_stream' ? 0 : v === 'stream_exists' ? -1 : v));
-  return [
-    workspace,
-    head.seq,
-    head.hash,
-    batch.idempotencyKey ?? null,
-    batch.digest,
-    expected[0] ?? null,
-    plan.bytes.toString('utf8', 0, plan.bytes.length - 1),
-    columns.ids[0],
-    columns.types[0],
-    columns.streams[0],
-    columns.ats[0],
-    columns.actorsJson[0],
-    columns.dataJson[0],
-    columns.hashes[0],
-    channelFor(workspace),
-  ];
+function oneEventArguments(workspace: string, head: CallHead, { batch, columns, plan }: SealedCall): unknown[] {
+  return oneEventAppendArguments(workspace, channelFor(workspace), head, batch, plan.bytes, columns);
 }
 
 
@@ -110,13 +90,13 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
       await migrateTo(db);
       // The same sealed events (ids, times, hashes) sent through each form, one call per event.
       const plans: [NewEvent, AppendOptions][] = [
-        [note('note/a', 'first'), { expectedVersion: 'no_stream' }],
-        [note('note/a', 'second'), { expectedVersion: 1, idempotencyKey: 'key-2' }],
-        [note('note/b', 'third'), {}],
-        [{ ...note('note/b', 'fourth'), actor: 'someone "else"' }, { expectedVersion: 'stream_exists' }],
-        [note('note/a', 'fifth'), { idempotencyKey: 'key-5' }],
+        [unicodeNote('note/a', 'first'), { expectedVersion: 'no_stream' }],
+        [unicodeNote('note/a', 'second'), { expectedVersion: 1, idempotencyKey: 'key-2' }],
+        [unicodeNote('note/b', 'third'), {}],
+        [{ ...unicodeNote('note/b', 'fourth'), actor: 'someone "else"' }, { expectedVersion: 'stream_exists' }],
+        [unicodeNote('note/a', 'fifth'), { idempotencyKey: 'key-5' }],
       ];
-      let head: Head = { seq: 0, hash: GENESIS_HASH, lastId: '' };
+      let head: CallHead = { seq: 0, hash: GENESIS_HASH, lastId: '' };
       for (const [event, options] of plans) {
         const sealed = await seal(head, [event], options);
         expect((await oneClient.query<{ status: string }>(CALL_ONE, oneEventArguments(one, head, sealed))).rows[0]!.status).toBe('written');
@@ -163,7 +143,7 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
     const store = await openOnDatabase(db, workspace, 'tester');
     try {
       await store.head(); // migrates the fresh database
-      const call = async (head: Head, sealed: Sealed, edit: (args: unknown[]) => void = () => undefined) => {
+      const call = async (head: CallHead, sealed: SealedCall, edit: (args: unknown[]) => void = () => undefined) => {
         const args = oneEventArguments(workspace, head, sealed);
         edit(args);
         return (await client.query<{ status: string; head_seq: string | null; lines: string[] | null; conflict_stream: string | null; conflict_actual: number | null }>(
@@ -171,34 +151,34 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
           args,
         )).rows[0]!;
       };
-      const genesis: Head = { seq: 0, hash: GENESIS_HASH, lastId: '' };
-      const first = await seal(genesis, [note('note/x', 'one')], { idempotencyKey: 'k1' });
+      const genesis: CallHead = { seq: 0, hash: GENESIS_HASH, lastId: '' };
+      const first = await seal(genesis, [unicodeNote('note/x', 'one')], { idempotencyKey: 'k1' });
       // The first append of a workspace has no head row yet: the batch form creates it.
       expect((await call(genesis, first)).status).toBe('written');
       const e1 = first.plan.events[0]!;
-      const head: Head = { seq: 1, hash: e1.hash, lastId: e1.id };
+      const head: CallHead = { seq: 1, hash: e1.hash, lastId: e1.id };
 
       // A used key with the same content: the events stored the first time.
-      const again = await call(genesis, await seal(genesis, [note('note/x', 'one')], { idempotencyKey: 'k1' }));
+      const again = await call(genesis, await seal(genesis, [unicodeNote('note/x', 'one')], { idempotencyKey: 'k1' }));
       expect(again).toMatchObject({ status: 'deduplicated', lines: [JSON.stringify(e1)] });
       // A used key with other content.
-      expect((await call(head, await seal(head, [note('note/x', 'other')], { idempotencyKey: 'k1' }))).status).toBe('idempotency_conflict');
+      expect((await call(head, await seal(head, [unicodeNote('note/x', 'other')], { idempotencyKey: 'k1' }))).status).toBe('idempotency_conflict');
       // Another version than expected.
-      expect(await call(head, await seal(head, [note('note/x', 'two')], { expectedVersion: 5 }))).toMatchObject({ status: 'conflict', conflict_stream: 'note/x', conflict_actual: 1 });
-      expect(await call(head, await seal(head, [note('note/y', 'two')], { expectedVersion: 'stream_exists' }))).toMatchObject({ status: 'conflict', conflict_stream: 'note/y', conflict_actual: 0 });
+      expect(await call(head, await seal(head, [unicodeNote('note/x', 'two')], { expectedVersion: 5 }))).toMatchObject({ status: 'conflict', conflict_stream: 'note/x', conflict_actual: 1 });
+      expect(await call(head, await seal(head, [unicodeNote('note/y', 'two')], { expectedVersion: 'stream_exists' }))).toMatchObject({ status: 'conflict', conflict_stream: 'note/y', conflict_actual: 0 });
       // Built on a head that has moved since: the current head, nothing written.
-      expect(await call(genesis, await seal(genesis, [note('note/x', 'stale')]))).toMatchObject({ status: 'moved', head_seq: '1' });
+      expect(await call(genesis, await seal(genesis, [unicodeNote('note/x', 'stale')]))).toMatchObject({ status: 'moved', head_seq: '1' });
       // An id that does not sort after the head's last id (a writer whose ids ran ahead left it): refused.
       const su = await superuserClient(db);
       try {
         await su.query('UPDATE baton_heads SET last_id = $1 WHERE workspace_id = $2', ['7ZZZZZZZZZZZZZZZZZZZZZZZZZ', workspace]);
-        await expect(call(head, await seal(head, [note('note/x', 'early id')]))).rejects.toThrow(/ids must ascend/);
+        await expect(call(head, await seal(head, [unicodeNote('note/x', 'early id')]))).rejects.toThrow(/ids must ascend/);
         await su.query('UPDATE baton_heads SET last_id = $1 WHERE workspace_id = $2', [e1.id, workspace]);
       } finally {
         await su.end();
       }
       // A line that is not exactly its columns: refused.
-      await expect(call(head, await seal(head, [note('note/x', 'tampered')]), (args) => (args[6] = String(args[6]).replace('tampered', 'TAMPERED')))).rejects.toThrow(/line does not match its columns/);
+      await expect(call(head, await seal(head, [unicodeNote('note/x', 'tampered')]), (args) => (args[6] = String(args[6]).replace('tampered', 'TAMPERED')))).rejects.toThrow(/line does not match its columns/);
 
       expect(await store.head()).toEqual({ seq: 1, hash: e1.hash });
       expect(await readAll(store)).toEqual([e1]);
@@ -218,20 +198,20 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
     try {
       // The first append creates the head row (through the batch form); after it, the batch form is
       // taken away from the app role: plain single appends still succeed, a batch cannot.
-      const first = await store.append([note('note/alone', 'one')], { expectedVersion: 'no_stream' });
+      const first = await store.append([unicodeNote('note/alone', 'one')], { expectedVersion: 'no_stream' });
       const batchForm = 'baton_append(text, bigint, text, text, text, text[], integer[], text, text, text, text, text, text, text, text, text)';
       await su.query(`REVOKE EXECUTE ON FUNCTION ${batchForm} FROM PUBLIC, ${APP_ROLE}`);
       const singles: StoredEvent[] = [...first.events];
       for (let i = 2; i <= 6; i++) {
-        const result = await store.append([note(`note/alone-${i % 2}`, `event ${i}`)], { idempotencyKey: `alone-${i}` });
+        const result = await store.append([unicodeNote(`note/alone-${i % 2}`, `event ${i}`)], { idempotencyKey: `alone-${i}` });
         expect(result.deduplicated).toBe(false);
         singles.push(...result.events);
       }
-      await expect(store.append([note('note/alone', 'a'), note('note/alone', 'b')])).rejects.toThrow(/permission denied/);
+      await expect(store.append([unicodeNote('note/alone', 'a'), unicodeNote('note/alone', 'b')])).rejects.toThrow(/permission denied/);
       // A retried key is not the plain case: it needs the batch form.
-      await expect(store.append([note('note/alone-0', 'event 2')], { idempotencyKey: 'alone-2' })).rejects.toThrow(/permission denied/);
+      await expect(store.append([unicodeNote('note/alone-0', 'event 2')], { idempotencyKey: 'alone-2' })).rejects.toThrow(/permission denied/);
       await su.query(`GRANT EXECUTE ON FUNCTION ${batchForm} TO ${APP_ROLE}`);
-      expect(await store.append([note('note/alone-0', 'event 2')], { idempotencyKey: 'alone-2' })).toEqual({ events: [singles[1]], deduplicated: true });
+      expect(await store.append([unicodeNote('note/alone-0', 'event 2')], { idempotencyKey: 'alone-2' })).toEqual({ events: [singles[1]], deduplicated: true });
       expect(await readAll(store)).toEqual(singles);
       expect(singles.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
       expect(await store.verify()).toEqual({ ok: true, head_seq: 6, checked: 6, first_bad: null });
@@ -246,16 +226,16 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
     const workspace = newWorkspaceId('others');
     const store = await openOnDatabase(db, workspace, 'tester');
     try {
-      await store.append([note('note/other', 'one')]);
-      await expect(store.append([note('note/mine', 'refused')], { expectedVersion: { 'note/other': 0 } })).rejects.toMatchObject({
+      await store.append([unicodeNote('note/other', 'one')]);
+      await expect(store.append([unicodeNote('note/mine', 'refused')], { expectedVersion: { 'note/other': 0 } })).rejects.toMatchObject({
         code: 'CONFLICT',
         details: { stream: 'note/other', expected: 0, actual: 1 },
       });
-      await expect(store.append([note('note/mine', 'refused')], { expectedVersion: { 'note/mine': 'no_stream', 'note/other': 'no_stream' } })).rejects.toMatchObject({
+      await expect(store.append([unicodeNote('note/mine', 'refused')], { expectedVersion: { 'note/mine': 'no_stream', 'note/other': 'no_stream' } })).rejects.toMatchObject({
         code: 'CONFLICT',
         details: { stream: 'note/other' },
       });
-      const written = await store.append([note('note/mine', 'two')], { expectedVersion: { 'note/other': 1, 'note/mine': 'no_stream' } });
+      const written = await store.append([unicodeNote('note/mine', 'two')], { expectedVersion: { 'note/other': 1, 'note/mine': 'no_stream' } });
       expect(written.events.map((e) => [e.seq, e.stream])).toEqual([[2, 'note/mine']]);
       expect(await store.streamVersion('note/mine')).toBe(1);
       expect(await store.verify()).toEqual({ ok: true, head_seq: 2, checked: 2, first_bad: null });
@@ -270,11 +250,11 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
     const store = await openOnDatabase(db, theirs, 'tester');
     const intruder = await appConnection(db, mine);
     try {
-      const written = await store.append([note('note/theirs', 'one')]);
+      const written = await store.append([unicodeNote('note/theirs', 'one')]);
       const e1 = written.events[0]!;
       // Their head exactly as it is (seq, hash, last id), the event built on it as their adapter would.
-      const head: Head = { seq: 1, hash: e1.hash, lastId: e1.id };
-      const sealed = await seal(head, [note('note/theirs', 'forged')], { expectedVersion: 1 });
+      const head: CallHead = { seq: 1, hash: e1.hash, lastId: e1.id };
+      const sealed = await seal(head, [unicodeNote('note/theirs', 'forged')], { expectedVersion: 1 });
       await expect(intruder.query(CALL_ONE, oneEventArguments(theirs, head, sealed))).rejects.toMatchObject({ code: '42501' });
       expect(await readAll(store)).toEqual(written.events);
       expect(await store.head()).toEqual({ seq: 1, hash: e1.hash });
@@ -293,12 +273,12 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
     const su = await superuserClient(db);
     const blocker = await appConnection(db, workspace);
     try {
-      await store.append([note('note/kept', 'one')]);
+      await store.append([unicodeNote('note/kept', 'one')]);
       const before = await readAll(store);
       const headBefore = await store.head();
       await blocker.query('BEGIN');
       await blocker.query('LOCK TABLE baton_idempotency IN EXCLUSIVE MODE');
-      const doomed = store.append([note('note/doomed', 'single')], { idempotencyKey: 'doomed-single', expectedVersion: 'no_stream' }).then(
+      const doomed = store.append([unicodeNote('note/doomed', 'single')], { idempotencyKey: 'doomed-single', expectedVersion: 'no_stream' }).then(
         () => 'written',
         (error: unknown) => error,
       );
@@ -330,7 +310,7 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
       expect(await store.head()).toEqual(headBefore);
       expect(await readAll(store)).toEqual(before);
       expect(await store.sql('SELECT count(*)::int AS n FROM baton_idempotency')).toEqual([{ n: 0 }]);
-      const again = await store.append([note('note/doomed', 'single')], { idempotencyKey: 'doomed-single', expectedVersion: 'no_stream' });
+      const again = await store.append([unicodeNote('note/doomed', 'single')], { idempotencyKey: 'doomed-single', expectedVersion: 'no_stream' });
       expect(again.deduplicated).toBe(false);
       expect(again.events.map((e) => [e.seq, e.prev])).toEqual([[2, headBefore.hash]]);
       expect(await store.verify()).toEqual({ ok: true, head_seq: 2, checked: 2, first_bad: null });
@@ -350,11 +330,11 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
       await migrateTo(db, 4);
       expect((await client.query('SELECT count(*)::int AS n FROM pg_proc WHERE proname = $1', ['baton_append'])).rows).toEqual([{ n: 1 }]);
       // Written as a Baton of migration 4 wrote them: every append, single or not, through the batch form.
-      const head = (): Head => ({ seq: written.length, hash: written.at(-1)?.hash ?? GENESIS_HASH, lastId: written.at(-1)?.id ?? '' });
+      const head = (): CallHead => ({ seq: written.length, hash: written.at(-1)?.hash ?? GENESIS_HASH, lastId: written.at(-1)?.id ?? '' });
       for (const [events, options] of [
-        [[note('note/v4-a', 'one')], { expectedVersion: 'no_stream' }],
-        [[note('note/v4-a', 'two')], { idempotencyKey: 'v4-single' }],
-        [[note('note/v4-b', 'three'), note('note/v4-a', 'four')], { idempotencyKey: 'v4-batch' }],
+        [[unicodeNote('note/v4-a', 'one')], { expectedVersion: 'no_stream' }],
+        [[unicodeNote('note/v4-a', 'two')], { idempotencyKey: 'v4-single' }],
+        [[unicodeNote('note/v4-b', 'three'), unicodeNote('note/v4-a', 'four')], { idempotencyKey: 'v4-batch' }],
       ] as [NewEvent[], AppendOptions][]) {
         const sealed = await seal(head(), events, options);
         expect((await client.query<{ status: string }>(CALL_VERSION_3, version3Arguments(workspace, head(), sealed))).rows[0]!.status).toBe('written');
@@ -369,9 +349,9 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
       expect(await store.sql('SELECT count(*)::int AS n FROM pg_proc WHERE proname = $1', ['baton_append'])).toEqual([{ n: 2 }]);
       expect(await readAll(store)).toEqual(written);
       expect(await store.verify()).toEqual({ ok: true, head_seq: 4, checked: 4, first_bad: null });
-      expect(await store.append([note('note/v4-a', 'two')], { idempotencyKey: 'v4-single' })).toEqual({ events: [written[1]], deduplicated: true });
+      expect(await store.append([unicodeNote('note/v4-a', 'two')], { idempotencyKey: 'v4-single' })).toEqual({ events: [written[1]], deduplicated: true });
 
-      const next = await store.append([note('note/v4-a', 'five')], { expectedVersion: 3, idempotencyKey: 'v5-single' });
+      const next = await store.append([unicodeNote('note/v4-a', 'five')], { expectedVersion: 3, idempotencyKey: 'v5-single' });
       expect(next.events.map((e) => [e.seq, e.prev])).toEqual([[5, written[3]!.hash]]);
       const rows = await store.sql<{ seq: string; stream_version: number; batch_end: string | null; prev: string | null }>(
         'SELECT seq, stream_version, batch_end, prev FROM baton_events WHERE seq >= 4 ORDER BY seq',
@@ -380,7 +360,7 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
         { seq: '4', stream_version: 3, batch_end: '4', prev: null },
         { seq: '5', stream_version: 4, batch_end: null, prev: null },
       ]);
-      expect(await store.append([note('note/v4-a', 'five')], { idempotencyKey: 'v5-single' })).toEqual({ events: next.events, deduplicated: true });
+      expect(await store.append([unicodeNote('note/v4-a', 'five')], { idempotencyKey: 'v5-single' })).toEqual({ events: next.events, deduplicated: true });
       expect(await readAll(store)).toEqual([...written, ...next.events]);
       expect(await store.verify()).toEqual({ ok: true, head_seq: 5, checked: 5, first_bad: null });
     } finally {

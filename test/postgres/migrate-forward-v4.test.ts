@@ -6,7 +6,7 @@ import type { AppendOptions } from '../../src/store/contract.js';
 import { migrate } from '../../src/store/postgres/migrate.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, WORKSPACE_SETTING } from '../../src/store/postgres/migrations.js';
 import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
-import { CALL_VERSION_3, freshDatabase, newWorkspaceId, openOnDatabase, sealForCall, superuserClient, version3Arguments, type CallHead, type SealedCall } from './postgres-harness.js';
+import { CALL_VERSION_3, freshDatabase, newWorkspaceId, openOnDatabase, sealForCall, superuserClient, version3Arguments, type CallHead, type SealedCall, unicodeNote } from './postgres-harness.js';
 
 /**
  * Migration 4: appended rows stop carrying `prev` and `hash` beside the line that holds both. A
@@ -27,22 +27,18 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-const note = (stream: string, text: string): NewEvent => ({ type: 'note.recorded', stream, data: { text: `${text} — ünïcødé "quoted" \\ ✓` } });
-
-type Head = CallHead;
-type Sealed = SealedCall;
 /** The batch built on `head`, as the adapter builds it before its call. */
-const seal = (head: Head, events: NewEvent[], options: AppendOptions = {}): Promise<Sealed> => sealForCall(head, events, options, 'v3-baton');
+const seal = (head: CallHead, events: NewEvent[], options: AppendOptions = {}): Promise<SealedCall> => sealForCall(head, events, options, 'v3-baton');
 
 /** Append through migration 3's function, as a Baton of that version did: one call, one commit. */
-async function appendThroughVersion3(client: pg.ClientBase, workspace: string, head: Head, events: NewEvent[], options: AppendOptions = {}): Promise<StoredEvent[]> {
+async function appendThroughVersion3(client: pg.ClientBase, workspace: string, head: CallHead, events: NewEvent[], options: AppendOptions = {}): Promise<StoredEvent[]> {
   const sealed = await seal(head, events, options);
   expect(await callAppend(client, workspace, head, sealed)).toBe('written');
   return sealed.plan.events;
 }
 
 /** One call of `baton_append` (migration 3's signature) with a sealed batch; its status. */
-async function callAppend(client: pg.ClientBase, workspace: string, head: Head, sealed: Sealed): Promise<string> {
+async function callAppend(client: pg.ClientBase, workspace: string, head: CallHead, sealed: SealedCall): Promise<string> {
   return (await client.query<{ status: string }>(CALL_VERSION_3, version3Arguments(workspace, head, sealed))).rows[0]!.status;
 }
 
@@ -57,10 +53,10 @@ async function writtenAtVersion3(databaseUrl: string, workspace: string): Promis
     try {
       await migrate(client, 3);
       expect((await client.query<{ version: number }>('SELECT max(version) AS version FROM baton_migrations')).rows).toEqual([{ version: 3 }]);
-      const head = (): Head => ({ seq: written.length, hash: written.at(-1)?.hash ?? GENESIS_HASH, lastId: written.at(-1)?.id ?? '' });
+      const head = (): CallHead => ({ seq: written.length, hash: written.at(-1)?.hash ?? GENESIS_HASH, lastId: written.at(-1)?.id ?? '' });
       const written: StoredEvent[] = [];
-      written.push(...(await appendThroughVersion3(client, workspace, head(), [note('note/v3-a', 'one')])));
-      written.push(...(await appendThroughVersion3(client, workspace, head(), [note('note/v3-a', 'two'), note('note/v3-b', 'three')], { idempotencyKey: 'v3-key' })));
+      written.push(...(await appendThroughVersion3(client, workspace, head(), [unicodeNote('note/v3-a', 'one')])));
+      written.push(...(await appendThroughVersion3(client, workspace, head(), [unicodeNote('note/v3-a', 'two'), unicodeNote('note/v3-b', 'three')], { idempotencyKey: 'v3-key' })));
       return written;
     } finally {
       client.release();
@@ -84,9 +80,9 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
       for await (const event of store.read()) before.push(event);
       expect(before).toEqual(written);
       expect(await store.verify()).toEqual({ ok: true, head_seq: 3, checked: 3, first_bad: null });
-      expect(await store.append([note('note/v3-a', 'two'), note('note/v3-b', 'three')], { idempotencyKey: 'v3-key' })).toEqual({ events: written.slice(1), deduplicated: true });
+      expect(await store.append([unicodeNote('note/v3-a', 'two'), unicodeNote('note/v3-b', 'three')], { idempotencyKey: 'v3-key' })).toEqual({ events: written.slice(1), deduplicated: true });
 
-      const next = await store.append([note('note/v3-b', 'four'), note('note/v4-c', 'five')], { idempotencyKey: 'v4-key', expectedVersion: { 'note/v3-b': 1 } });
+      const next = await store.append([unicodeNote('note/v3-b', 'four'), unicodeNote('note/v4-c', 'five')], { idempotencyKey: 'v4-key', expectedVersion: { 'note/v3-b': 1 } });
       expect(next.events.map((e) => e.seq)).toEqual([4, 5]);
       expect(next.events[0]!.prev).toBe(written[2]!.hash);
       const rows = await store.sql<{ seq: string; stream_version: number; prev: string | null; hash: string | null }>('SELECT seq, stream_version, prev, hash FROM baton_events ORDER BY seq');
@@ -97,7 +93,7 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
       ]);
       expect(await store.head()).toEqual({ seq: 5, hash: next.events[1]!.hash });
       expect(await store.verify()).toEqual({ ok: true, head_seq: 5, checked: 5, first_bad: null });
-      expect(await store.append([note('note/v3-b', 'four'), note('note/v4-c', 'five')], { idempotencyKey: 'v4-key' })).toEqual({ events: next.events, deduplicated: true });
+      expect(await store.append([unicodeNote('note/v3-b', 'four'), unicodeNote('note/v4-c', 'five')], { idempotencyKey: 'v4-key' })).toEqual({ events: next.events, deduplicated: true });
       const after: StoredEvent[] = [];
       for await (const event of store.read()) after.push(event);
       expect(after).toEqual([...written, ...next.events]);
@@ -113,7 +109,7 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
     const store = await openOnDatabase(db, workspace, 'v4-baton');
     try {
       // Same stream, same text length as seq 2 (the batch of two): only the row's shape differs.
-      const next = await store.append([note('note/v3-a', 'TWO'), note('note/v3-b', 'THREE')], { idempotencyKey: 'v4-key' });
+      const next = await store.append([unicodeNote('note/v3-a', 'TWO'), unicodeNote('note/v3-b', 'THREE')], { idempotencyKey: 'v4-key' });
       expect(Buffer.byteLength(next.events[0]!.id)).toBe(Buffer.byteLength(written[1]!.id));
       const sizes = await store.sql<{ seq: string; row: number; line: number }>('SELECT seq, pg_column_size(e.*) AS row, octet_length(line) AS line FROM baton_events e WHERE seq IN (2, 4) ORDER BY seq');
       expect(sizes.map((s) => s.line)).toEqual([sizes[0]!.line, sizes[0]!.line]);
@@ -132,7 +128,7 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
     const store = await openOnDatabase(db, workspace);
     const admin = await superuserClient(db);
     try {
-      const next = await store.append([note('note/v4', 'new')]);
+      const next = await store.append([unicodeNote('note/v4', 'new')]);
       expect(await store.verify()).toMatchObject({ ok: true, head_seq: 4 });
 
       // A new row's line edited in place (its text changed, its hash kept): the chain check fails there.
@@ -172,27 +168,27 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
       expect(idIndexes.rows).toEqual([]);
 
       // A writer whose ids run far ahead (derived from a late ULID) leaves its last id on the head.
-      const ahead = await seal({ seq: 0, hash: GENESIS_HASH, lastId: '7ZZZZZZZZZZZZZZZZZZZZZZZZX' }, [note('note/ids', 'one'), note('note/ids', 'two')]);
+      const ahead = await seal({ seq: 0, hash: GENESIS_HASH, lastId: '7ZZZZZZZZZZZZZZZZZZZZZZZZX' }, [unicodeNote('note/ids', 'one'), unicodeNote('note/ids', 'two')]);
       expect(await callAppend(client, workspace, { seq: 0, hash: GENESIS_HASH, lastId: '' }, ahead)).toBe('written');
-      const head: Head = { seq: 2, hash: ahead.plan.events[1]!.hash, lastId: ahead.plan.events[1]!.id };
+      const head: CallHead = { seq: 2, hash: ahead.plan.events[1]!.hash, lastId: ahead.plan.events[1]!.id };
       expect(head.lastId).toBe('7ZZZZZZZZZZZZZZZZZZZZZZZZZ');
 
       // A batch built on that head's seq and hash but not after its last id: refused, nothing written.
-      const behind = await seal({ ...head, lastId: '' }, [note('note/ids', 'behind')]);
+      const behind = await seal({ ...head, lastId: '' }, [unicodeNote('note/ids', 'behind')]);
       expect(behind.plan.events[0]!.id < head.lastId).toBe(true);
       await expect(callAppend(client, workspace, head, behind)).rejects.toThrow(/ids must ascend/);
       expect(await store.head()).toEqual({ seq: 2, hash: head.hash });
       expect(await store.sql('SELECT count(*)::int AS n FROM baton_events')).toEqual([{ n: 2 }]);
 
       // Built after the head's last id (as the adapter builds it), the same event is written.
-      const after = await seal(head, [note('note/ids', 'behind')]);
+      const after = await seal(head, [unicodeNote('note/ids', 'behind')]);
       expect(after.plan.events[0]!.id > head.lastId).toBe(true);
       expect(await callAppend(client, workspace, head, after)).toBe('written');
 
       // A head whose last id is not a ULID (a log imported from another tool) takes any ULID after it.
       await admin.query('UPDATE baton_heads SET last_id = $1 WHERE workspace_id = $2', ['zz-imported-id', workspace]);
-      const imported: Head = { seq: 3, hash: after.plan.events[0]!.hash, lastId: '' };
-      const next = await seal(imported, [note('note/ids', 'after an import')]);
+      const imported: CallHead = { seq: 3, hash: after.plan.events[0]!.hash, lastId: '' };
+      const next = await seal(imported, [unicodeNote('note/ids', 'after an import')]);
       expect(next.plan.events[0]!.id < 'zz-imported-id').toBe(true);
       expect(await callAppend(client, workspace, imported, next)).toBe('written');
       expect(await store.verify()).toEqual({ ok: true, head_seq: 4, checked: 4, first_bad: null });

@@ -4,6 +4,7 @@ import type { NewEvent, StoredEvent } from '../../events/envelope.js';
 import { createCatalog } from '../../events/index.js';
 import { emptySealedColumns, sealBatch, validateBatch, type SealedColumns, type ValidatedBatch } from '../../src/store/append-plan.js';
 import type { AppendOptions } from '../../src/store/contract.js';
+import { batchAppendArguments } from '../../src/store/postgres/append-arguments.js';
 import { channelFor } from '../../src/store/postgres/notification-hub.js';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import type { PostgresEventStore } from '../../src/store/postgres/postgres-store.js';
@@ -34,6 +35,11 @@ export function openOn(cluster: PostgresCluster, workspaceId: string, options: O
 /** The head a call is built on: its seq, hash and last id ('' before the first event). */
 export type CallHead = { seq: number; hash: string; lastId: string };
 
+/** A note whose text holds what JSON and SQL text escape: non-ASCII, quotes, a backslash. */
+export function unicodeNote(stream: string, text: string): NewEvent {
+  return { type: 'note.recorded', stream, data: { text: `${text} — ünïcødé "quoted" \\ ✓` } };
+}
+
 /** A batch sealed for one call of `baton_append`: the validated batch, its columns and its lines. */
 export interface SealedCall {
   batch: ValidatedBatch;
@@ -57,29 +63,12 @@ export interface SealedForVersion3 {
 }
 
 /**
- * The 16 arguments of migration 3's `baton_append` (the signature migration 4 keeps), as the
- * adapter of that version passed them: the batch's lines, and each column one value a line.
+ * The 16 arguments of migration 3's `baton_append`, as the adapter of that version passed them:
+ * the batch form's, which migrations 4 and 5 keep (should the batch form change, this keeps
+ * migration 3's).
  */
 export function version3Arguments(workspace: string, head: { seq: number; hash: string }, { batch, columns, plan }: SealedForVersion3): unknown[] {
-  const lines = (c: string[]): string => c.join('\n');
-  return [
-    workspace,
-    head.seq,
-    head.hash,
-    batch.idempotencyKey ?? null,
-    batch.digest,
-    [...batch.expected.keys()],
-    [...batch.expected.values()].map((v) => (v === 'no_stream' ? 0 : v === 'stream_exists' ? -1 : v)),
-    plan.bytes.toString('utf8', 0, plan.bytes.length - 1),
-    lines(columns.ids),
-    lines(columns.types),
-    lines(columns.streams),
-    lines(columns.ats),
-    lines(columns.actorsJson),
-    lines(columns.dataJson),
-    lines(columns.hashes),
-    channelFor(workspace),
-  ];
+  return batchAppendArguments(workspace, channelFor(workspace), head, batch, plan.bytes, columns);
 }
 
 export const CALL_VERSION_3 = 'SELECT status FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)';

@@ -4,7 +4,7 @@ import type { EventCatalog } from '../../../events/catalog.js';
 import type { NewEvent, StoredEvent } from '../../../events/envelope.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
 import { ConflictError, IdempotencyConflictError, invalidInput, LogCorruptError } from '../../errors.js';
-import { emptySealedColumns, sealBatch, validateBatch, type SealedColumns, type ValidatedBatch } from '../append-plan.js';
+import { emptySealedColumns, sealBatch, validateBatch, type ValidatedBatch } from '../append-plan.js';
 import { ChainChecker } from '../chain-checker.js';
 import type {
   AppendOptions,
@@ -23,6 +23,7 @@ import { DeliveryLoop } from '../delivery.js';
 import { serializeEvent } from '../hash.js';
 import { emptyIndex, IndexBuilder, type StoreIndex } from '../store-index.js';
 import { emptyRowArrays, eventFromLine, insertEventsSql, pushRow, rowArrayParams } from './event-rows.js';
+import { batchAppendArguments, oneEventAppendArguments } from './append-arguments.js';
 import type { NotificationHub } from './notification-hub.js';
 import { FailurePhase, translateFailure } from './pg-failures.js';
 import type { PostgresTarget } from './postgres-target.js';
@@ -240,30 +241,13 @@ export class PostgresEventStore implements EventStore {
     const n = plan.events.length;
     let row: AppendRow;
     try {
-      const result = await client.query<AppendRow>(call.single ? this.singleCall(call, plan.bytes, columns, head) : {
-        name: 'baton_append_v3',
-        text: APPEND_CALL,
-        values: [
-          this.target.workspaceId,
-          head.seq,
-          head.hash,
-          batch.idempotencyKey ?? null,
-          batch.digest,
-          call.expectedStreams,
-          call.expectedVersions,
-          // Text parameters, one value a line: no per-element array escaping (JSON is all quotes)
-          // on either side. The server requires each line to be exactly its columns (migration 3).
-          plan.bytes.toString('utf8', 0, plan.bytes.length - 1),
-          columns.ids.join('\n'),
-          columns.types.join('\n'),
-          columns.streams.join('\n'),
-          columns.ats.join('\n'),
-          columns.actorsJson.join('\n'),
-          columns.dataJson.join('\n'),
-          columns.hashes.join('\n'),
-          this.hub.channel,
-        ],
-      });
+      const workspace = this.target.workspaceId;
+      const channel = this.hub.channel;
+      const result = await client.query<AppendRow>(
+        call.single
+          ? { name: 'baton_append_one_v5', text: APPEND_ONE_CALL, values: oneEventAppendArguments(workspace, channel, head, batch, plan.bytes, columns) }
+          : { name: 'baton_append_v3', text: APPEND_CALL, values: batchAppendArguments(workspace, channel, head, batch, plan.bytes, columns) },
+      );
       row = result.rows[0]!;
     } catch (error) {
       throw constraintToConflict(error, batch);
@@ -290,35 +274,6 @@ export class PostgresEventStore implements EventStore {
       default:
         throw new Error(`internal: baton_append answered ${String(row.status)}`);
     }
-  }
-
-  /**
-   * Migration 5's one-event form of `baton_append`: the event's columns as scalars (its line
-   * without the newline), the expected version of its stream or NULL. Same answers as the batch form.
-   */
-  private singleCall(call: PreparedCall, bytes: Buffer, columns: SealedColumns, head: KnownHead): { name: string; text: string; values: unknown[] } {
-    const { batch } = call;
-    return {
-      name: 'baton_append_one_v5',
-      text: APPEND_ONE_CALL,
-      values: [
-        this.target.workspaceId,
-        head.seq,
-        head.hash,
-        batch.idempotencyKey ?? null,
-        batch.digest,
-        call.expectedVersions.length === 1 ? call.expectedVersions[0] : null,
-        bytes.toString('utf8', 0, bytes.length - 1),
-        columns.ids[0],
-        columns.types[0],
-        columns.streams[0],
-        columns.ats[0],
-        columns.actorsJson[0],
-        columns.dataJson[0],
-        columns.hashes[0],
-        this.hub.channel,
-      ],
-    };
   }
 
   // ---- reads ----------------------------------------------------------------------------------
@@ -605,28 +560,19 @@ type CallOutcome =
   | { kind: 'deduplicated'; events: StoredEvent[] }
   | { kind: 'moved'; head: KnownHead };
 
-/** What does not change between attempts: the batch and its expected versions as arrays. */
+/** What does not change between attempts: the batch, and which form of `baton_append` takes it. */
 interface PreparedCall {
   batch: ValidatedBatch;
-  expectedStreams: string[];
-  /** A version ≥ 0 ("no_stream" is 0) or -1 for "stream_exists", as baton_append takes them. */
-  expectedVersions: number[];
   /**
-   * The one-event form applies: one event, and an expected version (if any) for its own stream
-   * only. An expected version for another stream (the contract allows it) takes the batch form.
+   * The one-event form applies (migration 5): one event, and an expected version (if any) for its
+   * own stream only. An expected version for another stream (the contract allows it) takes the batch form.
    */
   single: boolean;
 }
 
 function prepareCall(batch: ValidatedBatch): PreparedCall {
-  const expectedStreams: string[] = [];
-  const expectedVersions: number[] = [];
-  for (const [stream, expected] of batch.expected) {
-    expectedStreams.push(stream);
-    expectedVersions.push(expected === 'no_stream' ? 0 : expected === 'stream_exists' ? -1 : expected);
-  }
-  const single = batch.events.length === 1 && (expectedStreams.length === 0 || (expectedStreams.length === 1 && expectedStreams[0] === batch.events[0]!.stream));
-  return { batch, expectedStreams, expectedVersions, single };
+  const single = batch.events.length === 1 && [...batch.expected.keys()].every((stream) => stream === batch.events[0]!.stream);
+  return { batch, single };
 }
 
 interface VerifyRow {
