@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { builtinModules, createRequire } from 'node:module';
 
 const nodeRequire = createRequire(import.meta.url);
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const OUT_DIR = 'dist/bin';
@@ -140,6 +140,20 @@ const validatorTextsOut = {
   },
 };
 
+/**
+ * hash-wasm as its ES module build: its package names the UMD build first (`main`), which holds
+ * every algorithm and cannot be tree-shaken; the ES build lets the bundle keep XXH3-128 alone.
+ */
+const hashWasmEsm = {
+  name: 'baton-hash-wasm-esm',
+  setup(b) {
+    const manifest = nodeRequire.resolve('hash-wasm/package.json');
+    const esm = JSON.parse(readFileSync(manifest, 'utf8')).module;
+    if (typeof esm !== 'string') throw new Error('bundle-cli: hash-wasm names no ES module build (`module`)');
+    b.onResolve({ filter: /^hash-wasm$/ }, () => ({ path: join(dirname(manifest), esm) }));
+  },
+};
+
 const common = {
   bundle: true,
   format: 'esm',
@@ -150,7 +164,7 @@ const common = {
   // The PostgreSQL driver stays a runtime dependency loaded from node_modules (and only by the
   // postgres adapter's lazy chunk): bundling it would pull in its optional native binding.
   external: ['pg', 'pg-native'],
-  plugins: [requiredBuiltins, validatorTextsOut],
+  plugins: [requiredBuiltins, validatorTextsOut, hashWasmEsm],
 };
 
 // CommonJS dependencies (commander) call require() for Node built-ins.
@@ -169,7 +183,7 @@ const split = await build({
   splitting: true,
   metafile: true,
   banner: { js: requireBanner },
-  plugins: [requiredBuiltins, validatorTextsOut, redirectRelativeImports('baton-shared-runtime', () => undefined)],
+  plugins: [requiredBuiltins, validatorTextsOut, hashWasmEsm, redirectRelativeImports('baton-shared-runtime', () => undefined)],
 });
 writeFileSync('dist/bin-metafile.json', JSON.stringify(split.metafile));
 
@@ -223,6 +237,7 @@ async function flatten({ entry, inline, packages }, metafile) {
       plugins: [
         requiredBuiltins,
         validatorTextsOut,
+        hashWasmEsm,
         redirectRelativeImports('baton-flatten', (source, kind) => {
           if (kind !== 'dynamic-import' || inline.includes(source)) return undefined;
           const lazy = entryOutput(source);

@@ -288,7 +288,9 @@ describe('recovery from a torn write', () => {
   async function expectOnlyCommitted(workspace: string, head: ChainHead, committed: Buffer): Promise<void> {
     const reader = new JsonlEventStore(workspace);
     expect((await readAll(reader)).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5].slice(0, head.seq));
-    expect([...reader.readLines()].map((l) => `${l.line}\n`).join('')).toBe(committed.toString('utf8'));
+    const lines: string[] = [];
+    for await (const { line } of reader.readLines()) lines.push(`${line}\n`);
+    expect(lines.join('')).toBe(committed.toString('utf8'));
     expect(await reader.head()).toEqual(head);
     expect(await reader.verify()).toEqual({ ok: true, head_seq: head.seq, checked: head.seq, first_bad: null });
     const delivered: number[] = [];

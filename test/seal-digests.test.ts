@@ -1,8 +1,11 @@
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { xxhash128 } from 'hash-wasm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { NewEvent } from '../events/envelope.js';
+import { sha256Hex } from '../src/store/hash.js';
+import { loadBlockHasher } from '../src/store/jsonl/block-hasher.js';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
 import { SealChecker } from '../src/store/jsonl/seal-checker.js';
 import { SealDigests } from '../src/store/jsonl/seal-digests.js';
@@ -173,36 +176,58 @@ describe('the cache of seal-checked blocks', () => {
   });
 
   it.each([
-    ['cut short (not JSON)', (real: string[]) => JSON.stringify({ v: 1, digests: real }).slice(0, -3)],
-    ['of another version', (real: string[]) => JSON.stringify({ v: 2, digests: real })],
-    ['holding one digest that is not 64 hex digits', (real: string[]) => JSON.stringify({ v: 1, digests: [...real, 'ABC'] })],
+    ['cut short (not JSON)', (real: string[]) => JSON.stringify({ v: 2, digests: real }).slice(0, -3)],
+    ['of another version', (real: string[]) => JSON.stringify({ v: 3, digests: real })],
+    ['holding one digest that is not 32 hex digits', (real: string[]) => JSON.stringify({ v: 2, digests: [...real, 'ABC'] })],
+    // The format before XXH3: the SHA-256 of the very same blocks.
+    ['of version 1, SHA-256 digests of the same blocks', (_real: string[], workspace: string) => JSON.stringify({ v: 1, digests: segmentPaths(workspace).map((path) => sha256Hex(readFileSync(path))) })],
   ])('a cache file %s is an empty cache (even when it names the right blocks), and is replaced', async (_name, spoil) => {
     const workspace = copyOf(small);
     await cached('read', workspace);
     const real = (JSON.parse(readFileSync(cacheFile(workspace), 'utf8')) as { digests: string[] }).digests;
     expect(real).toHaveLength(segmentPaths(workspace).length);
-    writeFileSync(cacheFile(workspace), spoil(real));
+    writeFileSync(cacheFile(workspace), spoil(real, workspace));
     const loads = spyOnLoads();
     expect(await cached('read', workspace)).toEqual(await readAll(workspace, NO_CACHE, 'read'));
     expect(loads()[0]!.blocksVouched).toBe(0);
-    expect(JSON.parse(readFileSync(cacheFile(workspace), 'utf8'))).toEqual({ v: 1, digests: real });
+    expect(JSON.parse(readFileSync(cacheFile(workspace), 'utf8'))).toEqual({ v: 2, digests: real });
   });
 
-  it('processes saving at once keep each other\'s blocks, and the newest 8,192 are kept', () => {
+  it('a block is known by the XXH3-128 of its bytes, the reader\'s 1 MiB blocks cut at line ends', async () => {
+    const hasher = await loadBlockHasher();
+    // The reference vector of XXH3-128 (seed 0) for no bytes.
+    expect(hasher!(new Uint8Array(0))).toBe('99aa06d3014798d86001c324468d497f');
+    const workspace = copyOf(large);
+    await cached('read', workspace);
+    const recorded = (JSON.parse(readFileSync(cacheFile(workspace), 'utf8')) as { v: number; digests: string[] }).digests;
+    // The blocks as the reader cuts them: 1 MiB, ending after the last whole line within it.
+    const bytes = readFileSync(segmentPaths(workspace)[0]!);
+    const blocks: string[] = [];
+    for (let at = 0; at < bytes.length; ) {
+      const end = bytes.lastIndexOf(0x0a, Math.min(bytes.length, at + (1 << 20)) - 1) + 1;
+      blocks.push(await xxhash128(bytes.subarray(at, end)));
+      at = end;
+    }
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    expect(recorded).toEqual(blocks);
+  });
+
+  it('processes saving at once keep each other\'s blocks, and the newest 8,192 are kept', async () => {
     const dir = makeTempDir();
-    const hex = (i: number) => i.toString(16).padStart(64, '0');
-    const a = SealDigests.load(dir);
-    const b = SealDigests.load(dir);
+    const hex = (i: number) => i.toString(16).padStart(32, '0');
+    const hasher = (await loadBlockHasher())!;
+    const a = SealDigests.load(dir, hasher);
+    const b = SealDigests.load(dir, hasher);
     a.add([hex(1), hex(2)]);
     b.add([hex(3)]);
     a.save();
     b.save();
-    const merged = SealDigests.load(dir);
+    const merged = SealDigests.load(dir, hasher);
     expect([hex(1), hex(2), hex(3)].map((d) => merged.has(d))).toEqual([true, true, true]);
-    const many = SealDigests.load(dir);
+    const many = SealDigests.load(dir, hasher);
     many.add(Array.from({ length: 8_200 }, (_, i) => hex(100 + i)));
     many.save();
-    const capped = SealDigests.load(dir);
+    const capped = SealDigests.load(dir, hasher);
     expect(capped.size).toBe(8_192);
     expect(capped.has(hex(100 + 8_199))).toBe(true);
     expect(capped.has(hex(1))).toBe(false);

@@ -43,11 +43,12 @@ import { DeliveryLoop } from '../delivery.js';
 import { matchesFilter } from '../read-filter.js';
 import type { StoreIndex } from '../store-index.js';
 import { DIR_MODE, FILE_MODE, segmentName, workspaceLayout, type WorkspaceLayout } from './layout.js';
+import { loadBlockHasher } from './block-hasher.js';
 import { SealDigests } from './seal-digests.js';
 import { DEFAULT_SEAL_WORKER_MIN_BYTES } from './seal-checker.js';
 import { LineReader } from './line-reader.js';
 import type * as WriterModules from './writer-modules.js';
-import { cursorFor, findTail, listSegments, scanFrom, scanRuns, scanTailLines, startCursor, type Cursor, type ScanEnd, type ScannedEvent, type Segment } from './segment-scan.js';
+import { cursorFor, findTail, listSegments, readIsLong, scanFrom, scanRuns, scanTailLines, startCursor, type Cursor, type ScanEnd, type ScannedEvent, type Segment } from './segment-scan.js';
 import { forgetVerifiedPrefix, fstatIdentity, loadVerifiedPrefix, sameIdentity, saveVerifiedPrefix, statIdentity, trustedStart, type FileIdentity } from './verified-prefix.js';
 import type { VerifiedSegment } from './verified-prefix-schema.js';
 
@@ -648,7 +649,7 @@ export class JsonlEventStore implements EventStore {
   // ---- reads --------------------------------------------------------------------------------
 
   async *read(options: ReadOptions = {}): AsyncIterable<StoredEvent> {
-    for (const run of this.committedRuns(options.from ?? 1, options.to, false)) {
+    for await (const run of this.committedRuns(options.from ?? 1, options.to, false)) {
       for (const item of run) if (matchesFilter(item.event, options)) yield item.event;
     }
   }
@@ -656,7 +657,7 @@ export class JsonlEventStore implements EventStore {
   async *readChunks(options: ReadOptions = {}): AsyncIterable<readonly StoredEvent[]> {
     const filtered = (options.streams?.length ?? 0) > 0 || (options.types?.length ?? 0) > 0;
     let chunk: StoredEvent[] = [];
-    for (const run of this.committedRuns(options.from ?? 1, options.to, false)) {
+    for await (const run of this.committedRuns(options.from ?? 1, options.to, false)) {
       if (!filtered) {
         // Runs are already chunks (up to MAX_RUN events): hand each over as it is.
         yield run.map((item) => item.event);
@@ -675,24 +676,30 @@ export class JsonlEventStore implements EventStore {
   }
 
   /** The stored lines, byte for byte, with their events (for `log show` and export). */
-  *readLines(options: ReadOptions = {}): Generator<{ line: string; event: StoredEvent }> {
-    for (const run of this.committedRuns(options.from ?? 1, options.to)) {
+  async *readLines(options: ReadOptions = {}): AsyncGenerator<{ line: string; event: StoredEvent }> {
+    for await (const run of this.committedRuns(options.from ?? 1, options.to)) {
       for (const item of run) if (matchesFilter(item.event, options)) yield { line: item.line, event: item.event };
     }
   }
 
-  /** The committed events from `from` to `to` (inclusive), in runs (segment-scan.ts scanRuns). */
-  private *committedRuns(from: number, to: number | undefined, withLines = true): Generator<ScannedEvent[]> {
+  /**
+   * The committed events from `from` to `to` (inclusive), in runs (segment-scan.ts scanRuns). A long
+   * read first loads the hasher of the seal-checked blocks' cache (block-hasher.ts), once per process.
+   */
+  private async *committedRuns(from: number, to: number | undefined, withLines = true): AsyncGenerator<ScannedEvent[]> {
     const segments = this.segments();
     const first = Math.max(1, from);
     const start = cursorFor(segments, first);
     if (!start) return;
     const last = to ?? Number.MAX_SAFE_INTEGER;
+    const bounds = { sealWorkerMinBytes: this.sealWorkerMinBytes, ...(to !== undefined ? { expectedEvents: Math.max(0, to - first + 1) } : {}) };
+    const long = readIsLong(segments, start, bounds);
+    const hasher = long && this.sealDigests ? await loadBlockHasher() : undefined;
     const scan = scanRuns(segments, start, {
       withLines,
-      ...(this.sealDigests ? { sealDigests: () => SealDigests.load(this.layout.cache) } : {}),
-      sealWorkerMinBytes: this.sealWorkerMinBytes,
-      ...(to !== undefined ? { expectedEvents: Math.max(0, to - first + 1) } : {}),
+      long,
+      ...(hasher ? { sealDigests: () => SealDigests.load(this.layout.cache, hasher) } : {}),
+      ...bounds,
     });
     for (let step = this.forgettingOnCorrupt(() => scan.next()); !step.done; step = this.forgettingOnCorrupt(() => scan.next())) {
       const run = step.value;

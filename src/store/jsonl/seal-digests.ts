@@ -1,16 +1,16 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFileNoFollow } from '../../artifacts/owned-paths.js';
 import { join } from 'node:path';
-import { sha256Hex } from '../hash.js';
+import type { BlockHasher } from './block-hasher.js';
 import { DIR_MODE, FILE_MODE } from './layout.js';
 
 /**
- * Blocks of lines already seal-checked, known by the SHA-256 of their bytes: a cache that spares a
- * long read the per-line checks for bytes it has checked before.
+ * Blocks of lines already seal-checked, known by a digest of their bytes (XXH3-128, block-hasher.ts):
+ * a cache that spares a long read the per-line checks for bytes it has checked before.
  *
  * A line's seal is a property of its bytes alone, so a block of whole lines whose every seal held
- * once holds again wherever those exact bytes are met; one SHA-256 over the block (a 1 MiB read
- * block) proves the bytes are the same. Per line, Node's one-shot hash is nearly all call
+ * once holds again wherever those exact bytes are met; one digest of the block (a 1 MiB read
+ * block) tells the bytes are the same. Per line, Node's one-shot hash is nearly all call
  * overhead: a replay of a long log spent a large share of its time there, or had a worker
  * thread compete with it for the machine. Blocks are the reader's own (line-reader.ts), which a
  * read from the same place cuts the same way every time, so every full replay of an unchanged log
@@ -23,7 +23,9 @@ import { DIR_MODE, FILE_MODE } from './layout.js';
  * missing, unreadable or malformed is an empty cache.
  */
 const FILE_NAME = 'seal-digests.json';
-const DIGEST = /^[0-9a-f]{64}$/;
+/** The file's format: 2 holds XXH3-128 digests (1 held SHA-256 ones, and is read as an empty cache). */
+const VERSION = 2;
+const DIGEST = /^[0-9a-f]{32}$/;
 /** MAX_DIGESTS blocks of 1 MiB (GiBs of log); the oldest are dropped first. */
 const MAX_DIGESTS = 8192;
 
@@ -38,12 +40,13 @@ export class SealDigests {
   private constructor(
     private readonly cacheDir: string,
     known: readonly string[],
+    private readonly hasher: BlockHasher,
   ) {
     this.known = new Set(known);
   }
 
-  static load(cacheDir: string): SealDigests {
-    return new SealDigests(cacheDir, readDigests(join(cacheDir, FILE_NAME)));
+  static load(cacheDir: string, hasher: BlockHasher): SealDigests {
+    return new SealDigests(cacheDir, readDigests(join(cacheDir, FILE_NAME)), hasher);
   }
 
   get size(): number {
@@ -52,7 +55,7 @@ export class SealDigests {
 
   /** The digest of a block of whole lines. */
   digest(bytes: Uint8Array): string {
-    return sha256Hex(bytes);
+    return this.hasher(bytes);
   }
 
   has(digest: string): boolean {
@@ -87,7 +90,7 @@ export class SealDigests {
     const temp = `${path}.${process.pid}.${++tempCounter}.tmp`;
     try {
       mkdirSync(this.cacheDir, { recursive: true, mode: DIR_MODE });
-      writeFileSync(temp, JSON.stringify({ v: 1, digests: kept }), { mode: FILE_MODE, flag: 'wx' });
+      writeFileSync(temp, JSON.stringify({ v: VERSION, digests: kept }), { mode: FILE_MODE, flag: 'wx' });
       renameSync(temp, path);
     } catch {
       try {
@@ -109,7 +112,7 @@ function readDigests(path: string): string[] {
   } catch {
     return [];
   }
-  if (typeof parsed !== 'object' || parsed === null || (parsed as { v?: unknown }).v !== 1) return [];
+  if (typeof parsed !== 'object' || parsed === null || (parsed as { v?: unknown }).v !== VERSION) return [];
   const digests = (parsed as { digests?: unknown }).digests;
   if (!Array.isArray(digests) || !digests.every((d): d is string => typeof d === 'string' && DIGEST.test(d))) return [];
   return digests;

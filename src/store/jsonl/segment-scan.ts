@@ -167,6 +167,8 @@ export interface ScanOptions {
    * by line are added when the read completes. A worker starts at the first block it does not know.
    */
   sealDigests?: () => SealDigests;
+  /** Whether the read is long (readIsLong), when the caller has already asked: the sizes are not stat'ed twice. */
+  long?: boolean;
 }
 
 /** Bytes from `offset` in the first segment to the end of the last (0 for what cannot be stat'ed). */
@@ -185,6 +187,25 @@ function bytesAhead(segments: readonly Segment[], offset: number): number {
 /** A generous line size, to tell a bounded read too small for a seal worker. */
 const LARGE_LINE_BYTES = 1024;
 
+/** Where a read from `start` begins: the index of its first segment and the offset in it (index -1: past the last). */
+function readStart(segments: readonly Segment[], start: Cursor): { segIndex: number; offset: number } {
+  let segIndex = segments.findIndex((s) => s.name === start.segment.name);
+  if (segIndex < 0) segIndex = segments.findIndex((s) => s.firstSeq > start.segment.firstSeq);
+  return { segIndex, offset: segIndex >= 0 && segments[segIndex]!.name === start.segment.name ? start.offset : 0 };
+}
+
+/**
+ * Whether a read from `start` is long: unbounded, with at least sealWorkerMinBytes ahead. A long
+ * read checks seals on a worker and uses the cache of seal-checked blocks.
+ */
+export function readIsLong(segments: readonly Segment[], start: Cursor, options: Pick<ScanOptions, 'sealWorkerMinBytes' | 'expectedEvents'>): boolean {
+  const { segIndex, offset } = readStart(segments, start);
+  if (segIndex < 0) return false;
+  const minBytes = options.sealWorkerMinBytes ?? DEFAULT_SEAL_WORKER_MIN_BYTES;
+  const bounded = options.expectedEvents !== undefined && options.expectedEvents * LARGE_LINE_BYTES < minBytes;
+  return !bounded && bytesAhead(segments.slice(segIndex), offset) >= minBytes;
+}
+
 /**
  * scanFrom in runs: the committed events in order, handed over in arrays (1, 2, 4, … up to
  * MAX_RUN events), so a long read pays the generator hand-over once per run rather than once per
@@ -201,8 +222,7 @@ export function* scanRuns(segments: readonly Segment[], start: Cursor, options: 
   let runLimit = 1;
   let expectedSeq = start.seq;
   let prevHash = start.prevHash;
-  let segIndex = segments.findIndex((s) => s.name === start.segment.name);
-  if (segIndex < 0) segIndex = segments.findIndex((s) => s.firstSeq > start.segment.firstSeq);
+  const { segIndex } = readStart(segments, start);
   // The committed end so far (a cursor is built from these once, at the end).
   let endSegment = start.segment;
   let endOffset = start.offset;
@@ -214,10 +234,8 @@ export function* scanRuns(segments: readonly Segment[], start: Cursor, options: 
   let streaming: number | undefined;
   let uncommittedBytes = 0;
   if (segIndex < 0) return { cursor: { ...start }, uncommittedBytes: 0, uncommittedLines: 0 };
-  const firstOffset = segments[segIndex]!.name === start.segment.name ? start.offset : 0;
   const minBytes = options.sealWorkerMinBytes ?? DEFAULT_SEAL_WORKER_MIN_BYTES;
-  const bounded = options.expectedEvents !== undefined && options.expectedEvents * LARGE_LINE_BYTES < minBytes;
-  const long = !bounded && bytesAhead(segments.slice(segIndex), firstOffset) >= minBytes;
+  const long = options.long ?? readIsLong(segments, start, options);
   const digests = long ? options.sealDigests?.() : undefined;
   /** Digests of the blocks checked line by line in this read, kept once every line is known sound. */
   const checkedBlocks: string[] = [];
