@@ -79,8 +79,9 @@ export interface EventStore {
   /** Stored events in seq order, exactly as stored. */
   read(options?: ReadOptions): AsyncIterable<StoredEvent>;
   /**
-   * Optional: the same events as `read`, in arrays (of up to a few hundred). Folding a long log
-   * pays one promise per chunk instead of one per event; the projection runner uses it when present.
+   * Optional: the same events as `read`, in arrays (the adapter's own unit: up to 256 events of
+   * JSONL, a page of up to 1,000 PostgreSQL rows), never empty. Folding a long log pays one promise
+   * per chunk instead of one per event; the projection runner uses it when present.
    */
   readChunks?(options?: ReadOptions): AsyncIterable<readonly StoredEvent[]>;
   head(): Promise<Head>;
