@@ -20,10 +20,10 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { builtinModules, createRequire } from 'node:module';
-
-const nodeRequire = createRequire(import.meta.url);
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
+const nodeRequire = createRequire(import.meta.url);
 
 const OUT_DIR = 'dist/bin';
 

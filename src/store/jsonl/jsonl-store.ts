@@ -698,7 +698,7 @@ export class JsonlEventStore implements EventStore {
     const scan = scanRuns(segments, start, {
       withLines,
       long,
-      ...(hasher ? { sealDigests: () => SealDigests.load(this.layout.cache, hasher) } : {}),
+      ...(hasher ? { sealDigests: SealDigests.load(this.layout.cache, hasher) } : {}),
       ...bounds,
     });
     for (let step = this.forgettingOnCorrupt(() => scan.next()); !step.done; step = this.forgettingOnCorrupt(() => scan.next())) {

@@ -162,11 +162,11 @@ export interface ScanOptions {
    */
   expectedEvents?: number;
   /**
-   * The cache of seal-checked blocks (seal-digests.ts), loaded only for a long read (at least
-   * sealWorkerMinBytes ahead): its blocks skip the per-line checks, and the blocks it checks line
-   * by line are added when the read completes. A worker starts at the first block it does not know.
+   * The cache of seal-checked blocks (seal-digests.ts), used only by a long read: its blocks skip
+   * the per-line checks, and the blocks it checks line by line are added when the read completes. A
+   * worker starts at the first block it does not know. (The caller loads it for a long read only.)
    */
-  sealDigests?: () => SealDigests;
+  sealDigests?: SealDigests;
   /** Whether the read is long (readIsLong), when the caller has already asked: the sizes are not stat'ed twice. */
   long?: boolean;
 }
@@ -236,7 +236,7 @@ export function* scanRuns(segments: readonly Segment[], start: Cursor, options: 
   if (segIndex < 0) return { cursor: { ...start }, uncommittedBytes: 0, uncommittedLines: 0 };
   const minBytes = options.sealWorkerMinBytes ?? DEFAULT_SEAL_WORKER_MIN_BYTES;
   const long = options.long ?? readIsLong(segments, start, options);
-  const digests = long ? options.sealDigests?.() : undefined;
+  const digests = long ? options.sealDigests : undefined;
   /** Digests of the blocks checked line by line in this read, kept once every line is known sound. */
   const checkedBlocks: string[] = [];
   /**
