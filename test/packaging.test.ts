@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { childEnv, jsonLines } from './helpers/cli.js';
@@ -62,5 +62,9 @@ describe('the packed package', () => {
     const status = (await run(['status'])) as { type: string; baton: { initiatives: { initiative: string }[] } };
     expect(status.type).toBe('orchestration_status');
     expect(status.baton.initiatives.map((i) => i.initiative)).toEqual(['INIT-1']);
+    // The installed library finds its block hasher (hash-wasm, a runtime dependency): the XXH3-128 reference vector for no bytes.
+    const hasher = pathToFileURL(join(prefix, 'lib', 'node_modules', 'baton-state', 'dist', 'src', 'store', 'jsonl', 'block-hasher.js')).href;
+    const digest = await exec(process.execPath, ['--input-type=module', '-e', `const { loadBlockHasher } = await import(${JSON.stringify(hasher)}); console.log((await loadBlockHasher())(new Uint8Array(0)));`], { env, cwd: ws });
+    expect(digest.stdout.trim()).toBe('99aa06d3014798d86001c324468d497f');
   }, 240_000);
 });
