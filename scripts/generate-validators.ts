@@ -79,6 +79,7 @@ export const OUTPUTS: readonly OutputSpec[] = [
       { module: 'events/envelope.ts', name: 'NewEventSchema' },
       { module: 'events/envelope.ts', name: 'StoredEventSchema' },
       { module: 'events/log.ts', name: 'LogRecoveredData' },
+      { module: 'events/log.ts', name: 'LogRepairedData' },
       { module: 'events/note.ts', name: 'NoteRecordedData' },
       { module: 'events/coordination/session.ts', name: 'SessionStartedData' },
       { module: 'events/coordination/session.ts', name: 'SessionHeartbeatData' },

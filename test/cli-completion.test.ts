@@ -65,7 +65,7 @@ describe('baton completion', () => {
     const file = join(makeTempDir('baton-completion-'), 'baton.bash');
     writeFileSync(file, await script('bash'));
     expect(bashComplete(file, ['lo'])).toEqual(['log']);
-    expect(bashComplete(file, ['log', ''])).toEqual(['append', 'show', 'tail', 'verify', 'stats', 'export', 'import']);
+    expect(bashComplete(file, ['log', ''])).toEqual(['append', 'show', 'tail', 'verify', 'repair', 'stats', 'export', 'import']);
     expect(bashComplete(file, ['--dir', 'ws', 'wu', 'check'])).toEqual(['checkpoint']);
     expect(bashComplete(file, ['wu', 'checkpoint', 'WU-1', '--no'])).toEqual(['--note']);
     // `--dir log`: "log" is the folder's name, not the log group.

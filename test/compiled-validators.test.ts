@@ -342,6 +342,10 @@ const SEEDS: Record<string, unknown[]> = {
     { type: 'receipt.recorded', stream: 'thread/t-1', data: { a: [1, { b: null }] }, actor: 'session_x', at: T },
   ],
   LogRecoveredData: [{ reason: 'torn_tail', segment: '000000000001.jsonl', offset: 0, bytes: 12, quarantined_to: 'quarantine/x', lines_dropped: 0 }],
+  LogRepairedData: [
+    { reason: 'newline_damaged', segment: '000000000001.jsonl', seq: 3, offset: 922, bytes_changed: 1, replaced: '78' },
+    { reason: 'newline_missing', segment: '000000000002.jsonl', seq: 1, offset: 0, bytes_changed: 1, replaced: null },
+  ],
   NoteRecordedData: [{ text: 'an annotation' }],
   SessionStartedData: [
     { session_id: 'session_a1', display_name: 'Planck', ttl_seconds: 14400 },
@@ -722,6 +726,7 @@ describe('the built-in catalog (no zod loaded) and createCatalog()', () => {
     const types = [...Object.keys(COMPILED_EVENT_TYPES), 'no.such_type'];
     const dataFor: Record<string, unknown[]> = {
       'log.recovered': SEEDS['LogRecoveredData']!,
+      'log.repaired': SEEDS['LogRepairedData']!,
       'note.recorded': SEEDS['NoteRecordedData']!,
       'session.started': SEEDS['SessionStartedData']!,
       'session.heartbeat': SEEDS['SessionHeartbeatData']!,

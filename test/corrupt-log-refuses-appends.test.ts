@@ -170,7 +170,8 @@ describe('log verify says how to recover, and that recovery works', () => {
     const r = await batonIn(dir, ['--json', 'log', 'export', '--to', '39', '--out', out], { env: NOW });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(jsonLines(r.stdout)[0]).toMatchObject({ events: 39, head_seq: 39 });
-    const past = await batonIn(dir, ['--json', 'log', 'export', '--to', '45', '--out', out], { env: NOW });
+    // --force: replacing the good export is asked for; the read fails before anything is replaced.
+    const past = await batonIn(dir, ['--json', 'log', 'export', '--to', '45', '--out', out, '--force'], { env: NOW });
     expect(past.code).toBe(3);
     expect(errorEnvelopeOf(past).code).toBe('LOG_CORRUPT');
     // The failed export left the good one in place.

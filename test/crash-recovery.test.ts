@@ -232,11 +232,16 @@ async function crashLoop(w: number, seed: number): Promise<CrashStats> {
       const last = after.at(-1)!;
       pending = injectTornWrite(workspace, kinds[Math.floor(random() * kinds.length)]!, { seq: last.seq, hash: last.hash }, random, tag);
       stats.injections += 1;
-      // Until an append recovers it, the torn write is invisible: head, reads and verify ignore it.
+      // Until an append recovers it, the torn write is invisible to head and reads; verify names it (never "ok").
       const reader = new JsonlEventStore(workspace);
       expect(await reader.head()).toEqual({ seq: last.seq, hash: last.hash });
       expect((await readAll(reader)).length).toBe(last.seq);
-      expect(await reader.verify()).toEqual({ ok: true, head_seq: last.seq, checked: last.seq, first_bad: null });
+      expect(await reader.verify()).toEqual({
+        ok: false,
+        head_seq: last.seq,
+        checked: last.seq,
+        first_bad: { seq: last.seq + 1, offset: pending.offset, segment: pending.segment, reason: expect.stringContaining('torn write'), tail: 'torn' },
+      });
       await reader.close();
     }
   }
@@ -285,14 +290,15 @@ describe('recovery from a torn write', () => {
   }
 
   /** Readers see exactly the committed log: read, readLines, head, verify and a subscription. */
-  async function expectOnlyCommitted(workspace: string, head: ChainHead, committed: Buffer): Promise<void> {
+  async function expectOnlyCommitted(workspace: string, head: ChainHead, committed: Buffer, tail: 'torn' | 'unterminated_event' = 'torn'): Promise<void> {
     const reader = new JsonlEventStore(workspace);
     expect((await readAll(reader)).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5].slice(0, head.seq));
     const lines: string[] = [];
     for await (const { line } of reader.readLines()) lines.push(`${line}\n`);
     expect(lines.join('')).toBe(committed.toString('utf8'));
     expect(await reader.head()).toEqual(head);
-    expect(await reader.verify()).toEqual({ ok: true, head_seq: head.seq, checked: head.seq, first_bad: null });
+    // Never "ok" while torn bytes follow the log (#31): named at the seq they would have been, as a torn tail.
+    expect(await reader.verify()).toMatchObject({ ok: false, head_seq: head.seq, checked: head.seq, first_bad: { seq: head.seq + 1, tail } });
     const delivered: number[] = [];
     const subscription = reader.subscribe(1, (event) => {
       delivered.push(event.seq);
@@ -382,7 +388,7 @@ describe('recovery from a torn write', () => {
     const segment = segmentPaths(workspace)[0]!;
     const batch = forgeEvents(head, 4, { text: 'INJECTED cut batch', batchSize: 4 });
     const lastLine = linesOf([batch[3]!]);
-    const written = Buffer.concat([linesOf(batch.slice(0, 3)), lastLine.subarray(0, lastLine.length - 1)]); // all but the final newline
+    const written = Buffer.concat([linesOf(batch.slice(0, 3)), lastLine.subarray(0, lastLine.length - 2)]); // the last line cut inside its JSON
     appendFileSync(segment, written);
 
     await expectOnlyCommitted(workspace, head, committed);
@@ -401,6 +407,26 @@ describe('recovery from a torn write', () => {
     });
     expect(readFileSync(join(quarantineDir(workspace), file!)).equals(written)).toBe(true);
     expect(await writer.verify()).toMatchObject({ ok: true, head_seq: 7 });
+    await writer.close();
+  });
+
+  it('a batch whose last line lacks only its newline is whole (it may have been acknowledged): the newline is restored and all its events kept', async () => {
+    const { workspace, head, committed } = await seedLog();
+    const segment = segmentPaths(workspace)[0]!;
+    const batch = forgeEvents(head, 4, { text: 'INJECTED whole batch', batchSize: 4 });
+    const whole = linesOf(batch);
+    appendFileSync(segment, whole.subarray(0, whole.length - 1));
+
+    await expectOnlyCommitted(workspace, head, committed, 'unterminated_event');
+
+    const writer = new JsonlEventStore(workspace, { now: fixedClock });
+    await writer.append([note('after the crash')]);
+    const events = await readAll(writer);
+    expect(events.slice(5, 9)).toEqual(batch);
+    expect(events[9]).toMatchObject({ seq: 10, type: 'log.repaired', data: { reason: 'newline_missing', seq: 9, offset: committed.length + whole.length - 1, replaced: null } });
+    expect(quarantineFiles(workspace)).toEqual([]);
+    expect(segmentBytes(workspace).subarray(0, committed.length + whole.length).equals(Buffer.concat([committed, whole]))).toBe(true);
+    expect(await writer.verify()).toMatchObject({ ok: true, head_seq: 11 });
     await writer.close();
   });
 
@@ -496,7 +522,7 @@ describe('recovery from a torn write', () => {
     await writer.close();
   });
 
-  it('through the CLI: log show and verify ignore a torn tail; log append recovers it, warns on stderr, and log show lists the log.recovered event', async () => {
+  it('through the CLI: log show ignores a torn tail and verify names it (exit 3); log append recovers it, warns on stderr, and log show lists the log.recovered event', async () => {
     const workspace = makeTempDir('baton-torn-cli-');
     expect((await batonIn(workspace, ['init'])).code).toBe(0);
     for (const text of ['a', 'b', 'c']) {
@@ -511,8 +537,8 @@ describe('recovery from a torn write', () => {
     expect(show.code).toBe(0);
     expect(show.stdout).toBe(committed.toString('utf8'));
     const verify = await batonIn(workspace, ['log', 'verify']);
-    expect(verify.code).toBe(0);
-    expect(jsonLines(verify.stdout)[0]).toMatchObject({ type: 'log_verification', ok: true, head_seq: 3, checked: 3, first_bad: null });
+    expect(verify.code).toBe(3);
+    expect(jsonLines(verify.stdout)[0]).toMatchObject({ type: 'log_verification', ok: false, head_seq: 3, checked: 3, first_bad: { seq: 4, offset: committed.length, tail: 'torn' } });
 
     const append = await batonIn(workspace, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/cli', '--data', '{"text":"d"}']);
     expect(append.code).toBe(0);

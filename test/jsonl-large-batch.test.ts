@@ -60,7 +60,7 @@ describe('large batches in the JSONL store', () => {
     const tail: StoredEvent[] = [];
     for await (const e of reader.read({ from: 5 })) tail.push(e);
     expect(tail.map((e) => e.seq)).toEqual([5]);
-    expect(await reader.verify()).toMatchObject({ ok: true, head_seq: 5 });
+    expect(await reader.verify()).toMatchObject({ ok: false, head_seq: 5, first_bad: { seq: 6, tail: 'torn' } });
     await reader.append(notes(1, 99));
     const after = await readAll(reader);
     expect(after.map((e) => e.type)).toEqual([...Array<string>(5).fill('note.recorded'), 'log.recovered', 'note.recorded']);

@@ -20,11 +20,10 @@ import { makeTempDir, removeTempDirs, segmentPaths, storedEvents } from './helpe
  *   that is not valid JSON (or, flipped to a line-break, still not L's canonical bytes), and that
  *   merged line starts where L starts and is checked where L would be — so the bad line is L, not
  *   the next one.
- * - p is the log's final newline: the last line is then unterminated, which is exactly what a write
- *   torn by a crash looks like, and by the spec it is not part of the log until recovery moves it to
- *   quarantine. verify reports ok with head_seq = k - 1: the flip is the same as cutting the last
- *   event off, which no hash chain can detect without an anchor for the head kept elsewhere. It is
- *   asserted explicitly so a change in that rule shows up here.
+ * - p is the log's final newline: the last line is then a whole event (it parses, its seal holds, it
+ *   chains) whose newline was damaged. It may have been acknowledged, so it is not a torn write:
+ *   verify is not ok, names it at seq k and L's start as an `unterminated_event` tail (head_seq and
+ *   checked k - 1, the committed part), and the next append restores the newline in place (#31).
  */
 afterAll(() => removeTempDirs());
 
@@ -90,7 +89,7 @@ describe('tamper detection by log verify', () => {
     expect(await new JsonlEventStore(workspace, { catalog }).verify()).toEqual({ ok: true, head_seq: 20, checked: 20, first_bad: null });
   });
 
-  it('flipping any single byte of any line (XOR 0x01, then a random non-zero mask, at every position) fails verify at that line; the final newline reads as a torn tail', async () => {
+  it('flipping any single byte of any line (XOR 0x01, then a random non-zero mask, at every position) fails verify at that line, the final newline as an unterminated event', async () => {
     const segment = segmentPaths(workspace)[0]!;
     const random = seededRandom(20260201);
     const fd = openSync(segment, 'r+');
@@ -110,7 +109,7 @@ describe('tamper detection by log verify', () => {
           const line = lineOf(p);
           const isFinalNewline = p === original.length - 1;
           const expected = isFinalNewline
-            ? { ok: true, head_seq: lineCount - 1, checked: lineCount - 1, first_bad: null }
+            ? { ok: false, head_seq: lineCount - 1, checked: lineCount - 1, first_bad: { seq: lineCount, offset: lineStarts[line]!, segment: segmentName(1), reason: report.first_bad?.reason, tail: 'unterminated_event' } }
             : { ok: false, head_seq: headBefore[line], checked: line, first_bad: { seq: line + 1, offset: lineStarts[line]!, segment: segmentName(1), reason: report.first_bad?.reason } };
           try {
             expect(report).toEqual(expected);
@@ -166,22 +165,25 @@ describe('tamper detection by log verify', () => {
     expect(failures.filter((f) => f !== undefined)).toEqual([]);
   }, 120_000);
 
-  it('through the CLI, a flipped final newline is a torn tail: verify exits 0 with head_seq 19, and the next append quarantines the last line', async () => {
+  it('through the CLI, a flipped final newline is an acknowledged event: verify exits 3 naming it, and the next append restores its newline, keeping seq 20', async () => {
     const copy = makeTempDir('baton-tamper-cli-');
     cpSync(join(workspace, '.baton'), join(copy, '.baton'), { recursive: true });
     const segment = segmentPaths(copy)[0]!;
+    const last = storedEvents(copy)[19]!;
     const fd = openSync(segment, 'r+');
     writeByte(fd, original.length - 1, 0x20);
     closeSync(fd);
     const verify = await batonIn(copy, ['log', 'verify']);
-    expect(verify.code).toBe(0);
-    expect(jsonLines(verify.stdout)[0]).toMatchObject({ ok: true, head_seq: 19, checked: 19 });
+    expect(verify.code).toBe(3);
+    expect(jsonLines(verify.stdout)[0]).toMatchObject({ ok: false, head_seq: 19, checked: 19, first_bad: { seq: 20, offset: lineStarts[19], tail: 'unterminated_event' } });
     const show = await batonIn(copy, ['log', 'show', '--from', '19']);
     expect(jsonLines(show.stdout).map((e) => (e as { seq: number }).seq)).toEqual([19]);
     const append = await batonIn(copy, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/x', '--data', '{"text":"after"}']);
     expect(append.code).toBe(0);
-    expect(append.stderr).toContain('recovered from a torn write');
-    const recovered = jsonLines((await batonIn(copy, ['log', 'show', '--type', 'log.recovered'])).stdout);
-    expect(recovered).toMatchObject([{ seq: 20, data: { reason: 'torn_tail', offset: lineStarts[19], bytes: original.length - lineStarts[19]!, lines_dropped: 0 } }]);
+    expect(append.stderr).toContain('repaired the last event: seq 20');
+    expect(storedEvents(copy)[19]).toEqual(last);
+    const repaired = jsonLines((await batonIn(copy, ['log', 'show', '--type', 'log.repaired'])).stdout);
+    expect(repaired).toMatchObject([{ seq: 21, data: { reason: 'newline_damaged', seq: 20, offset: original.length - 1, replaced: '20' } }]);
+    expect(jsonLines((await batonIn(copy, ['log', 'verify'])).stdout)[0]).toMatchObject({ ok: true, head_seq: 22 });
   });
 });

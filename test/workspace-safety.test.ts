@@ -65,7 +65,7 @@ describe('log export never writes into .baton/', () => {
     const lines = readFileSync(segment, 'utf8').split('\n');
     lines[1] = lines[1]!.replace('"n1"', '"nX"');
     writeFileSync(segment, lines.join('\n'));
-    const r = await batonIn(dir, ['--json', 'log', 'export', '--out', out], { env: NOW });
+    const r = await batonIn(dir, ['--json', 'log', 'export', '--out', out, '--force'], { env: NOW });
     expect(r.code).toBe(3);
     expect(readFileSync(out, 'utf8')).toBe('precious\n');
     expect(readdirSync(join(out, '..'))).toEqual(['export.jsonl']);

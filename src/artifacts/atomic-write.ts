@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { assertNoLinkBelow, ensureOwnedDir, readFileNoFollow } from './owned-paths.js';
+import { assertNoLinkBelow, assertNotLink, ensureOwnedDir, readFileNoFollow } from './owned-paths.js';
 
 /**
  * Who may read a file Baton writes. `.baton/` is Baton's own (folders 0700, files 0600: the log's
@@ -21,7 +21,7 @@ let tempCounter = 0;
 
 /**
  * R3: write a fresh temp file next to the target (O_EXCL: never through a planted link), fsync it,
- * rename it over the target (a symlink there is replaced, not followed), fsync the folder. The
+ * rename it over the target, fsync the folder. A symlink at the target is refused (SYMLINK_REFUSED). The
  * folders on the way must be real folders inside the workspace (owned-paths.ts). The temp file is
  * removed on any failure, so no `*.tmp.*` is ever left behind.
  */
@@ -29,6 +29,9 @@ export function writeFileAtomic(workspace: string, path: string, content: string
   const dir = dirname(path);
   const modes = MODES[access];
   ensureOwnedDir(workspace, dir, modes.dir);
+  // The rename would replace a link planted at the file itself (not follow it), silently dropping
+  // what the user linked: refused like a link on the way.
+  assertNotLink(path);
   const temp = `${path}.tmp.${process.pid}.${++tempCounter}`;
   try {
     const fd = openSync(temp, 'wx', modes.file);

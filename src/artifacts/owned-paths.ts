@@ -1,5 +1,5 @@
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readSync, fstatSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { BatonError } from '../errors.js';
 
 /**
@@ -116,6 +116,55 @@ export function readFileNoFollow(path: string): Buffer | undefined {
       offset += read;
     }
     return offset === buffer.length ? buffer : buffer.subarray(0, offset);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Before a command writes several files, refuse (SYMLINK_REFUSED) when any of them, or a folder on
+ * the way to it, is a link: a refusal then comes before the first write, so nothing is written.
+ */
+export function assertNoLinksAt(workspace: string, relativePaths: readonly string[]): void {
+  for (const rel of relativePaths) {
+    const path = join(workspace, rel);
+    assertNoLinkBelow(workspace, dirname(path));
+    assertNotLink(path);
+  }
+}
+
+/** Refuse when `path` itself is a symlink (SYMLINK_REFUSED); a missing file is fine. */
+export function assertNotLink(path: string): void {
+  let stats;
+  try {
+    stats = lstatSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return;
+    throw error;
+  }
+  if (stats.isSymbolicLink()) throw unsafePath(path, 'it is a symbolic link');
+}
+
+/**
+ * Append `text` to a file the user owns inside the workspace (`.gitignore`), creating it when
+ * missing, never through a symlink: the folders on the way are lstat-checked, and the file is
+ * opened with O_NOFOLLOW (a link at it is refused with SYMLINK_REFUSED, nothing written).
+ */
+export function appendFileNoFollow(workspace: string, path: string, text: string): void {
+  assertNoLinkBelow(workspace, dirname(path));
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o666);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw unsafePath(path, 'it is a symbolic link');
+    throw error;
+  }
+  try {
+    const bytes = Buffer.from(text, 'utf8');
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }

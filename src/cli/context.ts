@@ -154,6 +154,8 @@ export class CommandContext {
         actor: this.actor,
         onRecovered: (report) =>
           this.output.warn(`recovered from a torn write: ${report.bytes} bytes at ${report.segment}:${report.offset} moved to ${report.quarantined_to}`),
+        onRepaired: (report) =>
+          this.output.warn(`repaired the last event: seq ${report.seq} was whole but its newline was ${report.replaced === null ? 'missing' : `damaged (0x${report.replaced})`}; restored at ${report.segment}:${report.offset}`),
         ...(lockTimeout && /^\d+$/.test(lockTimeout) ? { lockTimeoutMs: Number(lockTimeout) } : {}),
         ...(parallelVerifyMinBytes !== undefined ? { parallelVerifyMinBytes } : {}),
       });

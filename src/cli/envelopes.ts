@@ -45,10 +45,26 @@ export const LogVerificationEnvelope = envelope('log_verification', {
   head_seq: z.number().int().min(0),
   checked: z.number().int().min(0),
   first_bad: z
-    .strictObject({ seq: z.number().int(), offset: z.number().int(), segment: z.string().optional(), reason: z.string() })
+    .strictObject({
+      seq: z.number().int(),
+      offset: z.number().int(),
+      segment: z.string().optional(),
+      reason: z.string(),
+      /** The bad bytes are the uncommitted tail: settled by `baton log repair` or the next append. */
+      tail: z.enum(['unterminated_event', 'torn']).optional(),
+    })
     .nullable(),
   /** When not ok: how to get a sound log back (the intact prefix, exported and imported into a fresh workspace). */
   recovery: z.strictObject({ intact_to: z.number().int().min(0), steps: z.array(z.string()).min(1) }).optional(),
+});
+
+/** `baton log repair`: what was done about the bytes after the last complete event. */
+export const LogRepairEnvelope = envelope('log_repair', {
+  /** `none`: the log ended with a complete event; `repaired`: a whole last event's newline restored; `quarantined`: a torn write moved aside. */
+  action: z.enum(['none', 'repaired', 'quarantined']),
+  /** The data of the `log.repaired` or `log.recovered` event recorded, when something was done. */
+  record: z.record(z.string(), z.unknown()).nullable(),
+  head_seq: z.number().int().min(0),
 });
 
 export const LogStatsEnvelope = envelope('log_stats', {

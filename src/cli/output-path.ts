@@ -1,15 +1,20 @@
-import { closeSync, fsyncSync, lstatSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep, isAbsolute } from 'node:path';
-import { BATON_DIR_NAME } from '../store/jsonl/layout.js';
+import { BATON_DIR_NAME, segmentFirstSeq } from '../store/jsonl/layout.js';
 import { invalidInput, type BatonError } from '../errors.js';
 
 /**
- * A file the user names for Baton to write (`log export --out`). It is resolved through every
- * symlink first and refused when it lands inside the workspace's `.baton/` (an export onto a live
- * segment would truncate the log), names a folder, or has no parent folder: exit 2 naming the flag
- * and the path, nothing written.
+ * A file the user names for Baton to write (`log export --out`), checked before anything is
+ * opened: exit 2 naming the flag and the path, nothing written, when
+ * - any folder on the way, as given or after resolving every link, is a `.baton/` folder (any
+ *   workspace's, not only this one's: an export onto another workspace's live segment would
+ *   replace its log), or lies inside another Baton store's `log/`, `cache/` or `quarantine/`;
+ * - the file exists and `force` is not set (an export never replaces a file unasked); even with
+ *   `force`, a store's segment, index or snapshot is refused by the rule above;
+ * - it names a folder, or has no parent folder.
+ * Returns the real path to write.
  */
-export function checkOutputPath(workspace: string, path: string, flag: string): string {
+export function checkOutputPath(workspace: string, path: string, flag: string, options: { force?: boolean } = {}): string {
   const absolute = resolve(path);
   let target: string;
   try {
@@ -17,12 +22,60 @@ export function checkOutputPath(workspace: string, path: string, flag: string): 
   } catch (error) {
     throw pathError(error, flag, path);
   }
-  const batonDir = realOrSelf(join(workspace, BATON_DIR_NAME));
-  const rel = relative(batonDir, target);
-  if (rel === '' || !(rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))) {
-    throw invalidInput(`"${path}" is inside the workspace's ${BATON_DIR_NAME}/ folder (${target}), which only Baton writes; choose a path outside it`, flag);
+  const ownBaton = realOrSelf(join(workspace, BATON_DIR_NAME));
+  for (const candidate of [absolute, target]) {
+    if (candidate.split(sep).includes(BATON_DIR_NAME) || isInside(ownBaton, candidate)) {
+      throw invalidInput(`"${path}" is inside a ${BATON_DIR_NAME}/ folder (${target}), which only Baton writes; choose a path outside it`, flag);
+    }
+  }
+  const store = storeFolderAround(target);
+  if (store !== undefined) {
+    throw invalidInput(`"${path}" is inside a Baton store's ${store.part}/ folder (${store.root}), which only Baton writes; choose a path outside it`, flag);
+  }
+  if (!options.force && exists(absolute)) {
+    throw invalidInput(`"${path}" already exists; an export never replaces a file unless --force is given`, flag);
   }
   return target;
+}
+
+function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || !(rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel));
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The folders of a JSONL store beside its log: a `.baton/` renamed or reached by a link still has them. */
+const STORE_PARTS = ['log', 'cache', 'quarantine'] as const;
+
+/**
+ * The store around `target`, when one of its ancestors is a store root: a folder holding `log/`
+ * with at least one segment file, and `cache/` or `quarantine/` beside it.
+ */
+function storeFolderAround(target: string): { root: string; part: string } | undefined {
+  let child = target;
+  for (let dir = dirname(target); dir !== child; child = dir, dir = dirname(dir)) {
+    const part = basename(child);
+    if (!(STORE_PARTS as readonly string[]).includes(part)) continue;
+    if (isStoreRoot(dir)) return { root: dir, part };
+  }
+  return undefined;
+}
+
+function isStoreRoot(dir: string): boolean {
+  try {
+    if (!readdirSync(join(dir, 'log')).some((name) => segmentFirstSeq(name) !== undefined)) return false;
+    return ['cache', 'quarantine'].some((part) => statSync(join(dir, part)).isDirectory());
+  } catch {
+    return false;
+  }
 }
 
 /** The real path the write would land on: the file's own when it exists, else its real parent's. */
@@ -95,7 +148,13 @@ export class AtomicOutput {
   private readonly temp: string;
   private fd: number | undefined;
 
-  constructor(private readonly target: string, private readonly flag: string, private readonly shown: string) {
+  constructor(
+    private readonly target: string,
+    private readonly flag: string,
+    private readonly shown: string,
+    /** Replace an existing file (--force); else the commit refuses one that appeared since the check. */
+    private readonly replace = false,
+  ) {
     this.temp = join(dirname(target), `.${basename(target)}.baton-tmp-${process.pid}-${Date.now().toString(36)}`);
     try {
       this.fd = openSync(this.temp, 'wx', 0o600);
@@ -118,9 +177,17 @@ export class AtomicOutput {
       fsyncSync(this.fd!);
       closeSync(this.fd!);
       this.fd = undefined;
-      renameSync(this.temp, this.target);
+      if (this.replace) renameSync(this.temp, this.target);
+      else {
+        // link() never replaces: a file created at the target since the check is kept, not overwritten.
+        linkSync(this.temp, this.target);
+        rmSync(this.temp, { force: true });
+      }
     } catch (error) {
       this.abort();
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw invalidInput(`"${this.shown}" already exists; an export never replaces a file unless --force is given`, this.flag);
+      }
       throw pathError(error, this.flag, this.shown);
     }
   }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { FileAccess, readIfFile, writeFileAtomic } from '../artifacts/atomic-write.js';
 import { invalidInput } from '../errors.js';
+import { assertNoLinksAt } from '../artifacts/owned-paths.js';
 import { appendBlock, replaceBetweenMarkers, writeAgentSection } from './agent-section.js';
 import { readJsonObjectFile } from './json-config.js';
 
@@ -56,6 +57,7 @@ function writeIfDifferent(workspace: string, relative: string, next: string, cur
 }
 
 export function setupCodex(workspace: string, invocation: readonly string[], section: string): McpSetupResult {
+  assertNoLinksAt(workspace, [CODEX_CONFIG_PATH, AGENTS_PATH]);
   const entry = mcpServerEntry(invocation, workspace, 'codex');
   const current = readIfFile(workspace, join(workspace, CODEX_CONFIG_PATH))?.toString('utf8');
   const next = withCodexBlock(current, codexBlock(entry));
@@ -65,6 +67,7 @@ export function setupCodex(workspace: string, invocation: readonly string[], sec
 }
 
 export function setupCursor(workspace: string, invocation: readonly string[], section: string): McpSetupResult {
+  assertNoLinksAt(workspace, [CURSOR_CONFIG_PATH, AGENTS_PATH]);
   const entry = mcpServerEntry(invocation, workspace, 'generic');
   const { value: config, bytes: current } = readJsonObjectFile(workspace, CURSOR_CONFIG_PATH);
   const servers = config['mcpServers'] ?? {};

@@ -42,6 +42,12 @@ export interface BadPosition {
   offset: number;
   segment?: string;
   reason: string;
+  /**
+   * Set when the bad bytes are the log's uncommitted tail (JSONL): a whole last event whose newline
+   * is missing or damaged (`unterminated_event`, repaired in place), or a torn write (`torn`,
+   * quarantined). `baton log repair`, or the next append, settles either.
+   */
+  tail?: 'unterminated_event' | 'torn';
 }
 
 export interface VerifyReport {

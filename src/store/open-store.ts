@@ -1,5 +1,5 @@
 import type { EventCatalog } from '../../events/catalog.js';
-import type { LogRecoveredData } from '../../events/log.js';
+import type { LogRecoveredData, LogRepairedData } from '../../events/log.js';
 import type { EventStore } from './contract.js';
 import { JsonlEventStore } from './jsonl/jsonl-store.js';
 import type { StoreConfig } from './store-config.js';
@@ -11,6 +11,7 @@ export interface OpenStoreOptions {
   now: () => string;
   actor: string;
   onRecovered?: (report: LogRecoveredData) => void;
+  onRepaired?: (report: LogRepairedData) => void;
   lockTimeoutMs?: number;
   /** JSONL only: verify() on worker threads from this many bytes of log (JsonlStoreOptions.parallelVerifyMinBytes). */
   parallelVerifyMinBytes?: number;
@@ -25,6 +26,7 @@ export async function openStore(options: OpenStoreOptions): Promise<EventStore> 
         now: options.now,
         actor: options.actor,
         ...(options.onRecovered ? { onRecovered: options.onRecovered } : {}),
+        ...(options.onRepaired ? { onRepaired: options.onRepaired } : {}),
         ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
         ...(options.parallelVerifyMinBytes !== undefined ? { parallelVerifyMinBytes: options.parallelVerifyMinBytes } : {}),
       });

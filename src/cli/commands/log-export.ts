@@ -7,17 +7,17 @@ import { parsePositiveInt } from '../flags.js';
 import { storedLines } from './stored-lines.js';
 import { startProgress } from '../progress.js';
 
-export async function logExport(ctx: CommandContext, flags: { out: string; to?: string }): Promise<void> {
+export async function logExport(ctx: CommandContext, flags: { out: string; to?: string; force?: boolean }): Promise<void> {
   if (flags.out.trim() === '') throw invalidInput('must be a file path or -', '--out');
   // `--to`: the events up to that seq only; reads stop there, so a corrupt line after it is never met.
   const to = flags.to !== undefined ? parsePositiveInt(flags.to, '--to') : undefined;
   const toStdout = flags.out === '-';
   // Checked before the store is opened: an export onto `.baton/` must change nothing.
-  const target = toStdout ? undefined : checkOutputPath(await ctx.workspace(), flags.out, '--out');
+  const target = toStdout ? undefined : checkOutputPath(await ctx.workspace(), flags.out, '--out', { force: flags.force === true });
   const store = await ctx.store();
   // The head is read before the temporary file exists: a log that cannot answer leaves nothing behind.
   const progress = startProgress(ctx, 'exporting', { total: to ?? (await store.head()).seq, unit: 'events' });
-  const output = target === undefined ? undefined : new AtomicOutput(target, '--out', flags.out);
+  const output = target === undefined ? undefined : new AtomicOutput(target, '--out', flags.out, flags.force === true);
   let events = 0;
   let headSeq = 0;
   let headHash = GENESIS_HASH;

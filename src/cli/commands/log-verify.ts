@@ -23,6 +23,10 @@ function segmentBytes(logDir: string): number {
  */
 export function recoverySteps(workspace: string, report: VerifyReport): { intact_to: number; steps: string[] } {
   const dir = quoteArg(workspace);
+  if (report.first_bad?.tail !== undefined) {
+    // The committed log is sound: only the bytes after its last complete event need settling.
+    return { intact_to: report.head_seq, steps: [`baton --dir ${dir} log repair`] };
+  }
   const fresh = quoteArg(`${workspace}-restored`);
   const keep = 'the events after it stay in the old .baton/log, untouched, for inspection';
   if (report.head_seq === 0) {
@@ -64,7 +68,9 @@ export async function logVerify(ctx: CommandContext): Promise<number> {
       ? `log verified: ${r.checked} events, seq 1…${r.head_seq}, hash chain unbroken`
       : [
           `log NOT valid at seq ${r.first_bad!.seq} (${r.first_bad!.segment ? `${r.first_bad!.segment}, ` : ''}byte ${r.first_bad!.offset}): ${r.first_bad!.reason}`,
-          `appends are refused until it is repaired; to recover the ${r.recovery!.intact_to} intact events:`,
+          r.first_bad!.tail !== undefined
+            ? `the ${r.recovery!.intact_to} events before it are intact; to settle the tail now (the next append would):`
+            : `appends are refused until it is repaired; to recover the ${r.recovery!.intact_to} intact events:`,
           ...r.recovery!.steps.map((step) => `  ${step}`),
         ].join('\n'),
   );

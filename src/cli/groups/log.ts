@@ -48,6 +48,12 @@ export function registerLog(program: Command): void {
     .action(runs(async (ctx) => (await import('../commands/log-verify.js')).logVerify(ctx)));
 
   log
+    .command('repair')
+    .description('settle the bytes after the last complete event: restore a whole last event\'s newline, or quarantine a torn write')
+    .addHelpText('after', '\nWhat the next append would do, and nothing else: a corrupt line inside the log is never touched.\n\nExamples:\n  baton log verify || baton log repair')
+    .action(runs(async (ctx) => (await import('../commands/log-repair.js')).logRepair(ctx)));
+
+  log
     .command('stats')
     .description('head, event and stream counts, segments, bytes, events by type')
     .addHelpText('after', '\nExamples:\n  baton log stats')
@@ -58,8 +64,9 @@ export function registerLog(program: Command): void {
     .description('write every stored event, in seq order, exactly as stored')
     .requiredOption('--out <file>', 'destination file, or - for stdout')
     .option('--to <seq>', 'stop after this seq (the intact prefix of a log with a corrupt line: see log verify)')
+    .option('--force', 'replace FILE when it exists (never a file inside a .baton/ folder or a store\'s log, cache or quarantine)')
     .addHelpText('after', '\nExamples:\n  baton log export --out backup.jsonl\n  baton log export --out - | gzip > backup.jsonl.gz\n  baton log export --to 9000 --out intact.jsonl && baton --dir ../restored log import intact.jsonl')
-    .action(runs(async (ctx, options: { out: string; to?: string }) => (await import('../commands/log-export.js')).logExport(ctx, options)));
+    .action(runs(async (ctx, options: { out: string; to?: string; force?: boolean }) => (await import('../commands/log-export.js')).logExport(ctx, options)));
 
   log
     .command('import')

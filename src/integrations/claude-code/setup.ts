@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { readJsonObjectFile } from '../json-config.js';
 import { FileAccess, readIfFile, writeFileAtomic } from '../../artifacts/atomic-write.js';
+import { assertNoLinksAt } from '../../artifacts/owned-paths.js';
 import { invalidInput } from '../../errors.js';
 import { writeAgentSection } from '../agent-section.js';
 
@@ -84,7 +85,8 @@ export function shellWord(word: string): string {
 }
 
 export function setupClaudeCode(workspace: string, invocation: readonly string[]): ClaudeSetupResult {
-  // Read and check everything before writing anything: invalid settings change nothing.
+  // Read and check everything before writing anything: invalid settings, or a link at either file, change nothing.
+  assertNoLinksAt(workspace, [SETTINGS_PATH, INSTRUCTIONS_PATH]);
   const { settings, bytes } = readSettings(workspace);
   const commandFor = (event: string) => [...invocation.map(shellWord), 'hook', 'claude-code', event].join(' ');
   const next = JSON.stringify(mergeClaudeSettings(settings, commandFor), null, 2) + '\n';

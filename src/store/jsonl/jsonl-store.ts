@@ -21,7 +21,7 @@ import type { EventCatalog } from '../../../events/catalog.js';
 import type { NewEvent, StoredEvent } from '../../../events/envelope.js';
 import { builtInCatalog } from '../../../events/builtin-catalog.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
-import type { LogRecoveredData } from '../../../events/log.js';
+import type { LogRecoveredData, LogRepairedData } from '../../../events/log.js';
 import { ConflictError, invalidInput, LogCorruptError } from '../../errors.js';
 import { storeUnavailable, writeFailed } from './write-failure.js';
 import { assertNoLinkBelow, ensureOwnedDir } from '../../artifacts/owned-paths.js';
@@ -30,6 +30,7 @@ import type { ChainChecker } from '../chain-checker.js';
 import type {
   AppendOptions,
   AppendResult,
+  BadPosition,
   EventHandler,
   EventStore,
   Head,
@@ -46,7 +47,8 @@ import { DIR_MODE, FILE_MODE, segmentName, workspaceLayout, type WorkspaceLayout
 import { loadBlockHasher } from './block-hasher.js';
 import { SealDigests } from './seal-digests.js';
 import { DEFAULT_SEAL_WORKER_MIN_BYTES } from './seal-checker.js';
-import { LineReader } from './line-reader.js';
+import { LineReader, NEWLINE } from './line-reader.js';
+import { describeTail, readUncommittedTail, TailKind, type UncommittedTail } from './uncommitted-tail.js';
 import type * as WriterModules from './writer-modules.js';
 import { cursorFor, findTail, listSegments, readIsLong, scanFrom, scanRuns, scanTailLines, startCursor, type Cursor, type ScanEnd, type ScannedEvent, type Segment } from './segment-scan.js';
 import { forgetVerifiedPrefix, fstatIdentity, loadVerifiedPrefix, sameIdentity, saveVerifiedPrefix, statIdentity, trustedStart, type FileIdentity } from './verified-prefix.js';
@@ -65,6 +67,8 @@ export interface JsonlStoreOptions {
   useFsWatch?: boolean;
   /** Told when recovery quarantined a torn write (the CLI prints it on stderr). */
   onRecovered?: (report: LogRecoveredData) => void;
+  /** Told when recovery restored the newline of a whole last event in place (the CLI prints it on stderr). */
+  onRepaired?: (report: LogRepairedData) => void;
   /**
    * Reads of at least this many bytes check line seals on a worker thread, on another core, while
    * this thread parses (seal-checker.ts; default 16 MiB). Infinity: always inline.
@@ -85,6 +89,9 @@ export interface JsonlStoreOptions {
   /** The smallest byte range of a segment a verify worker is given at once (default 8 MiB; tests use small ones). */
   parallelVerifyRangeBytes?: number;
 }
+
+/** What recovery did about the bytes after the committed end. */
+export type TailRecovery = { kind: 'repaired'; report: LogRepairedData } | { kind: 'recovered'; report: LogRecoveredData };
 
 /** How the last verify() of a store handle ran: diagnostics (tests, benchmarks), not part of the store contract. */
 export interface VerifyRun {
@@ -121,6 +128,7 @@ export class JsonlEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly useFsWatch: boolean;
   private readonly onRecovered: ((report: LogRecoveredData) => void) | undefined;
+  private readonly onRepaired: ((report: LogRepairedData) => void) | undefined;
   private readonly sealWorkerMinBytes: number;
   private readonly sealDigests: boolean;
   /** The log directory's identity as of construction (process-lock.ts lockIdentity); the lock is named after it. */
@@ -165,6 +173,7 @@ export class JsonlEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.useFsWatch = options.useFsWatch ?? true;
     this.onRecovered = options.onRecovered;
+    this.onRepaired = options.onRepaired;
     this.sealWorkerMinBytes = options.sealWorkerMinBytes ?? DEFAULT_SEAL_WORKER_MIN_BYTES;
     this.sealDigests = options.sealDigests ?? true;
     if (!(this.sealWorkerMinBytes >= 0)) throw invalidInput('must be a number of bytes ≥ 0 (Infinity: never)', 'sealWorkerMinBytes');
@@ -534,19 +543,36 @@ export class JsonlEventStore implements EventStore {
   }
 
   /**
-   * Crash recovery, under the lock: the bytes after the committed end (a torn line, or the lines
-   * of a batch whose write was cut short) are copied to `quarantine/`, fsynced, then cut from the
-   * segment, and the recovery is recorded as a `log.recovered` event. Never silent, never parsed.
+   * What lies after the committed end of the last segment (uncommitted-tail.ts), with the segment
+   * and offset it starts at; undefined when nothing does.
    */
-  private recover(end: ScanEnd): void {
-    const tail = this.tail!;
-    const segments = this.segments();
-    const last = segments.at(-1)!;
+  private uncommittedTail(tail: Cursor): { segment: Segment; offset: number; size: number; found: UncommittedTail | undefined } | undefined {
+    const last = this.segments().at(-1);
+    if (last === undefined) return undefined;
     const segment = tail.segment.name === '' ? last : tail.segment;
     const offset = segment.name === tail.segment.name ? tail.offset : 0;
     const size = statSync(segment.path).size;
+    if (size - offset <= 0) return undefined;
+    // The chain the tail must extend: known unless only torn bytes sit in a freshly rolled segment.
+    const chains = tail.prevHash !== undefined && (tail.segment.name !== '' || tail.seq === segment.firstSeq);
+    const found = chains ? readUncommittedTail(segment.path, { offset, seq: tail.seq, prevHash: tail.prevHash! }, size) : undefined;
+    return { segment, offset, size, found };
+  }
+
+  /**
+   * Crash recovery, under the lock, of the bytes after the committed end. A whole last event whose
+   * newline is missing or damaged may have been acknowledged: its newline is restored in place and
+   * recorded as `log.repaired`, the event kept. Anything else there (a torn line, or the lines of a
+   * batch whose write was cut short) is copied to `quarantine/`, fsynced, then cut from the segment,
+   * and recorded as a `log.recovered` event. Never silent, never parsed as an event unless whole.
+   */
+  private recover(end: ScanEnd): TailRecovery | undefined {
+    const tail = this.tail!;
+    const located = this.uncommittedTail(tail);
+    if (located === undefined) return undefined;
+    const { segment, offset, size, found } = located;
+    if (found?.kind === TailKind.unterminatedEvent) return { kind: 'repaired', report: this.repairNewline(segment, found) };
     const bytes = size - offset;
-    if (bytes <= 0) return;
     ensureOwnedDir(this.layout.workspace, this.layout.quarantine, DIR_MODE);
     // A recovery cut short after quarantining (before truncating) is redone by the next append:
     // with a fixed clock (BATON_NOW) that would pick the same name, so never reuse one.
@@ -610,6 +636,102 @@ export class JsonlEventStore implements EventStore {
       if (this.index) recordWritten(this.index, plan.events, '', undefined);
     }
     this.onRecovered?.(report);
+    return { kind: 'recovered', report };
+  }
+
+  /**
+   * Restore the newline of a whole last event (uncommitted-tail.ts), fsync, take the event (and its
+   * batch) into the log as committed, and record `log.repaired` after it.
+   */
+  private repairNewline(segment: Segment, found: Extract<UncommittedTail, { kind: typeof TailKind.unterminatedEvent }>): LogRepairedData {
+    const fd = openSync(segment.path, 'r+');
+    try {
+      if (writeSync(fd, Buffer.from([NEWLINE]), 0, 1, found.repairOffset) !== 1) throw new Error('short write');
+      fsyncSync(fd);
+    } catch (error) {
+      throw storeUnavailable(error, `could not restore the newline of seq ${found.seq} at ${segment.name}:${found.repairOffset}; the log is unchanged`, segment.path);
+    } finally {
+      closeSync(fd);
+    }
+    // The repaired lines are committed now: catching up folds them like any other process's append.
+    const end = this.catchUp();
+    if (end.uncommittedBytes > 0 || this.tail!.seq !== found.seq + 1) {
+      throw new LogCorruptError(`the newline of seq ${found.seq} was restored, yet the log does not end there (${segment.name}:${found.repairOffset})`, {
+        seq: found.seq,
+        offset: found.repairOffset,
+        segment: segment.name,
+        reason: 'repair did not complete the tail',
+      });
+    }
+    const report: LogRepairedData = {
+      reason: found.repair,
+      segment: segment.name,
+      seq: found.seq,
+      offset: found.repairOffset,
+      bytes_changed: 1,
+      replaced: found.replaced,
+    };
+    const { emptyIndex, planAppend, recordWritten, validateBatchNow } = this.writer!;
+    const plan = planAppend(
+      validateBatchNow(this.catalog, [{ type: 'log.repaired', stream: 'log/recovery', data: report }]),
+      this.index ?? { ...emptyIndex(), seq: this.tail!.seq - 1, hash: this.headHash },
+      { now: this.now, defaultActor: 'system', lastId: this.headId },
+    );
+    if (plan.kind === 'write') {
+      this.writeCommitted(plan.events, plan.bytes, true);
+      if (this.index) recordWritten(this.index, plan.events, '', undefined);
+    }
+    this.onRepaired?.(report);
+    return report;
+  }
+
+  /**
+   * `baton log repair`: under the lock, what an append would do about the bytes after the committed
+   * end, and nothing else: restore a whole last event's newline, or quarantine a torn write.
+   */
+  async repairTail(): Promise<TailRecovery | undefined> {
+    const run = async (): Promise<TailRecovery | undefined> => {
+      this.ensureWorkspace();
+      const { acquireProcessLock } = await this.loadWriter();
+      const lock = await acquireProcessLock(this.lockName, { timeoutMs: this.lockTimeoutMs });
+      try {
+        const end = this.catchUp();
+        return end.uncommittedBytes > 0 ? this.recover(end) : undefined;
+      } finally {
+        await lock.release();
+      }
+    };
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
+   * Describe what lies after the committed end without changing it, for verify: a write in flight
+   * is told from a real tail by looking again under the lock (a writer holds it while it writes).
+   */
+  private async tailFinding(): Promise<BadPosition | undefined> {
+    const look = (): BadPosition | undefined => {
+      const { end } = findTail(this.segments());
+      if (end.uncommittedBytes === 0) return undefined;
+      const located = this.uncommittedTail(end.cursor);
+      if (located === undefined) return undefined;
+      const found: UncommittedTail = located.found ?? { kind: TailKind.torn, offset: located.offset, bytes: located.size - located.offset, lines: end.uncommittedLines };
+      return { seq: end.cursor.seq, offset: located.offset, segment: located.segment.name, reason: describeTail(found), tail: found.kind };
+    };
+    if (look() === undefined) return undefined;
+    const { acquireProcessLock } = await this.loadWriter();
+    let lock: Awaited<ReturnType<typeof acquireProcessLock>> | undefined;
+    try {
+      lock = await acquireProcessLock(this.lockName, { timeoutMs: this.lockTimeoutMs });
+    } catch {
+      // A writer holding the lock that long: what is there now is the answer.
+    }
+    try {
+      return look();
+    } finally {
+      await lock?.release();
+    }
   }
 
   /**
@@ -790,6 +912,15 @@ export class JsonlEventStore implements EventStore {
   }
 
   async verify(): Promise<VerifyReport> {
+    const report = await this.verifyCommitted();
+    if (!report.ok) return report;
+    // The committed log is sound; an unterminated or torn tail after it is still never "ok".
+    const tail = await this.tailFinding();
+    return tail === undefined ? report : { ...report, ok: false, first_bad: tail };
+  }
+
+  /** The committed lines: seq, schema, seals and chain (what follows the last complete batch is tailFinding's). */
+  private async verifyCommitted(): Promise<VerifyReport> {
     const segments = this.segments();
     let fallback: string | undefined;
     if (this.parallelVerifyMinBytes !== Number.POSITIVE_INFINITY) {
