@@ -108,7 +108,8 @@ const MINIMAL_STATUS = {
       "reader": null,
       "count": 0
     },
-    "integrity_finding_count": 0
+    "integrity_finding_count": 0,
+    "integrity_findings": []
   }
 };
 /** A real `baton status` envelope (ids and folders made neutral). */
@@ -280,7 +281,8 @@ const SEED_STATUS = {
       "reader": "bench:agent:1",
       "count": 0
     },
-    "integrity_finding_count": 0
+    "integrity_finding_count": 0,
+    "integrity_findings": []
   }
 };
 

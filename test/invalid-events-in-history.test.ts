@@ -30,7 +30,7 @@ const INVALID: readonly [string, string, Record<string, unknown>][] = [
 type Finding = { seq: number; reason?: string; message?: string };
 const listed: Record<string, (views: Record<string, unknown>) => Finding[]> = {
   coordination: (v) => [...(v['roster'] as { integrity_findings: Finding[] }).integrity_findings, ...(v['inbox'] as { integrity_findings: Finding[] }).integrity_findings],
-  tasks: (v) => Array.from({ length: (v['status'] as { baton: { integrity_finding_count: number } }).baton.integrity_finding_count }, () => ({ seq: -1 })),
+  tasks: (v) => (v['status'] as { baton: { integrity_findings: Finding[] } }).baton.integrity_findings,
   work_units: (v) => (v['orchestrate'] as { integrity_findings: Finding[] }).integrity_findings,
   flow: (v) => (v['flow'] as { integrity_findings: Finding[] }).integrity_findings,
 };

@@ -59,8 +59,13 @@ export interface StatusEnvelope extends Head<'orchestration_status'> {
     initiatives: InitiativeSummary[];
     unread_signals: { reader: string | null; count: number };
     integrity_finding_count: number;
+    /** The most recent findings (at most STATUS_FINDINGS_SHOWN, oldest first); the count is of all of them. */
+    integrity_findings: { seq: number; stream: string; type: string; reason: string }[];
   };
 }
+
+/** How many integrity findings `baton status` lists: it is read at every stop, so the latest ones. */
+export const STATUS_FINDINGS_SHOWN = 20;
 
 export interface StatusInputs {
   storePath: string;
@@ -103,6 +108,7 @@ export function statusEnvelope(state: TasksState, ctx: ViewContext, inputs: Stat
       initiatives: inputs.initiatives ?? [],
       unread_signals: { reader, count },
       integrity_finding_count: state.findings.length,
+      integrity_findings: state.findings.slice(-STATUS_FINDINGS_SHOWN).map((f) => ({ seq: f.seq, stream: f.stream, type: f.type, reason: f.reason })),
     },
   };
 }

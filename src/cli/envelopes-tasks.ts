@@ -91,6 +91,8 @@ export const OrchestrationStatusEnvelope = envelope('orchestration_status', {
     ),
     unread_signals: z.strictObject({ reader: z.string().nullable(), count: z.number().int().min(0) }),
     integrity_finding_count: z.number().int().min(0),
+    /** The most recent integrity findings (at most 20, oldest first): events the fold refused, with why. */
+    integrity_findings: z.array(z.strictObject({ seq: z.number().int().min(1), stream: z.string(), type: z.string(), reason: z.string() })),
   }),
 });
 

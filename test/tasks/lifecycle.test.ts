@@ -368,5 +368,9 @@ describe('history, replay, idempotency, integrity', () => {
     expect(q.baton.integrity_findings[0]!.seq).toBe(seq);
     const st = await ws.ok(OrchestrationStatusEnvelope, ['status']);
     expect(st.baton.integrity_finding_count).toBe(1);
+    expect(st.baton.integrity_findings).toEqual([{ seq, stream: `task/${T}`, type: 'task.transitioned', reason: q.baton.integrity_findings[0]!.reason }]);
+    const human = await ws.run(['--human', 'status']);
+    expect(human.stdout).toContain(`Integrity findings: 1`);
+    expect(human.stdout).toContain(`seq ${seq} task.transitioned on task/${T}: ${q.baton.integrity_findings[0]!.reason}`);
   });
 });

@@ -88,5 +88,11 @@ export function humanStatus(e: z.output<typeof OrchestrationStatusEnvelope>): st
     const more = i.next_safe_actions.length > 1 ? ` (+${i.next_safe_actions.length - 1} more)` : '';
     lines.push(`${i.initiative}: ${String(first['type'])} ${String(first['wu_id'] ?? '')} — ${String(first['reason'] ?? '')}${more}`);
   }
+  const findings = e.baton.integrity_findings;
+  if (e.baton.integrity_finding_count > 0) {
+    const shown = findings.length < e.baton.integrity_finding_count ? ` (the latest ${findings.length})` : '';
+    lines.push(`Integrity findings: ${e.baton.integrity_finding_count}${shown}`);
+    for (const f of findings) lines.push(`  seq ${f.seq} ${f.type} on ${f.stream}: ${f.reason}`);
+  }
   return [...lines, ...tail].join('\n');
 }
