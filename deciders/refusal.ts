@@ -9,12 +9,29 @@ export class Refusal extends Error {
     readonly code: string,
     message: string,
     readonly details: Record<string, unknown> | undefined = undefined,
+    /** The input at fault, by its domain name: each surface words it with its own name for it. */
+    readonly input: InputFault | undefined = undefined,
   ) {
     super(message);
   }
 }
 
-/** Bad input named by its flag, in the words `invalidInput` gives a BatonError (`--flag: rule`). */
+/**
+ * Which input a refusal is about, by its domain field name (`parent`, `root_task`, `session_id`),
+ * and its words as a function of the name a surface gives that input: the CLI says `--root-task`,
+ * MCP names its argument, the dashboard its query parameter. The pure core never names a flag.
+ */
+export interface InputFault {
+  field: string;
+  say: (name: string) => string;
+}
+
+/** A refusal about one input field: worded with the domain name until a surface names it its own way. */
+export function refuseField(code: string, field: string, say: (name: string) => string, details: Record<string, unknown> = {}): Refusal {
+  return new Refusal(code, say(field), { ...details, field }, { field, say });
+}
+
+/** Bad input named by its field, in the words `invalidInput` gives a BatonError (`field: rule`). */
 export function refuseInput(rule: string, field?: string): Refusal {
-  return new Refusal('INVALID_INPUT', field ? `${field}: ${rule}` : rule, field ? { field } : undefined);
+  return field === undefined ? new Refusal('INVALID_INPUT', rule) : refuseField('INVALID_INPUT', field, (name) => `${name}: ${rule}`);
 }

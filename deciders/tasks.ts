@@ -9,7 +9,7 @@ import { streamVersionIn, type TasksState } from '../projections/tasks/state.js'
 import { SessionStatus } from '../events/coordination/identities.js';
 import type { SessionRecord } from '../projections/coordination/state.js';
 import type { Decision } from './decision.js';
-import { Refusal } from './refusal.js';
+import { Refusal, refuseInput } from './refusal.js';
 
 /**
  * The tasks domain's rules (tasks.md §5–§8) as deciders: each takes a command whose input is
@@ -67,7 +67,7 @@ export function decideCreateTask(command: CreateTask, state: TasksState): Decisi
   if (parent !== undefined) {
     const p = state.tasks.get(parent);
     if (!p) throw taskNotFound(parent);
-    if (p.session_id !== sessionId) throw new Refusal(TaskErrorCode.INVALID_INPUT, `--parent: task ${parent} belongs to session ${p.session_id}, not ${sessionId}`, { field: '--parent' });
+    if (p.session_id !== sessionId) throw refuseInput(`task ${parent} belongs to session ${p.session_id}, not ${sessionId}`, 'parent');
   }
   const data: TaskCreatedData = {
     task_id: command.taskId,
@@ -132,7 +132,7 @@ export function decideStartSubagent(command: StartSubagent, state: TasksState): 
   const root = state.tasks.get(rootTask);
   if (!root) throw taskNotFound(rootTask);
   if (root.session_id !== sessionId) {
-    throw new Refusal(TaskErrorCode.INVALID_INPUT, `--root-task: task ${rootTask} belongs to session ${root.session_id}, not ${sessionId}`, { field: '--root-task' });
+    throw refuseInput(`task ${rootTask} belongs to session ${root.session_id}, not ${sessionId}`, 'root_task');
   }
   const data: SubagentStartedData = { subagent_id: command.subagentId, session_id: sessionId, kind: command.kind, root_task_id: rootTask };
   return one('subagent.started', `subagent/${command.subagentId}`, data, 'no_stream', { id: command.subagentId }, key);

@@ -5,7 +5,7 @@ import { stepWu } from '../machines/work-unit-steps.js';
 import type { WorkUnitsState } from '../projections/work-units/state.js';
 import type { Decision } from './decision.js';
 import { ErrorCode, WorkUnitErrorCode } from './error-codes.js';
-import { Refusal, refuseInput } from './refusal.js';
+import { Refusal, refuseField, refuseInput } from './refusal.js';
 import { knownWu, type WuCommandState } from './work-units.js';
 
 /**
@@ -29,7 +29,7 @@ export function decideCreateInitiative(command: CreateInitiative, state: WorkUni
     throw new Refusal(WorkUnitErrorCode.ALREADY_EXISTS, `Initiative ${command.initiative} already exists with different fields`, { initiative: command.initiative });
   }
   if (command.slug !== null && state.slugs[command.slug] !== undefined) {
-    throw new Refusal(WorkUnitErrorCode.ALREADY_EXISTS, `--slug: ${command.slug} is already the slug of ${state.slugs[command.slug]}`, { field: '--slug' });
+    throw refuseField(WorkUnitErrorCode.ALREADY_EXISTS, 'slug', (name) => `${name}: ${command.slug} is already the slug of ${state.slugs[command.slug!]}`);
   }
   const stream = `initiative/${command.initiative}`;
   const data = { initiative: command.initiative, title: command.title, slug: command.slug, lanes: command.lanes };
@@ -82,9 +82,9 @@ function resolveInitiative(state: WorkUnitsState, ref: string): string | undefin
 export function decideDefineWu(command: DefineWu, state: WuCommandState): Decision<{ result: DefinitionResult; changed_fields: string[] }> {
   const { wuId, given } = command;
   const initiative = resolveInitiative(state.fold, command.initiative);
-  if (initiative === undefined) throw new Refusal(ErrorCode.UNKNOWN_ID, `--initiative: Initiative ${command.initiative} not found`, { field: '--initiative' });
+  if (initiative === undefined) throw refuseField(ErrorCode.UNKNOWN_ID, 'initiative', (name) => `${name}: Initiative ${command.initiative} not found`);
   const lanes = state.fold.initiatives[initiative]!.lanes;
-  if (lanes.length > 0 && !lanes.includes(given.lane)) throw refuseInput(`lane "${given.lane}" is not one of ${initiative}'s lanes (${lanes.join(', ')})`, '--lane');
+  if (lanes.length > 0 && !lanes.includes(given.lane)) throw refuseInput(`lane "${given.lane}" is not one of ${initiative}'s lanes (${lanes.join(', ')})`, 'lane');
   const stream = `wu/${wuId}`;
   const wu = state.fold.wus[wuId];
   if (wu === undefined || !wu.defined) {
@@ -165,7 +165,7 @@ export function decideUpdateInitiative(command: UpdateInitiative, state: WuComma
   for (const [key, value] of Object.entries(command.given)) if (canonicalValue(current[key] ?? null) !== canonicalValue(value)) changed[key] = value;
   const slug = changed['slug'];
   if (typeof slug === 'string' && state.fold.slugs[slug] !== undefined && state.fold.slugs[slug] !== command.initiative) {
-    throw new Refusal(WorkUnitErrorCode.ALREADY_EXISTS, `--slug: ${slug} is already the slug of ${state.fold.slugs[slug]}`, { field: '--slug' });
+    throw refuseField(WorkUnitErrorCode.ALREADY_EXISTS, 'slug', (name) => `${name}: ${slug} is already the slug of ${state.fold.slugs[slug]}`);
   }
   const changedFields = Object.keys(changed);
   if (changedFields.length === 0) return { events: [], expected: {}, outcome: { changed_fields: [] } };

@@ -121,7 +121,7 @@ export function decideClaim(command: ClaimWu, state: WuCommandState): Decision<W
   }
   requireLegal(wu, { type: 'CLAIM' }, 'claim');
   const mode: ClaimedMode = command.mode ?? (wu.def.claimed_mode as ClaimedMode | undefined) ?? command.defaults.claimMode;
-  if (command.worktree !== undefined && !isWorktreeMode(mode)) throw refuseInput(`a ${mode} claim has no worktree (the root checkout is its workspace)`, '--worktree');
+  if (command.worktree !== undefined && !isWorktreeMode(mode)) throw refuseInput(`a ${mode} claim has no worktree (the root checkout is its workspace)`, 'worktree');
   const lane = wu.def.lane ?? 'default';
   const claim = {
     session_id: me,
@@ -174,7 +174,7 @@ export function decideRelease(command: WuActor & { reason?: string | undefined }
   const wu = movable(state, command.wuId, 'release', { type: 'RELEASE' }, WorkUnitErrorCode.NOT_CLAIMED);
   const claimant = currentClaim(wu)?.session_id ?? null;
   if (command.reason === undefined && (claimant === null || claimant !== command.session)) {
-    throw refuseInput(`required when the actor is not the claimant${claimant ? ` (${claimant})` : ''}`, '--reason');
+    throw refuseInput(`required when the actor is not the claimant${claimant ? ` (${claimant})` : ''}`, 'reason');
   }
   const data = { wu_id: command.wuId, reason: command.reason?.trim() ?? null, previous_claimant: claimant };
   return one(command.wuId, 'wu.released', data, state.version, { yaml_status: 'ready' });

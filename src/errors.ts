@@ -1,3 +1,4 @@
+import type { InputFault } from '../deciders/refusal.js';
 import type { FieldProblem } from '../events/validation.js';
 import { formatProblems } from '../events/validation.js';
 
@@ -61,12 +62,15 @@ export function exitCodeFor(code: string): number {
 export class BatonError extends Error {
   readonly code: string;
   readonly details: Record<string, unknown> | undefined;
+  /** The input at fault, by its domain name, when a pure refusal named one (each surface names it its own way). */
+  readonly input: InputFault | undefined;
 
-  constructor(code: string, message: string, details?: Record<string, unknown>) {
+  constructor(code: string, message: string, details?: Record<string, unknown>, input?: InputFault) {
     super(message);
     this.name = 'BatonError';
     this.code = code;
     this.details = details;
+    this.input = input;
   }
 
   get exitCode(): number {

@@ -36,4 +36,17 @@ describe('the pure core', () => {
       expect(source, name).not.toMatch(/Date\.now\(|new Date\(\)|process\.|performance\.now|Math\.random\(/);
     }
   });
+
+  it('names no CLI flag: a refusal names its input by its domain field, and each surface by its own name for it', () => {
+    // The one exception: the last stopping point prints the exact resume command, a CLI command line.
+    const COMMAND_LINES = new Set(['projections/tasks/last-stopping-point.ts']);
+    for (const file of files) {
+      const name = relative(root, file);
+      if (COMMAND_LINES.has(name) || name.endsWith('.generated.ts')) continue;
+      const code = readFileSync(file, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/(^|[^:])\/\/.*$/gm, '$1');
+      expect(code.match(/['"`]--[a-z][a-z-]*/g) ?? [], name).toEqual([]);
+    }
+  });
 });

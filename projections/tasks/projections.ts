@@ -2,6 +2,7 @@ import type { BatonEvent } from '../../events/baton-event.js';
 import { TASK_STATES, type TaskState } from '../../events/tasks/terms.js';
 import type { Projection } from '../projection.js';
 import { Refusal, TaskErrorCode } from './refusal.js';
+import { refuseField } from '../../deciders/refusal.js';
 import { applyTasks, deserializeTasks, initTasks, serializeTasks, type TasksState } from './state.js';
 import { DEFAULT_WORK_UNITS_CONFIG } from '../work-units/settings.js';
 import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from '../work-units/state.js';
@@ -26,14 +27,14 @@ export function viewContextFrom(args: ViewArgs, now: string): ViewContext {
 
 export function parseStateFilter(raw: string): TaskState {
   if (!(TASK_STATES as readonly string[]).includes(raw)) {
-    throw new Refusal(TaskErrorCode.INVALID_INPUT, `Invalid --state value: '${raw}'. Allowed: ${TASK_STATES.join(', ')}.`, { field: '--state' });
+    throw refuseField(TaskErrorCode.INVALID_INPUT, 'state', (name) => `Invalid ${name} value: '${raw}'. Allowed: ${TASK_STATES.join(', ')}.`);
   }
   return raw as TaskState;
 }
 
-function required(args: ViewArgs, key: string, flag: string): string {
+function required(args: ViewArgs, key: string): string {
   const value = str(args, key);
-  if (value === undefined) throw new Refusal(TaskErrorCode.INVALID_INPUT, `${flag} is required for this view`, { field: flag });
+  if (value === undefined) throw refuseField(TaskErrorCode.INVALID_INPUT, key, (name) => `${name} is required for this view`);
   return value;
 }
 
@@ -122,12 +123,12 @@ export const tasksViewProjection = tasksProjection('tasks', (state, now, args) =
 
 // The replay views take their commands' arguments (tasks.md §11.3): `task <id>` and `session <id>`
 // take the id as a positional argument, as `--task` / `--session-id` do.
-export const taskViewProjection = tasksProjection('task', (state, now, args) => taskEnvelope(state, viewContextFrom(args, now), required(withTarget(args, 'task'), 'task', '--task')));
+export const taskViewProjection = tasksProjection('task', (state, now, args) => taskEnvelope(state, viewContextFrom(args, now), required(withTarget(args, 'task'), 'task')));
 
 export const sessionsViewProjection = tasksProjection('sessions', (state, now, args) => sessionsEnvelope(state, viewContextFrom(args, now)));
 
 export const sessionViewProjection = tasksProjection('session', (state, now, args) =>
-  sessionEnvelope(state, viewContextFrom(args, now), required(withTarget(args, 'session_id'), 'session_id', '--session-id')),
+  sessionEnvelope(state, viewContextFrom(args, now), required(withTarget(args, 'session_id'), 'session_id')),
 );
 
 /** `args` with the positional target standing in for `key` when the flag was not given. */

@@ -1,4 +1,4 @@
-import { Refusal } from '../../deciders/refusal.js';
+import { Refusal, refuseField } from '../../deciders/refusal.js';
 
 export { Refusal };
 
@@ -21,7 +21,8 @@ const PATTERNS = {
 /** §2: the full pattern, at most 128 characters, checked before anything is read. */
 export function checkId(prefix: keyof typeof PATTERNS, raw: string, field?: string): string {
   if (raw.length > 128 || !PATTERNS[prefix].test(raw)) {
-    throw new Refusal(TaskErrorCode.INVALID_INPUT, `Expected ${prefix}_<id>, got '${raw}'`, field ? { field } : undefined);
+    const rule = `Expected ${prefix}_<id>, got '${raw}'`;
+    throw field === undefined ? new Refusal(TaskErrorCode.INVALID_INPUT, rule) : refuseField(TaskErrorCode.INVALID_INPUT, field, () => rule);
   }
   return raw;
 }

@@ -91,7 +91,7 @@ export function requireTask(state: TasksState, raw: string, field?: string): str
 }
 
 export function statusEnvelope(state: TasksState, ctx: ViewContext, inputs: StatusInputs): StatusEnvelope {
-  const scope = inputs.scope === undefined ? undefined : requireSession(state, inputs.scope, '--session');
+  const scope = inputs.scope === undefined ? undefined : requireSession(state, inputs.scope, 'session');
   const lsp = lastStoppingPoint(state, { now: ctx.now, installDir: ctx.installDir, invocation: ctx.invocation, scope });
   const current = lsp.currentSessionId === null ? undefined : state.coordination.sessions.get(lsp.currentSessionId);
   const readerSession = state.coordination.sessions.get(inputs.acting ?? scope ?? '') ?? current;
@@ -118,7 +118,7 @@ export interface TasksEnvelope extends Head<'orchestration_tasks'> {
 }
 
 export function tasksEnvelope(state: TasksState, ctx: ViewContext, filters: { state?: TaskState | undefined; sessionId?: string | undefined }): TasksEnvelope {
-  const session = filters.sessionId === undefined ? undefined : requireSession(state, filters.sessionId, '--session-id');
+  const session = filters.sessionId === undefined ? undefined : requireSession(state, filters.sessionId, 'session_id');
   const tasks = tasksInOrder(state).filter((t) => (filters.state === undefined || t.state === filters.state) && (session === undefined || t.session_id === session));
   return { ...head('orchestration_tasks', ctx), tasks: tasks.map(wizardTask) };
 }

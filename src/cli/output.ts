@@ -78,9 +78,21 @@ export class Output {
   }
 }
 
+/** The CLI's flag for a domain input field: `session_id` → `--session-id` (a name that is already a flag stays). */
+export function flagFor(field: string): string {
+  return field.startsWith('-') ? field : `--${field.replace(/_/g, '-')}`;
+}
+
 function describeError(error: unknown): { code: string; message: string; details: Record<string, unknown> | undefined } {
   // A pure Refusal (deciders/, projections/) that reached the CLI unconverted says the same.
-  if (isBatonError(error) || error instanceof Refusal) return { code: error.code, message: error.message, details: error.details };
+  if (isBatonError(error) || error instanceof Refusal) {
+    // An input named by its domain field is named here by its flag (`root_task` → `--root-task`).
+    if (error.input !== undefined) {
+      const flag = flagFor(error.input.field);
+      return { code: error.code, message: error.input.say(flag), details: { ...error.details, field: flag } };
+    }
+    return { code: error.code, message: error.message, details: error.details };
+  }
   const err = error as NodeJS.ErrnoException;
   if (err && (err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS' || err.code === 'ENOSPC')) {
     return { code: ErrorCode.STORE_UNAVAILABLE, message: `${err.message}; nothing was written`, details: undefined };

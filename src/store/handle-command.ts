@@ -32,7 +32,7 @@ export interface Handled<S, R> {
 
 /** A pure refusal as the CLI's error: same code, message and details. */
 export function asBatonError(error: unknown): unknown {
-  return error instanceof Refusal ? new BatonError(error.code, error.message, error.details) : error;
+  return error instanceof Refusal ? new BatonError(error.code, error.message, error.details, error.input) : error;
 }
 
 /**

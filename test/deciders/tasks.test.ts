@@ -35,11 +35,11 @@ describe('task create', () => {
     expect(decision.outcome).toEqual({ id: 'task_first' });
   });
 
-  it("refuses a parent of another session, naming --parent", () => {
+  it("refuses a parent of another session, naming the parent field (the CLI says --parent)", () => {
     const other: Fact = { type: 'session.started', stream: 'session/session_o', data: { session_id: 'session_o', display_name: 'O', ttl_seconds: 3600 } };
     const theirs: Fact = { type: 'task.created', stream: 'task/task_p', data: { task_id: 'task_p', session_id: 'session_o', label: 'p', state: 'running' } };
     const refusal = refusalOf(() => decideCreateTask({ taskId: 'task_c', sessionId: S, label: 'c', state: 'queued', parent: 'task_p' }, tasks([started, other, theirs])));
-    expect(refusal).toEqual({ code: 'INVALID_INPUT', message: `--parent: task task_p belongs to session session_o, not ${S}` });
+    expect(refusal).toEqual({ code: 'INVALID_INPUT', message: `parent: task task_p belongs to session session_o, not ${S}` });
   });
 });
 

@@ -17,9 +17,9 @@ describe('initiative create', () => {
     expect(refusalOf(() => decideCreateInitiative({ ...wanted, title: 'Other' }, fold([initiative]))).code).toBe('ALREADY_EXISTS');
   });
 
-  it("refuses a slug another initiative holds, naming --slug", () => {
+  it("refuses a slug another initiative holds, naming the slug field", () => {
     const refusal = refusalOf(() => decideCreateInitiative({ initiative: 'INIT-2', title: 'Two', slug: 'checkout', lanes: [] }, fold([initiative])));
-    expect(refusal).toEqual({ code: 'ALREADY_EXISTS', message: '--slug: checkout is already the slug of INIT-1' });
+    expect(refusal).toEqual({ code: 'ALREADY_EXISTS', message: 'slug: checkout is already the slug of INIT-1' });
   });
 });
 
@@ -38,10 +38,10 @@ describe('wu create', () => {
     expect(decideDefineWu({ wuId: 'WU-1', initiative: 'INIT-1', given: { initiative: 'INIT-1', lane: 'Core', title: 'One' } }, state).outcome.result).toBe(DefinitionResult.unchanged);
   });
 
-  it('refuses an unknown initiative (UNKNOWN_ID) and a lane the initiative does not have (--lane)', () => {
+  it('refuses an unknown initiative (UNKNOWN_ID) and a lane the initiative does not have (the lane field)', () => {
     expect(refusalOf(() => decideDefineWu({ wuId: 'WU-2', initiative: 'INIT-9', given: { initiative: 'INIT-9', lane: 'Core' } }, { fold: fold([initiative]), version: 0 })).code).toBe('UNKNOWN_ID');
     const lane = refusalOf(() => decideDefineWu({ wuId: 'WU-2', initiative: 'INIT-1', given: { initiative: 'INIT-1', lane: 'Ops' } }, { fold: fold([initiative]), version: 0 }));
-    expect(lane).toEqual({ code: 'INVALID_INPUT', message: '--lane: lane "Ops" is not one of INIT-1\'s lanes (Core, Docs)' });
+    expect(lane).toEqual({ code: 'INVALID_INPUT', message: 'lane: lane "Ops" is not one of INIT-1\'s lanes (Core, Docs)' });
   });
 });
 
@@ -75,6 +75,6 @@ describe('initiative update', () => {
   it('refuses an unknown initiative and a slug another one holds', () => {
     expect(refusalOf(() => decideUpdateInitiative({ initiative: 'INIT-9', given: { title: 'x' } }, state([initiative]))).code).toBe('UNKNOWN_ID');
     const other: Fact = { type: 'initiative.created', stream: 'initiative/INIT-2', data: { initiative: 'INIT-2', title: 'Two', slug: 'two', lanes: [] } };
-    expect(refusalOf(() => decideUpdateInitiative({ initiative: 'INIT-1', given: { slug: 'two' } }, state([initiative, other])))).toEqual({ code: 'ALREADY_EXISTS', message: '--slug: two is already the slug of INIT-2' });
+    expect(refusalOf(() => decideUpdateInitiative({ initiative: 'INIT-1', given: { slug: 'two' } }, state([initiative, other])))).toEqual({ code: 'ALREADY_EXISTS', message: 'slug: two is already the slug of INIT-2' });
   });
 });

@@ -37,9 +37,9 @@ describe('wu claim', () => {
     expect(decision.events[0]!.data['takeover_from']).toBe('session_a');
   });
 
-  it('a worktree for a claim mode without one is refused, naming --worktree', () => {
+  it('a worktree for a claim mode without one is refused, naming the worktree field', () => {
     const refusal = refusalOf(() => decideClaim({ wuId: WU, session: null, now: at(1), mode: 'branch-only', worktree: 'wt', defaults }, state([defined])));
-    expect(refusal).toEqual({ code: 'INVALID_INPUT', message: '--worktree: a branch-only claim has no worktree (the root checkout is its workspace)' });
+    expect(refusal).toEqual({ code: 'INVALID_INPUT', message: 'worktree: a branch-only claim has no worktree (the root checkout is its workspace)' });
   });
 
   it('an unknown WU is UNKNOWN_ID', () => {
@@ -67,9 +67,9 @@ describe('wu checkpoint, return, block, unblock, release', () => {
     expect(decideUnblock({ wuId: WU, session: 'session_a', now: at(10) }, state([...claimed, blocked])).outcome.yaml_status).toBe('in_progress');
   });
 
-  it("releasing somebody else's claim needs --reason", () => {
+  it("releasing somebody else's claim needs a reason", () => {
     const refusal = refusalOf(() => decideRelease({ wuId: WU, session: 'session_b', now: at(9) }, state(claimed)));
-    expect(refusal).toEqual({ code: 'INVALID_INPUT', message: '--reason: required when the actor is not the claimant (session_a)' });
+    expect(refusal).toEqual({ code: 'INVALID_INPUT', message: 'reason: required when the actor is not the claimant (session_a)' });
     expect(decideRelease({ wuId: WU, session: 'session_a', now: at(9) }, state(claimed)).events[0]!.data).toEqual({ wu_id: WU, reason: null, previous_claimant: 'session_a' });
   });
 
