@@ -8,7 +8,7 @@ import { invalidInput } from './errors.js';
  * found by reading `.git` files, no git process), else the current directory.
  *
  * Every linked worktree of a repository resolves to the main working tree, so agents working in
- * `git worktree add …` folders share one `.baton/` with the root checkout (issue 17).
+ * `git worktree add …` folders share one `.baton/` with the root checkout.
  */
 export function resolveWorkspace(explicit: string | undefined, cwd: string = process.cwd()): string {
   if (explicit !== undefined) {

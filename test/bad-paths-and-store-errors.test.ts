@@ -6,7 +6,7 @@ import { batonIn, errorEnvelopeOf, jsonLines, runBaton, type CliResult } from '.
 import { hashTree, makeTempDir, removeTempDirs, segmentBytes, storedEvents } from './helpers/workspace.js';
 
 /**
- * #23 points 4 and 5: a file-system error on a path the user gave is exit 2 naming the flag and
+ * a file-system error on a path the user gave is exit 2 naming the flag and
  * the path, never exit 1; a store Baton cannot write is exit 5 STORE_UNAVAILABLE naming it; a full
  * disk leaves no partial batch and no empty quarantine file, and says what happened; `resume
  * --execute` runs this Baton; `mem converged` answers "not converged" with exit 6, not 1.

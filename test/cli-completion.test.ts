@@ -8,7 +8,7 @@ import { errorEnvelopeOf, runBaton } from './helpers/cli.js';
 import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
 
 /**
- * #19 `baton completion bash|zsh|fish`: a script generated from commander's command tree that
+ * `baton completion bash|zsh|fish`: a script generated from commander's command tree that
  * names every command; the bash one parses (`bash -n`) and, sourced into bash, completes what a user
  * types: commands at every level, a command's own options, and no command name after an option
  * that takes a value.

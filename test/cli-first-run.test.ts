@@ -5,7 +5,7 @@ import { BATON_BIN, childEnv, runBaton } from './helpers/cli.js';
 import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
 
 /**
- * #19 first run: a bare `baton` and every bare group print their help and exit 0 (they printed
+ * First run: a bare `baton` and every bare group print their help and exit 0 (they printed
  * nothing); a wrong command exits 2 suggesting the nearest one. Nothing is written either way.
  */
 afterAll(removeTempDirs);

@@ -4,7 +4,7 @@ import { REPLAY_VIEWS } from '../src/cli/groups/replay.js';
 import { batonIn, runBaton } from './helpers/cli.js';
 import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
 
-/** #19 nits: help texts that promised a list or repeated a default, `baton version`, readable --human output. */
+/** Nits: help texts that promised a list or repeated a default, `baton version`, readable --human output. */
 afterAll(removeTempDirs);
 
 const T0 = '2026-11-22T09:00:00.000Z';

@@ -59,7 +59,7 @@ describe('baton log append', () => {
 
   it('the actor is --session, else BATON_SESSION, else BATON_AGENT_IDENTITY, else `system`', async () => {
     const workspace = await freshWorkspace('baton-actor-');
-    // A session acting on a write must be live (issue 18): the two are started first.
+    // A session acting on a write must be live: the two are started first.
     const started = async () => (jsonLines(await ok(workspace, ['session', 'start', '--json'])).at(-1) as { session: { id: string } }).session.id;
     const flag = await started();
     const fromEnv = await started();
@@ -178,7 +178,7 @@ describe('baton log show and tail', () => {
       child.kill('SIGINT');
     }
     expect(await closed).toBe(130);
-    // #19: Ctrl-C writes no INTERRUPTED envelope into the JSON stream (a `| jq` consumer sees only
+    // Ctrl-C writes no INTERRUPTED envelope into the JSON stream (a `| jq` consumer sees only
     // events); it says so on stderr.
     expect(stdout).toBe(joined(storedLines(follow)));
     expect(stdout.trim().split('\n')).toHaveLength(4);

@@ -5,7 +5,7 @@ import { batonIn, errorEnvelopeOf, jsonLines, type CliResult } from './helpers/c
 import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
 
 /**
- * #19 errors: a file-system error on a path the user gives is exit 2 naming the flag and the path
+ * Errors: a file-system error on a path the user gives is exit 2 naming the flag and the path
  * (in the words of reading or of writing); every validation message — commander's refusals and
  * zod's failures alike — is Baton's own words naming the flag, never a validator's internals.
  */

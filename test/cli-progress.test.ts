@@ -7,7 +7,7 @@ import { BATON_BIN, batonIn, childEnv, jsonLines } from './helpers/cli.js';
 import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
 
 /**
- * #19 long work shows progress to a person: on stderr, only when stderr is a terminal and the output
+ * Long work shows progress to a person: on stderr, only when stderr is a terminal and the output
  * is human text, never with --quiet, in JSON mode or when piped. Driven on a real pseudo-terminal
  * (util-linux `script`), with stdout sent to a file so what reaches the terminal is stderr alone.
  * BATON_PROGRESS_AFTER_MS=0 shows the line at once (by default it waits a second, so a short

@@ -155,7 +155,7 @@ describe('mem inbox loads neither zod nor yaml', () => {
 });
 
 /**
- * The two status commands with a budget (architecture spec: `status` ≤ 3 × `node -e 0`; issue 4:
+ * The two status commands with a budget (architecture spec: `status` ≤ 3 × `node -e 0`;
  * `orchestrate status` of a large initiative ≤ 3 ×) run on compiled validators and the compiled
  * `wu` machine table: with a plain config and valid data they load neither zod, nor `yaml`, nor
  * xstate.
@@ -210,7 +210,7 @@ describe('status and orchestrate status load neither zod, yaml nor xstate', () =
 
 /**
  * `baton hook claude-code PostToolUse` runs after every tool call (≤ 2 × `node -e 0` with nothing
- * new, issue 18): with a known session and nothing unread it loads neither zod, yaml nor xstate.
+ * new): with a known session and nothing unread it loads neither zod, yaml nor xstate.
  */
 describe('hook claude-code PostToolUse with nothing new loads neither zod, yaml nor xstate', () => {
   let dir: string;

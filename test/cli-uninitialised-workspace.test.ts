@@ -6,7 +6,7 @@ import { batonIn, errorEnvelopeOf, jsonLines, runBaton } from './helpers/cli.js'
 import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
 
 /**
- * #19 first run: a read in a folder never initialised exits 2 (`NO_WORKSPACE`) with the `baton init`
+ * First run: a read in a folder never initialised exits 2 (`NO_WORKSPACE`) with the `baton init`
  * hint instead of an empty success, and creates nothing; writes still create the workspace; `status`
  * keeps tasks.md's no-store answer (T25); `init` offers the .gitignore entry and says what is next.
  */

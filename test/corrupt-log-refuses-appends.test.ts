@@ -7,7 +7,7 @@ import { batonIn, errorEnvelopeOf, jsonLines, runBaton } from './helpers/cli.js'
 import { makeTempDir, removeTempDirs, segmentBytes, segmentPaths, storedEvents } from './helpers/workspace.js';
 
 /**
- * #23 point 3: an append to a log with a corrupt line in the middle is refused (exit 3 LOG_CORRUPT
+ * an append to a log with a corrupt line in the middle is refused (exit 3 LOG_CORRUPT
  * naming the line) however long the log, whether the writer's catch-up would have started before
  * or after that line; `log verify` says how to recover, and the recovery it offers works.
  */

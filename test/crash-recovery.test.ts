@@ -297,7 +297,7 @@ describe('recovery from a torn write', () => {
     for await (const { line } of reader.readLines()) lines.push(`${line}\n`);
     expect(lines.join('')).toBe(committed.toString('utf8'));
     expect(await reader.head()).toEqual(head);
-    // Never "ok" while torn bytes follow the log (#31): named at the seq they would have been, as a torn tail.
+    // Never "ok" while torn bytes follow the log: named at the seq they would have been, as a torn tail.
     expect(await reader.verify()).toMatchObject({ ok: false, head_seq: head.seq, checked: head.seq, first_bad: { seq: head.seq + 1, tail } });
     const delivered: number[] = [];
     const subscription = reader.subscribe(1, (event) => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { describeZodIssues, formatProblems } from '../events/validation.js';
 
 /**
- * #19: every validation message is Baton's own words naming the field, never zod's internals.
+ * every validation message is Baton's own words naming the field, never zod's internals.
  * Checked against zod's real messages (so a zod upgrade that rewords them fails here), through the
  * one function every INVALID_INPUT message comes from.
  */

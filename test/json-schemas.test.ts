@@ -17,7 +17,7 @@ import { envelopeProblem } from './helpers/envelope-schemas.js';
 import { runBaton } from './helpers/cli.js';
 
 /**
- * #19: a JSON Schema for every envelope and event type, generated from the zod schemas into
+ * a JSON Schema for every envelope and event type, generated from the zod schemas into
  * schemas/ (a build output: `npm run schemas`, run by `npm run build`), current, and shipped. test/helpers/cli.ts validates
  * every envelope every CLI test sees against them; this file proves the checker bites.
  */

@@ -8,7 +8,7 @@ import { envelopeProblem } from './helpers/envelope-schemas.js';
 import { makeTempDir, removeTempDirs, storedEvents, storedLines } from './helpers/workspace.js';
 
 /**
- * #19: `log append --events` prints one summary (count, calls, first and last seq, head hash,
+ * `log append --events` prints one summary (count, calls, first and last seq, head hash,
  * deduplicated) in JSON mode too, as an `append_summary` envelope, unless `--each` asks for the
  * `appended` envelope per call. A single-event append keeps its `appended` envelope. A failure
  * half-way still reports what landed before it, then the error.

@@ -6,7 +6,7 @@ import { hashTree, makeTempDir, removeTempDirs, segmentBytes, segmentPaths, stor
 import { WuWorkspace } from './work-units/helpers.js';
 
 /**
- * #31's three critical points, each with the exact repro the campaign found: an export over
+ * Three ways to lose or misplace data, each with the exact repro the campaign found: an export over
  * another workspace's log, an acknowledged event thrown away after a one-byte change of its
  * newline, and a write through a `.gitignore` link (and every other file Baton writes outside
  * `.baton/`).

@@ -7,7 +7,7 @@ import { childEnv, jsonLines } from './helpers/cli.js';
 import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
 
 /**
- * The package as a user installs it (#19): `npm pack` of the built project, the tarball installed
+ * The package as a user installs it: `npm pack` of the built project, the tarball installed
  * into a fresh prefix from the npm registry, and the installed `baton` run from there. `npm test`
  * builds first, so the pack skips its own `prepack` build.
  */

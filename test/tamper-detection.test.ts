@@ -23,7 +23,7 @@ import { makeTempDir, removeTempDirs, segmentPaths, storedEvents } from './helpe
  * - p is the log's final newline: the last line is then a whole event (it parses, its seal holds, it
  *   chains) whose newline was damaged. It may have been acknowledged, so it is not a torn write:
  *   verify is not ok, names it at seq k and L's start as an `unterminated_event` tail (head_seq and
- *   checked k - 1, the committed part), and the next append restores the newline in place (#31).
+ *   checked k - 1, the committed part), and the next append restores the newline in place.
  */
 afterAll(() => removeTempDirs());
 

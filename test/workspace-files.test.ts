@@ -102,7 +102,7 @@ describe('baton init', () => {
   it('in human mode says whether it initialised or found the workspace', async () => {
     const workspace = makeTempDir('baton-init-human-');
     const first = await batonIn(workspace, ['--human', 'init']);
-    // The first line says which; the .gitignore advice and the next steps follow (#19).
+    // The first line says which; the .gitignore advice and the next steps follow.
     expect(first.stdout.split('\n')[0]).toBe(`initialised Baton workspace in ${workspace}/.baton`);
     const second = await batonIn(workspace, ['--human', 'init']);
     expect(second.stdout.split('\n')[0]).toBe(`Baton workspace already initialised in ${workspace}/.baton`);

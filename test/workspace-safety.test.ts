@@ -6,7 +6,7 @@ import { makeTempDir, removeTempDirs, segmentBytes, segmentPaths, hashTree } fro
 import { WuWorkspace } from './work-units/helpers.js';
 
 /**
- * #23's two critical defects: nothing a user types may wipe the log (an export onto a live
+ * Two defects that must never come back: nothing a user types may wipe the log (an export onto a live
  * segment), and Baton never writes (or reads) through a symlink planted inside the workspace.
  */
 afterEach(removeTempDirs);

@@ -3,7 +3,7 @@ import { eventsOn } from '../catalog.js';
 import { codePath, initiativeId, initiativeSlug, laneName, requiredText, text, wuId } from './vocabulary.js';
 
 /**
- * What `baton import lumenflow` brings over besides WU YAML (issue 17): initiative definitions (from
+ * What `baton import lumenflow` brings over besides WU YAML: initiative definitions (from
  * their YAML, or `initiative update` by hand), the lines of LumenFlow's `wu-events.jsonl` as
  * observations carrying their original timestamps, and LumenFlow's lane and capacity settings.
  */

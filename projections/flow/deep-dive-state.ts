@@ -19,7 +19,7 @@ export const DeepDiveRecord = z.strictObject({
   agents_spawned: z.number().int(),
   agents_completed: z.number().int(),
   sections: z.partialRecord(z.enum(DEEP_DIVE_SECTIONS), z.string()),
-  /** Sections Baton does not own, carried through compile (issue 20). */
+  /** Sections Baton does not own, carried through compile. */
   extra_sections: z.array(z.strictObject({ title: z.string(), text: z.string() })),
   log: z.array(z.strictObject({ at: z.string(), text: z.string() })),
 });

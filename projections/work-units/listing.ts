@@ -5,7 +5,7 @@ import type { WorkUnitsConfig } from './settings.js';
 import { initiativeOf, isMember, type IntegrityFinding, type Mark, type WorkUnitsState, type WuRecord } from './state.js';
 
 /**
- * `wu list | show` and `initiative list | show` (issue 17, point 3): each WU's definition and its
+ * `wu list | show` and `initiative list | show`: each WU's definition and its
  * orchestration state by the decision table (§6.2), over the log as recorded. Pure: a function of
  * the fold, the settings and the clock. No probe runs here (`orchestrate status` observes).
  */

@@ -4,7 +4,7 @@ import { ownValue, setOwnValue } from '../own-keys.js';
 import type { InitiativeRecord, LumenflowCompleted, WorkUnitsState, WuFact } from './state.js';
 
 /**
- * The fold's share of `baton import lumenflow` (issue 17): initiative fields, LumenFlow's recorded
+ * The fold's share of `baton import lumenflow`: initiative fields, LumenFlow's recorded
  * lane settings, and the lines of `wu-events.jsonl` read as the Baton lifecycle facts they are.
  * Pure; state.ts calls in here so the shared fold stays one switch.
  */

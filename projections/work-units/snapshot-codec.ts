@@ -1,7 +1,7 @@
 import type { WorkUnitsState } from './state.js';
 
 /**
- * The work-unit fold's snapshot forms: plain, or compact (issue 17: "the snapshot of the work-unit
+ * The work-unit fold's snapshot forms: plain, or compact ("the snapshot of the work-unit
  * fold is not several times the size of the log"; `snapshotFormFor` below picks one). The state as
  * plain JSON repeats itself: every WU record has the same ~27 keys, its definition the same field
  * names, and one event's mark (`seq, at, type, actor, stream, summary`) is copied into up to ~20

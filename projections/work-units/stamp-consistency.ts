@@ -2,7 +2,7 @@ import { isTerminalYamlStatus } from '../../events/work-units/terms.js';
 import type { IntegrityFinding, Mark, WorkUnitsState, WuRecord } from './state.js';
 
 /**
- * LumenFlow's consistency check between stamps and WU YAML (issue 17), as integrity findings derived
+ * LumenFlow's consistency check between stamps and WU YAML, as integrity findings derived
  * from the fold: a stamp file says done while the WU's YAML says otherwise; or, once a LumenFlow
  * repository was imported (its stamp folder is known and watched), its YAML says `done` with no
  * stamp. Baton's own `wu.stamped` is judged by STAMP_CONTRADICTED in `wu explain` instead.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ORCHESTRATION_STATES } from '../../events/work-units/vocabulary.js';
 
-/** The JSON envelopes of `wu list | show` and `initiative list | show` (issue 17), validated before printing. */
+/** The JSON envelopes of `wu list | show` and `initiative list | show`, validated before printing. */
 const generatedAt = z.iso.datetime();
 function envelope<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
   return z.strictObject({ v: z.literal(1), type: z.literal(type), generated_at: generatedAt, ...shape });

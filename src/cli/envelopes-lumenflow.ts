@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The JSON envelopes of `import lumenflow` and `initiative update` (issue 17), each validated before printing. */
+/** The JSON envelopes of `import lumenflow` and `initiative update`, each validated before printing. */
 const generatedAt = z.iso.datetime();
 function envelope<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
   return z.strictObject({ v: z.literal(1), type: z.literal(type), generated_at: generatedAt, ...shape });

@@ -8,7 +8,7 @@ import type { EventStore } from '../store/contract.js';
 import { BatonError } from '../errors.js';
 
 /**
- * Who `--session` / `BATON_SESSION` names (issue 18). Reads and writes accept a live session's
+ * Who `--session` / `BATON_SESSION` names. Reads and writes accept a live session's
  * display name wherever a session id goes; a write whose actor would be a session that does not
  * exist or has ended is refused (UNKNOWN_SESSION, exit 2, nothing appended), so a typo can no longer
  * become the recorded actor and let the next claimant take a work unit over.

@@ -14,7 +14,7 @@ import { editedOutside, readMemory, rememberRendering, sha256 } from './state-fi
 import { observeEdit, readFrontmatter } from './observe-edit.js';
 
 /**
- * Outside edits of the flow state files become facts, never silent losses (issue 20). Baton keeps
+ * Outside edits of the flow state files become facts, never silent losses. Baton keeps
  * the SHA-256 of the last rendering it wrote for each state file under `.baton/cache/` (safe to
  * delete: without it every differing file is read as an edit, which is the safe side). Before a flow
  * command decides, a file that differs from both that rendering and the current one was edited by

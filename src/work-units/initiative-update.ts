@@ -7,7 +7,7 @@ import { splitList } from './definitions.js';
 import { appendedEvents, readStreamAndFold, runWorkUnitsCommand, type WorkUnitsEnv } from './env.js';
 
 /**
- * `initiative update INIT [--title …] [--status …] …` (issue 17): compares the flags given with the
+ * `initiative update INIT [--title …] [--status …] …`: compares the flags given with the
  * initiative's current fields and appends one `initiative.updated` holding only those that differ,
  * or nothing (exit 0) when none do — what a changed initiative YAML file does on import, by hand.
  */

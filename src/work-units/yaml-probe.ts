@@ -7,7 +7,7 @@ import { readFileNoFollow } from '../artifacts/owned-paths.js';
 import { compareWithObserved, ImportResult, laterDefinitions, type ObservationPlan } from './yaml-compare.js';
 
 /**
- * The WU YAML probe (work-units.md §4, `probes.wu_yaml_paths`) at real scale (issue 17). What each
+ * The WU YAML probe (work-units.md §4, `probes.wu_yaml_paths`) at real scale. What each
  * file said is kept in `.baton/cache/`, keyed by its path with its size, mtime, ctime and inode:
  *
  * - a file whose stat is unchanged is not read; one whose bytes hash as before is not parsed; only

@@ -27,7 +27,7 @@ const ClaudeSettings = z.looseObject({ hooks: z.looseObject({ PostToolUse: z.arr
 const readSettings = (ws: Workspace) => ClaudeSettings.parse(JSON.parse(readFileSync(join(ws.dir, '.claude', 'settings.json'), 'utf8')));
 
 describe('hooks install (35)', () => {
-  // `hooks install claude-code` is now an alias of `setup claude-code` (issue 18): the settings
+  // `hooks install claude-code` is now an alias of `setup claude-code`: the settings
   // entry runs `baton hook claude-code PostToolUse`, which answers with Claude Code's hook JSON.
   it('35: writes one PostToolUse entry calling `baton hook claude-code`, keeping other keys; idempotent', async () => {
     const ws = await workspace();

@@ -6,7 +6,7 @@ import { convergenceView } from '../../projections/coordination/convergence.js';
 import { applyCoordination, deserializeCoordination, initCoordination, serializeCoordination, type CoordinationState } from '../../projections/coordination/state.js';
 
 /**
- * Properties of the coordination fold (issue 3, "Done means"): for random interleavings of signals,
+ * Properties of the coordination fold : for random interleavings of signals,
  * replies and reads by several sessions, receipts and convergence computed incrementally (through a
  * snapshot round trip at any split) equal those computed from scratch; and convergence does not
  * depend on the order in which independent receipts were recorded.

@@ -7,7 +7,7 @@ import { removeTempDirs } from '../helpers/workspace.js';
 import { expectRefused } from './refusal-helper.js';
 
 /**
- * Issue 20: `baton flow adopt` takes over runs Agent Flow's own scripts wrote (written by hand here
+ * `baton flow adopt` takes over runs Agent Flow's own scripts wrote (written by hand here
  * in its documented format); going on with `flow update` reaches the same states as a flow run in
  * Baton from the start.
  */
@@ -191,7 +191,7 @@ function withFiles(w: FlowWs, files: Record<string, string>): void {
   for (const [rel, text] of Object.entries(files)) writeFileSync(join(w.ws, rel), text);
 }
 
-describe('baton flow adopt (issue 20)', () => {
+describe('baton flow adopt', () => {
   it('a sequential mid-run file, then flow update, reaches the same states as the whole flow run in Baton', async () => {
     const adopted = await flowWorkspace();
     withFiles(adopted, { [O]: SEQUENTIAL_MID_RUN });

@@ -4,10 +4,10 @@ import { AGENT_FLOW_DEFAULT_KEYS, flowWorkspace, merged, O, runTo, status, TF } 
 import { removeTempDirs } from '../helpers/workspace.js';
 import { expectRefused } from './refusal-helper.js';
 
-/** Issue 20: every documented Agent Flow command is accepted by `flow update`, in its current format. */
+/** every documented Agent Flow command is accepted by `flow update`, in its current format. */
 afterAll(removeTempDirs);
 
-describe('Agent Flow commands on flow update (issue 20)', () => {
+describe('Agent Flow commands on flow update', () => {
   it('a new flow carries all current keys with their defaults, in Agent Flow key order', async () => {
     const w = await flowWorkspace();
     status(await w.f(['init', 'x'], { at: '10:30' }));

@@ -7,7 +7,7 @@ import { DD, flowWorkspace, O, runTo, status, TF, type FlowWs } from '../helpers
 import { removeTempDirs } from '../helpers/workspace.js';
 
 /**
- * Issue 20: Agent Flow's update commands, as the shapes its scripts use — a `sed -n` frontmatter
+ * Agent Flow's update commands, as the shapes its scripts use — a `sed -n` frontmatter
  * range, `sed -i` key replacement, an `awk` pass over the gates block, a log entry appended to the
  * body — written here as small shell scripts and run against Baton's files. The frontmatter must
  * still parse and every documented check must read right; Baton's next command then takes the edit
@@ -72,7 +72,7 @@ const observedBatches = (w: FlowWs): string[][] => {
   return events.filter((e) => e.type === 'flow.observed').map((o) => events.filter((e) => e.seq > o.seq && e.actor === o.actor && e.at === o.at).map((e) => e.type));
 };
 
-describe("Agent Flow's update scripts on Baton's files (issue 20)", () => {
+describe("Agent Flow's update scripts on Baton's files", () => {
   it('sequential file: each documented update keeps the frontmatter parseable, the greps right, and becomes a recorded fact', async () => {
     const w = await flowWorkspace();
     status(await w.f(['init', 'Add', 'user', 'auth'], { at: '10:30' }));

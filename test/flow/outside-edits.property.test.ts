@@ -8,7 +8,7 @@ import { flowWorkspace, O, status, type FlowWs } from '../helpers/flow-cli.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 
 /**
- * Issue 20, the property: for random sequences mixing `baton flow update` and outside edits of the
+ * The property: for random sequences mixing `baton flow update` and outside edits of the
  * state file (legal and illegal), no edit is ever lost without a recorded observation or a kept
  * `.bak` plus a warning, and after every command the file equals the rendering of the log. Real
  * processes are slow, so the runs are few and short; the edits cover every kind the reader tells
@@ -108,7 +108,7 @@ async function command(w: FlowWs, o: Op, at: string): Promise<ReturnType<typeof 
   return r.code === 0 ? status(r) : null;
 }
 
-describe('outside edits are never lost (issue 20)', () => {
+describe('outside edits are never lost', () => {
   it('random mixes of flow update and outside edits: each edit is observed or kept aside with a warning; the file ends as the log renders it', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 2, maxLength: 5 }), async (ops) => {

@@ -130,7 +130,7 @@ describe.concurrent('sequential flows (phase-gates.md §10)', () => {
     expect(w.front(O)).toEqual({
       active: true, current_phase: 'exploration', iteration: 1, max_iterations: 10, started_at: '2024-01-15T10:30:00Z', task: 'Add user auth',
       deep_dive: { available: false, using: false, scope: '', generated: '' },
-      // Issue 20: Agent Flow's v1.5+ keys, with their defaults.
+      // Agent Flow's v1.5+ keys, with their defaults.
       ...AGENT_FLOW_DEFAULT_KEYS,
       gates: { exploration: { status: 'in_progress', timestamp: '2024-01-15T10:30:00Z', agent: 'Riko' }, planning: { status: 'pending' }, implementation: { status: 'pending' }, review: { status: 'pending' }, verification: { status: 'pending' } },
     });
@@ -166,7 +166,7 @@ describe.concurrent('sequential flows (phase-gates.md §10)', () => {
     expect(w.read(O).split('\n').filter((l) => l.startsWith('task:'))).toHaveLength(1);
     expect(w.front(O)['task']).toBe(task);
     expect(w.body(O)).toContain('- Task: "line one\\nline \\"two\\" \\\\x --- # y"\n');
-    // Issue 20: exactly the two fences; no body line is `---` (Agent Flow's sed ranges).
+    // exactly the two fences; no body line is `---` (Agent Flow's sed ranges).
     expect(w.read(O).split('\n').filter((l) => l === '---')).toHaveLength(2);
   });
 
@@ -208,7 +208,7 @@ describe.concurrent('sequential flows (phase-gates.md §10)', () => {
   it('F09 — names validated', async () => {
     const w = await started();
     await expectRefused(w, () => w.f(['update', '--phase', 'bogus_phase']), 'INVALID_INPUT', "Invalid --phase value: 'bogus_phase'. Allowed: exploration, planning, implementation, review, verification, complete.");
-    // Issue 20: `skipped` and any agent name are Agent Flow commands Baton now accepts
+    // `skipped` and any agent name are Agent Flow commands Baton now accepts
     // (test/flow/agent-flow-commands.test.ts); `pending` and unknown words stay refused.
     for (const bad of ['weird', 'pending']) {
       await expectRefused(w, () => w.f(['update', '--gate-result', bad]), 'INVALID_INPUT', `Invalid --gate-result value: '${bad}'. Allowed: in_progress, passed, failed, skipped.`);

@@ -176,7 +176,7 @@ describe.concurrent('team flows (phase-gates.md §10)', () => {
     status(await teammate(w, 'verification', 'failed', ['--message', message]));
     const front = w.front(TF);
     expect(((front['parallel_groups'] as Record<string, Record<string, Record<string, unknown>>>)['review_verification']!['verification']!)['result']).toBe(message);
-    // Issue 20: Agent Flow's v1.5+ keys in its order around the documented ones.
+    // Agent Flow's v1.5+ keys in its order around the documented ones.
     expect(Object.keys(front)).toEqual([
       'active', 'current_phase', 'iteration', 'max_iterations', 'codex_divergence_rounds', 'started_at', 'task', 'task_complexity', 'report_requested', 'intent',
       'mode', 'team_available', 'deep_dive', 'graph', 'personal_kb', 'codex', 'agentsview', 'parallel_groups', 'gates',

@@ -62,7 +62,7 @@ export function runBaton(args: readonly string[], options: RunOptions = {}): Pro
       },
       (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number' && !error.signal) return reject(error);
-        // #19: every envelope printed validates against its published JSON Schema.
+        // every envelope printed validates against its published JSON Schema.
         try {
           checkPrintedEnvelopes(stdout);
         } catch (problem) {

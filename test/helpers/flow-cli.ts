@@ -115,7 +115,7 @@ export async function runTo(w: FlowWs, target: string, mode: 'sequential' | 'tea
   return minute;
 }
 
-/** The keys Agent Flow's state files carry since v1.5, with the defaults a new flow shows (issue 20). */
+/** The keys Agent Flow's state files carry since v1.5, with the defaults a new flow shows. */
 export const AGENT_FLOW_DEFAULT_KEYS = {
   codex_divergence_rounds: 0,
   task_complexity: 'unclassified',

@@ -10,7 +10,7 @@ import { WuWorkspace } from '../work-units/helpers.js';
 
 /**
  * `baton import lumenflow` on a LumenFlow-shaped repository the test builds from the facts of
- * issue 17 (nothing copied): workspace.yaml with custom directories, lane definitions and a worker
+ * Nothing copied: workspace.yaml with custom directories, lane definitions and a worker
  * limit; WU YAML naming `INIT-MCP`-style ids; initiative YAML; stamps in the three shapes (the
  * usual two lines, other text, empty); a wu-events.jsonl with every event type and one malformed
  * line. The repository is the workspace (a non-git folder), as when run in a repository's root.

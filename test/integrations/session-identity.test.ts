@@ -6,7 +6,7 @@ import { removeTempDirs } from '../helpers/workspace.js';
 afterAll(removeTempDirs);
 
 /**
- * Identity on writes (issue 18): a `--session` / `BATON_SESSION` naming no live session is refused
+ * Identity on writes: a `--session` / `BATON_SESSION` naming no live session is refused
  * by every command that appends (exit 2, UNKNOWN_SESSION, nothing appended); a live session's
  * display name is accepted wherever its id is, reads included.
  */

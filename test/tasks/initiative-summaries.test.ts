@@ -7,7 +7,7 @@ import { applyWorkUnits, initWorkUnits } from '../../projections/work-units/stat
 
 /**
  * `baton status`'s initiatives (tasks.md §10.5) computed from one assessment of the workspace
- * (issue 17): a finished initiative is left out, one with a cycle is listed with no action, the
+ *: a finished initiative is left out, one with a cycle is listed with no action, the
  * others carry exactly the next safe actions of their own status computation.
  */
 const NOW = '2026-04-17T12:00:00.000Z';

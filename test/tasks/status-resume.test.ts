@@ -472,7 +472,7 @@ describe('concurrency and integrity', () => {
     expect(seqs).toEqual(Array.from({ length: 8 }, (_, i) => seqs[0]! + i));
   });
 
-  it('processes transitioning different tasks of one session at once lose nothing (issue #5)', async () => {
+  it('processes transitioning different tasks of one session at once lose nothing', async () => {
     const { ws, S } = await given();
     const ids = await Promise.all(Array.from({ length: 6 }, (_, i) => createTask(ws, S, `parallel ${i}`, { state: 'running' })));
     // Six processes, each moving its own task of the same session, all at once.

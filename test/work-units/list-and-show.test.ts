@@ -4,7 +4,7 @@ import { removeTempDirs } from '../helpers/workspace.js';
 import { WuWorkspace } from './helpers.js';
 
 /**
- * Issue 17, point 3: `wu list [--initiative] [--state] [--lane]`, `wu show`, `initiative list`,
+ * `wu list [--initiative] [--state] [--lane]`, `wu show`, `initiative list`,
  * `initiative show`, through the built binary: JSON envelopes, one line per item with --human, bad
  * filters exit 2 naming the flag, unknown ids UNKNOWN_ID; nothing is appended by any of them.
  *

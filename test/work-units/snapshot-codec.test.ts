@@ -11,7 +11,7 @@ import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from '../../projec
 import { listWus } from '../../projections/work-units/listing.js';
 
 /**
- * The work-unit fold's snapshot form (projections/work-units/snapshot-codec.ts, issue 17): stored
+ * The work-unit fold's snapshot form (projections/work-units/snapshot-codec.ts): stored
  * and read back, it is the state a JSON round trip gives, byte for byte; folding on from it gives
  * the views folding from scratch gives; and on an imported repository it is smaller than the log.
  */

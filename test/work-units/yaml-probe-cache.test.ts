@@ -8,7 +8,7 @@ import { makeTempDir, removeTempDirs } from '../helpers/workspace.js';
 import { WuWorkspace } from './helpers.js';
 
 /**
- * Issue 17, point 4: the WU YAML probe (`probes.wu_yaml_paths`) keeps what each file said in
+ * the WU YAML probe (`probes.wu_yaml_paths`) keeps what each file said in
  * `.baton/cache/wu-yaml-probe.json` (by path, size, mtime, ctime, inode; then by content hash),
  * parses only files whose content changed, and says a bad file's problems once, not on every status.
  */

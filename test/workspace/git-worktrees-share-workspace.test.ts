@@ -7,7 +7,7 @@ import { jsonLines, runBaton, type CliResult } from '../helpers/cli.js';
 import { makeTempDir, removeTempDirs, storedEvents } from '../helpers/workspace.js';
 
 /**
- * Issue 17, point 1: without --dir / BATON_DIR, every linked worktree of a repository resolves to
+ * Without --dir / BATON_DIR, every linked worktree of a repository resolves to
  * the main working tree's `.baton/` (found by reading `.git` files, as `git rev-parse
  * --git-common-dir` would), so agents in `git worktree add …` folders share one store.
  */

@@ -7,7 +7,7 @@ import { InitiativeListEnvelope, InitiativeShowEnvelope, WuListEnvelope, WuShowE
 import { workUnitsEnv } from '../work-units-env.js';
 
 /**
- * `wu list | show`, `initiative list | show` (issue 17, point 3): the log as recorded, read through
+ * `wu list | show`, `initiative list | show`: the log as recorded, read through
  * the work-unit fold's snapshot; nothing appended, no probe run (`orchestrate status` observes).
  */
 export interface WuListOptions {

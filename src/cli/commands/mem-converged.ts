@@ -5,7 +5,7 @@ import { ConvergenceEnvelope } from '../envelopes-coordination.js';
 
 /**
  * Exit 0 when converged, NOT_CONVERGED_EXIT when open or rejected (like `test`, non-zero, but never
- * 1: exit 1 is an unexpected failure everywhere, #23). The convergence envelope is printed either way.
+ * 1: exit 1 is an unexpected failure everywhere). The convergence envelope is printed either way.
  */
 export const NOT_CONVERGED_EXIT = 6;
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { runs } from '../run-command.js';
 
-/** `baton import …`: bring another system's state into the log (issue 17). */
+/** `baton import …`: bring another system's state into the log. */
 export function registerImport(program: Command): void {
   const group = program.command('import').description('bring a whole repository of another tool into the log');
   group

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { runCommand } from '../run-command.js';
 
-/** `baton initiative update` (issue 17): change an initiative's fields by hand; only what differs is recorded. */
+/** `baton initiative update`: change an initiative's fields by hand; only what differs is recorded. */
 export function registerInitiativeUpdate(initiative: Command): void {
   initiative
     .command('update')

@@ -19,7 +19,7 @@ import { planStamps } from './stamps.js';
 import { planWuEvents } from './wu-events.js';
 
 /**
- * `baton import lumenflow [REPO]` (issue 17): a whole LumenFlow repository in one batch — lane
+ * `baton import lumenflow [REPO]`: a whole LumenFlow repository in one batch — lane
  * settings, initiative YAML, the WU history of `wu-events.jsonl`, WU YAML, stamps — each compared
  * with what the log last recorded, so a second run appends nothing and a later one only what
  * changed. Invalid files fail the whole import (nothing appended) unless `--skip-invalid`.

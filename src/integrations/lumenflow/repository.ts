@@ -6,7 +6,7 @@ import { describeZodIssues } from '../../../events/validation.js';
 import { BatonError, ErrorCode } from '../../errors.js';
 
 /**
- * A LumenFlow repository as `workspace.yaml` describes it (issue 17): where its WU YAML, initiative
+ * A LumenFlow repository as `workspace.yaml` describes it: where its WU YAML, initiative
  * YAML, stamps and state live (LumenFlow's defaults when a key is absent), its lane definitions and
  * its worker capacity.
  */

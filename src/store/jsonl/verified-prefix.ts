@@ -11,7 +11,7 @@ import type { VerifiedSegment } from './verified-prefix-schema.js';
 
 /**
  * What lets a writer refuse to append to a log with a corrupt line anywhere in it, however long the
- * log, without reading the whole log on every append (#23).
+ * log, without reading the whole log on every append.
  *
  * A writer that starts (a CLI append, a fresh handle) checks every line of the log once, from the
  * first byte, before it appends: seq, prev, envelope and seal (segment-scan.ts). What it checked is

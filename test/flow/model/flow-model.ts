@@ -74,7 +74,7 @@ export function eventsFor(snapshot: FlowSnapshot): FlowMachineEvent[] {
   }
   if (ctx.mode === Mode.team) events.push({ type: 'FALLBACK', message: 'TeamCreate failed', at });
   events.push({ type: 'ABORT', reason: 'model abort', at });
-  // Agent Flow's --set-* fields (issue 20): legal in every active state, never moving the flow.
+  // Agent Flow's --set-* fields: legal in every active state, never moving the flow.
   events.push({ type: 'SET_FIELDS', fields: { task_complexity: 'complex' }, at });
   return events;
 }
