@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { STATE_FILE } from '../../projections/flow/index.js';
 import { readIfFile } from '../artifacts/atomic-write.js';
-import type { CommandContext } from '../cli/context.js';
+import type { AppContext } from '../app/context.js';
 import { isActiveAgentFlowRun } from './agent-flow-file.js';
 
 /** Agent Flow runs Baton has not recorded, each with the one command that takes it over. */
-export async function adoptableFileHints(ctx: CommandContext): Promise<string[]> {
+export async function adoptableFileHints(ctx: AppContext): Promise<string[]> {
   const workspace = await ctx.workspace();
   const hints: string[] = [];
   for (const rel of Object.values(STATE_FILE)) {

@@ -3,14 +3,14 @@ import type { Decision } from '../../deciders/decision.js';
 import { DEEP_DIVE_FILE, flowProjection, latestFlow, renderDeepDiveFile, renderFlowFile, STATE_FILE, type FlowState } from '../../projections/flow/index.js';
 import { withArtifactLock } from '../artifacts/artifact-lock.js';
 import { FileAccess, writeIfChanged } from '../artifacts/atomic-write.js';
-import type { CommandContext } from '../cli/context.js';
+import type { AppContext } from '../app/context.js';
 import { BatonError, ErrorCode } from '../errors.js';
 import { handleCommand } from '../store/handle-command.js';
 import { runProjection } from '../store/projection-runner.js';
 import { rememberRendering } from './state-file-memory.js';
 
 /** The shell around the pure flow core: fold the log, append a decision, write the state files. */
-export async function foldFlows(ctx: CommandContext): Promise<FlowState> {
+export async function foldFlows(ctx: AppContext): Promise<FlowState> {
   const store = await ctx.store();
   const run = await runProjection(store, flowProjection, { catalog: await ctx.catalog(), cacheDir: await ctx.cacheDir(), now: ctx.now });
   return run.state;
@@ -23,7 +23,7 @@ export async function foldFlows(ctx: CommandContext): Promise<FlowState> {
  * append; a conflict reads and decides again (up to 3 retries, then CONFLICT, exit 4).
  */
 export async function decideAndAppend<R>(
-  ctx: CommandContext,
+  ctx: AppContext,
   decide: (state: FlowState, versions: Readonly<Record<string, number>>) => Decision<R>,
   guards: readonly string[] = [],
 ): Promise<{ result: R; appended: boolean }> {
@@ -52,7 +52,7 @@ export type StateFileKind = (typeof StateFileKind)[keyof typeof StateFileKind];
  * Render the files of `kinds` from the log head read under the artifact lock, and replace each
  * only when its content changed. A failure after the append is R5's UNEXPECTED.
  */
-export async function syncStateFiles(ctx: CommandContext, kinds: readonly StateFileKind[]): Promise<FlowState> {
+export async function syncStateFiles(ctx: AppContext, kinds: readonly StateFileKind[]): Promise<FlowState> {
   const workspace = await ctx.workspace();
   try {
     return await withArtifactLock(workspace, async () => {

@@ -7,7 +7,7 @@ import { readDeepDiveFile } from './agent-flow-deep-dive.js';
 import { withArtifactLock } from '../artifacts/artifact-lock.js';
 import { FileAccess, readIfFile, writeFileAtomic, writeIfChanged } from '../artifacts/atomic-write.js';
 import { backupFile } from '../artifacts/backup-file.js';
-import type { CommandContext } from '../cli/context.js';
+import type { AppContext } from '../app/context.js';
 import { BatonError, ErrorCode } from '../errors.js';
 import { foldFlows } from './flow-workspace.js';
 import { editedOutside, readMemory, rememberRendering, sha256 } from './state-file-memory.js';
@@ -29,7 +29,7 @@ export function keptAsideWarning(relPath: string, key: string, rule: string, bac
 
 const ATTEMPTS = 4;
 
-async function allRenderedByBaton(ctx: CommandContext, workspace: string, files: readonly string[]): Promise<boolean> {
+async function allRenderedByBaton(ctx: AppContext, workspace: string, files: readonly string[]): Promise<boolean> {
   const memory = await readMemory(ctx);
   return files.every((rel) => {
     const bytes = readIfFile(workspace, join(workspace, rel));
@@ -41,7 +41,7 @@ async function allRenderedByBaton(ctx: CommandContext, workspace: string, files:
  * Read the latest flow's state file if it was edited outside Baton; returns the warnings to show.
  * Runs under the artifact lock, so two commands never take the same edit twice.
  */
-export async function reconcileFlowFile(ctx: CommandContext): Promise<string[]> {
+export async function reconcileFlowFile(ctx: AppContext): Promise<string[]> {
   const workspace = await ctx.workspace();
   // Fast path: every state file present is the last rendering Baton wrote, so nobody edited it.
   if (await allRenderedByBaton(ctx, workspace, Object.values(STATE_FILE))) return [];
@@ -93,7 +93,7 @@ export async function reconcileFlowFile(ctx: CommandContext): Promise<string[]> 
  * changed agent counters become a `deep_dive.compiled` event attributed to the file; a file that
  * does not parse, or changes the scope, focus path or agent count, is kept aside and restored.
  */
-export async function reconcileDeepDiveFile(ctx: CommandContext): Promise<string[]> {
+export async function reconcileDeepDiveFile(ctx: AppContext): Promise<string[]> {
   const workspace = await ctx.workspace();
   if (await allRenderedByBaton(ctx, workspace, [DEEP_DIVE_FILE])) return [];
   const store = await ctx.store();

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { FileAccess, readIfFile, writeFileAtomic } from '../artifacts/atomic-write.js';
-import type { CommandContext } from '../cli/context.js';
+import type { AppContext } from '../app/context.js';
 
 /**
  * The SHA-256 of the last rendering Baton wrote for each state file, kept under `.baton/cache/`
@@ -18,11 +18,11 @@ export function sha256(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-async function memoryPath(ctx: CommandContext): Promise<string> {
+async function memoryPath(ctx: AppContext): Promise<string> {
   return join(await ctx.cacheDir(), MEMORY_FILE);
 }
 
-export async function readMemory(ctx: CommandContext): Promise<Memory> {
+export async function readMemory(ctx: AppContext): Promise<Memory> {
   const workspace = await ctx.workspace();
   try {
     const bytes = readIfFile(workspace, await memoryPath(ctx));
@@ -35,7 +35,7 @@ export async function readMemory(ctx: CommandContext): Promise<Memory> {
 }
 
 /** Remember what Baton rendered for `relPath` (called with the artifact lock held). */
-export async function rememberRendering(ctx: CommandContext, relPath: string, content: string): Promise<void> {
+export async function rememberRendering(ctx: AppContext, relPath: string, content: string): Promise<void> {
   const memory = await readMemory(ctx);
   const hash = sha256(content);
   if (memory[relPath] === hash) return;
@@ -44,7 +44,7 @@ export async function rememberRendering(ctx: CommandContext, relPath: string, co
 }
 
 /** Whether `bytes` differ from both Baton's current rendering and the last one it wrote. */
-export async function editedOutside(ctx: CommandContext, relPath: string, bytes: Buffer, rendering: string): Promise<boolean> {
+export async function editedOutside(ctx: AppContext, relPath: string, bytes: Buffer, rendering: string): Promise<boolean> {
   if (bytes.equals(Buffer.from(rendering, 'utf8'))) return false;
   const memory = await readMemory(ctx);
   return memory[relPath] !== sha256(bytes);

@@ -10,7 +10,7 @@ import { resumeEnvelope } from '../../projections/tasks/views.js';
 import { initiativeStatusProjection } from '../../projections/work-units/index.js';
 import type { WorkUnitsState } from '../../projections/work-units/state.js';
 import { isBatonError } from '../errors.js';
-import { positionAtTime, projectionForView, replayViewOf, type ReplayViewArgs } from '../cli/replay-view.js';
+import { positionAtTime, projectionForView, replayViewOf, type ReplayViewArgs } from '../app/replay-view.js';
 import type { EventStore, Subscription } from '../store/contract.js';
 import { runProjections, type ProjectionRun } from '../store/projection-runner.js';
 import { SnapshotLoadKind, type SnapshotLoad } from '../store/snapshots.js';

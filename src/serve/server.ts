@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isBatonError } from '../errors.js';
-import type { ReplayViewArgs } from '../cli/replay-view.js';
+import type { ReplayViewArgs } from '../app/replay-view.js';
 import type { EventStore } from '../store/contract.js';
 import type { Asset } from './assets.js';
 import { DASHBOARD_TABS, type DashboardTab, type DashboardViews, type PositionQuery } from './dashboard-views.js';

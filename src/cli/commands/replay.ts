@@ -5,10 +5,10 @@ import { ViewEnvelope } from '../envelopes.js';
 import { readableLines } from '../readable-text.js';
 import { startProgress } from '../progress.js';
 import { parseCount, parseIsoTime } from '../flags.js';
-import { positionAtTime, projectionForView, replayViewOf, type ReplayViewArgs } from '../replay-view.js';
+import { positionAtTime, projectionForView, replayViewOf, type ReplayViewArgs } from '../../app/replay-view.js';
 import { PROJECTIONS } from '../../../projections/index.js';
 
-export type { ReplayViewArgs } from '../replay-view.js';
+export type { ReplayViewArgs } from '../../app/replay-view.js';
 
 /** `replay --view NAME (--to SEQ | --at ISO)`: a view as of a past position. */
 export async function replay(ctx: CommandContext, flags: { view: string; to?: string; at?: string }, viewArgs: ReplayViewArgs = {}): Promise<void> {

@@ -4,7 +4,7 @@ import { loadTasks, viewContext } from '../../tasks/env.js';
 import { refusalsAsErrors } from '../../tasks/refusals.js';
 import type { CommandContext } from '../context.js';
 import { OrchestrationResumeEnvelope } from '../envelopes-tasks.js';
-import { tasksEnv } from '../tasks-env.js';
+import { tasksEnv } from '../../app/tasks-env.js';
 
 /** `baton resume <session-id> [--execute]` (tasks.md §10.6). */
 export async function resume(ctx: CommandContext, given: string, flags: { execute?: boolean }): Promise<number> {

@@ -4,7 +4,7 @@ import { loadTasks, viewContext } from '../../tasks/env.js';
 import { refusalsAsErrors } from '../../tasks/refusals.js';
 import type { CommandContext } from '../context.js';
 import { OrchestrationSessionsEnvelope, OrchestrationSessionViewEnvelope } from '../envelopes-tasks.js';
-import { tasksEnv } from '../tasks-env.js';
+import { tasksEnv } from '../../app/tasks-env.js';
 import { humanSession, humanSessions } from './task-human.js';
 
 /** `baton sessions` and `baton session <id>` (tasks.md §10.1). Append nothing. */

@@ -6,7 +6,7 @@ import { loadStatusFolds } from '../../tasks/status-folds.js';
 import { OrchestrationStatusEnvelope } from '../../tasks/validators.generated.js';
 import type { CommandContext } from '../context.js';
 import * as storeAccess from '../store-access.js';
-import { tasksEnv } from '../tasks-env.js';
+import { tasksEnv } from '../../app/tasks-env.js';
 import { humanStatus } from './task-human.js';
 
 /**

@@ -3,7 +3,7 @@ import { wizardSubagent } from '../../../projections/tasks/wizard-shapes.js';
 import { finishSubagent, startSubagent, type SubagentStartFlags } from '../../tasks/subagents.js';
 import type { CommandContext } from '../context.js';
 import { OrchestrationSubagentEnvelope } from '../envelopes-tasks.js';
-import { tasksEnv } from '../tasks-env.js';
+import { tasksEnv } from '../../app/tasks-env.js';
 import { humanSubagent } from './task-human.js';
 
 /** `baton subagent start | finish` (tasks.md §8). */

@@ -1,6 +1,6 @@
 import { createTask, type CreateTaskFlags } from '../../tasks/create-task.js';
 import type { CommandContext } from '../context.js';
-import { tasksEnv } from '../tasks-env.js';
+import { tasksEnv } from '../../app/tasks-env.js';
 import { emitTask } from './task-emit.js';
 
 /** `baton task create` (tasks.md §6). */

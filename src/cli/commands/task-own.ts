@@ -1,7 +1,7 @@
 import { ownTask } from '../../tasks/own-task.js';
 import type { OwnFlags } from '../../tasks/ownership-input.js';
 import type { CommandContext } from '../context.js';
-import { tasksEnv } from '../tasks-env.js';
+import { tasksEnv } from '../../app/tasks-env.js';
 import { emitTask } from './task-emit.js';
 import { loadTasks } from '../../tasks/env.js';
 

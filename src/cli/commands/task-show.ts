@@ -2,7 +2,7 @@ import { checkId } from '../../../projections/tasks/refusal.js';
 import { loadTasks } from '../../tasks/env.js';
 import { refusalsAsErrors } from '../../tasks/refusals.js';
 import type { CommandContext } from '../context.js';
-import { tasksEnv } from '../tasks-env.js';
+import { tasksEnv } from '../../app/tasks-env.js';
 import { emitTask } from './task-emit.js';
 
 /** `baton task <id>`: one task with its history and integrity findings. Appends nothing. */

@@ -3,7 +3,7 @@ import { runTasksCommand } from '../../tasks/commit.js';
 import { refusalsAsErrors } from '../../tasks/refusals.js';
 import { parseTransition, type TransitionFlags } from '../../tasks/transition-task.js';
 import type { CommandContext } from '../context.js';
-import { tasksEnv } from '../tasks-env.js';
+import { tasksEnv } from '../../app/tasks-env.js';
 import { emitTask } from './task-emit.js';
 
 /** `baton task transition <id> <state>` (tasks.md §5): one event, decided on the state read. */

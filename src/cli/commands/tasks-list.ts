@@ -5,7 +5,7 @@ import { loadTasks, viewContext } from '../../tasks/env.js';
 import { refusalsAsErrors } from '../../tasks/refusals.js';
 import type { CommandContext } from '../context.js';
 import { OrchestrationTasksEnvelope } from '../envelopes-tasks.js';
-import { tasksEnv } from '../tasks-env.js';
+import { tasksEnv } from '../../app/tasks-env.js';
 import { humanTasks } from './task-human.js';
 
 /** `baton tasks [--state S] [--session-id S]`: tasks in creation order. Appends nothing. */

@@ -6,8 +6,8 @@ import { tasksStateProjection } from '../../../projections/tasks/projections.js'
 import type { TasksState } from '../../../projections/tasks/state.js';
 import { statusEnvelope } from '../../../projections/tasks/views.js';
 import { workUnitsStateProjection } from '../../../projections/work-units/fold.js';
-import type { CommandContext } from '../../cli/context.js';
-import { tasksEnv } from '../../cli/tasks-env.js';
+import type { AppContext } from '../../app/context.js';
+import { tasksEnv } from '../../app/tasks-env.js';
 import { loadState, type CoordinationEnv } from '../../coordination/env.js';
 import { deliveredReceipts, receiptEvents } from '../../coordination/inbox.js';
 import { endSession, heartbeatSession, startSession } from '../../coordination/sessions.js';
@@ -56,12 +56,12 @@ export async function ensureSession(env: Acting, input: ClaudeHookInput, heartbe
   return mapped.session_id;
 }
 
-async function actingTasksEnv(ctx: CommandContext, sessionId: string): Promise<TasksEnv> {
+async function actingTasksEnv(ctx: AppContext, sessionId: string): Promise<TasksEnv> {
   return { ...(await tasksEnv(ctx)), session: sessionId, actor: sessionId };
 }
 
 /** SessionStart (and the first hook of a session Baton had not seen): start or continue, then brief. */
-export async function sessionStartAnswer(ctx: CommandContext, env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
+export async function sessionStartAnswer(ctx: AppContext, env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
   const sessionId = await ensureSession(env, input, true);
   const tenv = await actingTasksEnv(ctx, sessionId);
   const [tasks, workUnits] = await runProjections(await tenv.store(), [tasksStateProjection, workUnitsStateProjection] as const, {
@@ -115,7 +115,7 @@ const subagentKey = (input: ClaudeHookInput): string => {
 };
 
 /** SubagentStart: `subagent.started` on the session's task (once per agent_id). */
-export async function subagentStartAnswer(ctx: CommandContext, env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
+export async function subagentStartAnswer(ctx: AppContext, env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
   const key = subagentKey(input);
   const sessionId = await ensureSession(env, input, false);
   const tenv = await actingTasksEnv(ctx, sessionId);
@@ -125,7 +125,7 @@ export async function subagentStartAnswer(ctx: CommandContext, env: Acting, inpu
 }
 
 /** SubagentStop: `subagent.finished` (a stop whose start Baton missed records both). */
-export async function subagentStopAnswer(ctx: CommandContext, env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
+export async function subagentStopAnswer(ctx: AppContext, env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
   const key = subagentKey(input);
   const sessionId = await ensureSession(env, input, false);
   const tenv = await actingTasksEnv(ctx, sessionId);

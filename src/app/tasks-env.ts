@@ -5,14 +5,14 @@ import { loadCoordinationSettings } from '../config/coordination.js';
 import { loadResumeInvocation } from '../config/resume.js';
 import { readFilter } from '../coordination/settings-values.js';
 import { readConfigText } from '../workspace.js';
-import type { CommandContext } from './context.js';
+import type { AppContext } from './context.js';
 
 /**
  * A tasks command's environment from its CLI context (settings read and checked first). The
  * settings are read through the compiled validators: zod and `yaml` load only for a config the
  * plain reader cannot settle, which then fails or reads exactly as before.
  */
-export async function tasksEnv(ctx: CommandContext): Promise<TasksEnv> {
+export async function tasksEnv(ctx: AppContext): Promise<TasksEnv> {
   const workspace = await ctx.workspace();
   await ctx.resolveSession();
   const configText = readConfigText(workspace);
