@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { invalidInput } from './errors.js';
+import { unusableStoreFolder } from './store/unusable-store-folder.js';
+import { workspaceLayout } from './store/jsonl/layout.js';
 
 /**
  * Which directory is the workspace: `--dir`/`BATON_DIR` when given, else the main working tree of
@@ -57,12 +59,18 @@ function resolveFrom(base: string, path: string): string {
   return isAbsolute(path) ? resolve(path) : resolve(base, path);
 }
 
-/** The raw text of `.baton/config.yaml`, or undefined when the workspace has none. */
+/**
+ * The raw text of `.baton/config.yaml`, or undefined when the workspace has none. A `.baton` that
+ * is a file is the store unusable (exit 5 naming it), not an unexpected failure.
+ */
 export function readConfigText(workspace: string): string | undefined {
+  const path = workspaceLayout(workspace).config;
   try {
-    return readFileSync(join(workspace, '.baton', 'config.yaml'), 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ENOTDIR') throw unusableStoreFolder(dirname(path), error);
     throw error;
   }
 }

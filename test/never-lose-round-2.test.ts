@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { batonIn, errorEnvelopeOf, jsonLines, type CliResult } from './helpers/cli.js';
+import { batonIn, expectRefused, jsonLines } from './helpers/cli.js';
 import { hashTree, makeTempDir, removeTempDirs, segmentBytes, segmentPaths, storedEvents } from './helpers/workspace.js';
 import { WuWorkspace } from './work-units/helpers.js';
 
@@ -23,13 +23,6 @@ async function workspaceWithNotes(texts: readonly string[], prefix = 'baton-ack-
     expect(r.code, r.stderr).toBe(0);
   }
   return dir;
-}
-
-function expectRefused(r: CliResult, exit: number, code: string, names: string): void {
-  expect(r.code, r.stdout + r.stderr).toBe(exit);
-  const error = errorEnvelopeOf(r);
-  expect(error.code).toBe(code);
-  expect(error.message).toContain(names);
 }
 
 describe('an export never lands in any workspace\'s .baton/, and never replaces a file unasked', () => {

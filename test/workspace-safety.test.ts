@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { batonIn, errorEnvelopeOf, type CliResult } from './helpers/cli.js';
+import { batonIn, expectRefused } from './helpers/cli.js';
 import { makeTempDir, removeTempDirs, segmentBytes, segmentPaths, hashTree } from './helpers/workspace.js';
 import { WuWorkspace } from './work-units/helpers.js';
 
@@ -19,13 +19,6 @@ async function workspaceWithEvents(count: number): Promise<string> {
   const r = await batonIn(dir, ['--json', 'log', 'append', '--events', '-', '--batch'], { env: NOW, input: `${lines}\n` });
   expect(r.code, r.stdout + r.stderr).toBe(0);
   return dir;
-}
-
-function expectRefused(r: CliResult, exit: number, code: string, names: string): void {
-  expect(r.code, r.stdout + r.stderr).toBe(exit);
-  const error = errorEnvelopeOf(r);
-  expect(error.code).toBe(code);
-  expect(error.message).toContain(names);
 }
 
 describe('log export never writes into .baton/', () => {

@@ -1,10 +1,14 @@
-import { cpSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command, Option } from 'commander';
 import { buildProgram } from '../../src/cli/program.js';
 import { pick, runCli, seeded } from './cli.js';
-import { emptyResult, record, type CampaignResult } from './outcome.js';
+import { DEVICE_DRAWS, DEVICE_READERS, DEVICE_TIMEOUT_MS, DEVICES, deviceDraw } from './device-inputs.js';
+import { checkedInvocation, type InvocationCheck } from './fuzz-invocation.js';
+import { FILE_LINKS, plantTraps, type Place } from './fuzz-traps.js';
+import { count, emptyResult, record, type CampaignResult } from './outcome.js';
 import { changedPaths, snapshotTree } from './tree.js';
+import { shapeDraw, WORKSPACE_SHAPES } from './workspace-shapes.js';
 
 /**
  * The CLI fuzzer: every command of the program (read from commander's own tree, so a new command
@@ -13,9 +17,15 @@ import { changedPaths, snapshotTree } from './tree.js';
  * `.baton/`, through symlinks to outside, /dev/null, dangling links, below a file, too long) — in
  * workspaces where some of Baton's own folders were replaced by symlinks to outside.
  *
- * Each invocation must: never exit 1 (or die of a signal, or hang); on exit 2 leave the workspace
- * as it was (its `.baton/cache/`, which only holds rebuildable snapshots, aside); and never create
- * or change a file outside the workspace other than one its arguments name (an export's `--out`).
+ * Each epoch (a fresh copy of a seeded workspace) also draws, in turn, what random arguments rarely
+ * reach: links planted at the files Baton writes outside `.baton/`, each followed by the command
+ * that writes it (fuzz-traps.ts); a workspace of an odd shape (workspace-shapes.ts); and, every
+ * other epoch, a device file given as a command's input (device-inputs.ts). Each kind of draw is
+ * reported on its own row.
+ *
+ * Every invocation must pass fuzz-invocation.ts's checks: never exit 1 (or die of a signal, or
+ * hang), a refusal changes nothing, and nothing is written outside the workspace but what its
+ * arguments name.
  */
 interface Leaf {
   path: string[];
@@ -57,13 +67,6 @@ export function commandLeaves(): Leaf[] {
 interface Fixture {
   seedWorkspace: string;
   ids: { session: string; session2: string; task: string; thread: string; signal: string };
-}
-
-/** One epoch's own folders: its workspace, a folder outside it, and the current directory it runs in. */
-interface Place {
-  ws: string;
-  outside: string;
-  scratch: string;
 }
 
 const NOW = '2026-03-01T12:00:00Z';
@@ -160,36 +163,6 @@ function hostile(random: () => number, { ws, outside }: Place): string {
   ]);
 }
 
-/** Replace some of Baton's own folders by symlinks to a folder outside, and plant other traps. */
-function plantTraps(random: () => number, { ws, outside }: Place): void {
-  const target = join(outside, 'planted');
-  mkdirSync(target, { recursive: true });
-  writeFileSync(join(outside, 'precious.txt'), 'must never change\n');
-  symlinkSync(outside, join(ws, 'link-out'));
-  symlinkSync(join(ws, 'nowhere'), join(ws, 'dangling'));
-  writeFileSync(join(ws, 'plain.txt'), 'a file\n');
-  for (const owned of [join('.baton', 'artifacts'), join('.baton', 'stamps'), '.claude', join('.baton', 'quarantine'), join('.baton', 'cache')]) {
-    if (random() >= 0.3) continue;
-    rmSync(join(ws, owned), { recursive: true, force: true });
-    symlinkSync(target, join(ws, owned));
-  }
-}
-
-/** The real path of `path`, through links, for as much of it as exists. */
-function realish(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    const parent = dirname(path);
-    return parent === path ? path : join(realish(parent), basename(path));
-  }
-}
-
-function insideOf(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel === '' || !(rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel));
-}
-
 export interface FuzzOptions {
   invocations: number;
   seed: number;
@@ -200,10 +173,28 @@ export interface FuzzOptions {
   onProgress?: (done: number) => void;
 }
 
-export async function fuzzCampaign(options: FuzzOptions): Promise<CampaignResult> {
+/** The rows of the fuzzer's report, one per kind of draw. */
+interface FuzzResults {
+  random: CampaignResult;
+  links: CampaignResult;
+  shapes: CampaignResult;
+  devices: CampaignResult;
+}
+
+export async function fuzzCampaign(options: FuzzOptions): Promise<CampaignResult[]> {
   const started = Date.now();
-  const result = emptyResult('cli fuzzer');
-  result.exits = {};
+  const results: FuzzResults = {
+    random: emptyResult('fuzz: random invocations'),
+    links: emptyResult('fuzz: planted file links'),
+    shapes: emptyResult('fuzz: workspace shapes'),
+    devices: emptyResult('fuzz: device inputs'),
+  };
+  for (const r of Object.values(results)) r.exits = {};
+  // Every kind a row counts, listed from the start (in order, with 0 until drawn).
+  for (const link of FILE_LINKS) count(results.links, link.label, 0);
+  for (const shape of WORKSPACE_SHAPES) count(results.shapes, shape, 0);
+  for (const device of DEVICES) count(results.devices, device, 0);
+  for (const reader of DEVICE_READERS) count(results.devices, reader.label, 0);
   const fx = await seedWorkspace(options.root);
   const seedBefore = snapshotTree(fx.seedWorkspace);
   const leaves = commandLeaves();
@@ -211,18 +202,51 @@ export async function fuzzCampaign(options: FuzzOptions): Promise<CampaignResult
   const parallel = Math.max(1, options.parallel ?? 1);
   let done = 0;
   let epochIndex = 0;
-  const runEpoch = async (index: number, count: number, lane: () => number): Promise<void> => {
+  const drawn = new Set<string>();
+  const progress = (): void => {
+    done += 1;
+    options.onProgress?.(done);
+  };
+  /** A draw of its own kind, timed into its row. */
+  const special = async (row: CampaignResult, args: string[], check: InvocationCheck, place: Place): Promise<void> => {
+    const begun = Date.now();
+    await checkedInvocation(args, { BATON_NOW: NOW }, place, row, check);
+    row.trials += 1;
+    row.seconds += (Date.now() - begun) / 1000;
+    progress();
+  };
+  const runEpoch = async (index: number, invocations: number, lane: () => number): Promise<void> => {
     const home = join(options.root, `e-${index}`);
-    const place: Place = { ws: join(home, 'ws'), outside: join(home, 'outside'), scratch: join(home, 'scratch') };
+    const place: Place = { home, ws: join(home, 'ws'), outside: join(home, 'outside'), scratch: join(home, 'scratch') };
     const ws = place.ws;
     for (const dir of [place.outside, place.scratch]) mkdirSync(dir, { recursive: true });
     cpSync(fx.seedWorkspace, ws, { recursive: true, verbatimSymlinks: true });
-    plantTraps(lane, place);
-    const notWorkspace = (rel: string): boolean => rel === 'ws' || rel.startsWith(`ws${sep}`);
-    const skipInWorkspace = (rel: string): boolean => rel === join('.baton', 'cache') || rel.startsWith(join('.baton', 'cache') + sep);
-    for (let i = 0; i < count; i++) {
+    const links = [FILE_LINKS[(2 * index) % FILE_LINKS.length]!, FILE_LINKS[(2 * index + 1) % FILE_LINKS.length]!];
+    count(results.random, 'folder links planted', plantTraps(lane, place, links));
+    let left = invocations;
+    // Each planted file link, with the command that writes its file: refused, the file it points at untouched.
+    for (const link of links) {
+      count(results.links, link.label);
+      if (left-- > 0) await special(results.links, ['--json', '--dir', ws, ...link.command], { exits: [3], named: [], timeoutMs: TIMEOUT_MS, rerunOnTimeout: true }, place);
+    }
+    if (left-- > 0) {
+      const shape = WORKSPACE_SHAPES[index % WORKSPACE_SHAPES.length]!;
+      count(results.shapes, shape);
+      const draw = shapeDraw(shape, lane, fx.seedWorkspace, place, index);
+      await special(results.shapes, draw.args, { ...draw.check, timeoutMs: TIMEOUT_MS, rerunOnTimeout: true }, place);
+    }
+    if (index % 2 === 0 && left-- > 0) {
+      const pairing = DEVICE_DRAWS[(index / 2) % DEVICE_DRAWS.length]!;
+      count(results.devices, pairing.device);
+      count(results.devices, pairing.reader.label);
+      const draw = deviceDraw(pairing, lane, place, index);
+      // No re-run: a refusal is immediate, and a reader that reads on eats memory while it runs.
+      await special(results.devices, draw.args, { ...draw.check, timeoutMs: DEVICE_TIMEOUT_MS, rerunOnTimeout: false }, place);
+    }
+    for (; left > 0; left--) {
       const leaf = pick(lane, leaves);
       const key = leaf.path.join(' ');
+      drawn.add(key);
       const args: string[] = [];
       const named: string[] = [];
       const value = (name: string): string => {
@@ -253,36 +277,10 @@ export async function fuzzCampaign(options: FuzzOptions): Promise<CampaignResult
       if (follow) args.push(...follow.add);
       if (lane() < 0.03) args.push('--no-such-flag');
       const env: Record<string, string> = { BATON_NOW: lane() < 0.95 ? NOW : 'yesterday' };
-      const beforeWs = snapshotTree(ws, skipInWorkspace);
-      const beforeHome = snapshotTree(home, notWorkspace);
-      const r = await runCli(args, { env, cwd: place.scratch, timeoutMs: TIMEOUT_MS });
-      const shown = `baton ${args.map((a) => (a.length > 60 ? `${JSON.stringify(a.slice(0, 40))}…(${a.length})` : JSON.stringify(a))).join(' ')} → ${r.code ?? r.signal}`;
-      result.checked += 1;
-      const exit = String(r.code ?? r.signal);
-      result.exits![exit] = (result.exits![exit] ?? 0) + 1;
-      if (r.timedOut) {
-        // A hang is a failure too, told apart from exit 1: on a machine this loaded (the long run
-        // goes at nice 19) a process can also be starved that long, so it is re-run once alone.
-        const again = await runCli(args, { env, cwd: place.scratch, timeoutMs: TIMEOUT_MS });
-        if (again.timedOut) record(result, 'otherFailures', `${shown}: hung (killed after ${TIMEOUT_MS / 1000} s, twice)`);
-        else if (again.code === 1 || again.code === null) record(result, 'exit1', `${shown} (on a re-run after a time-out): ${(again.stdout + again.stderr).slice(0, 300)}`);
-      } else if (r.code === 1 || r.code === null) {
-        const message = (r.stdout + r.stderr).slice(0, 300).replace(/\s+/g, ' ');
-        record(result, 'exit1', `${shown}: ${message}`);
-      }
-      if (r.code === 2) {
-        const changed = changedPaths(beforeWs, snapshotTree(ws, skipInWorkspace));
-        if (changed.length > 0) record(result, 'changedOnExit2', `${shown}: changed ${changed.slice(0, 3).join(', ')}`);
-      }
       // What the arguments name may be written: an export's --out, and a --dir (the workspace the
       // user named, which init and log import create when missing), with everything inside it.
-      const allowed = named.filter((p) => p.trim() !== '').map((p) => realish(resolve(place.scratch, p)));
-      const outside = changedPaths(beforeHome, snapshotTree(home, notWorkspace))
-        .map((rel) => join(home, rel))
-        .filter((path) => !allowed.some((a) => insideOf(a, path)));
-      if (outside.length > 0) record(result, 'writesOutside', `${shown}: wrote ${outside.slice(0, 3).join(', ')}`);
-      done += 1;
-      options.onProgress?.(done);
+      await checkedInvocation(args, env, place, results.random, { named, timeoutMs: TIMEOUT_MS, rerunOnTimeout: true });
+      progress();
     }
     rmSync(home, { recursive: true, force: true });
   };
@@ -296,10 +294,12 @@ export async function fuzzCampaign(options: FuzzOptions): Promise<CampaignResult
       batch.push(runEpoch(epochIndex++, count, lanes[lane]!));
     }
     await Promise.all(batch);
-    result.trials += batch.length;
+    results.random.trials += batch.length;
   }
   const seedChanged = changedPaths(seedBefore, snapshotTree(fx.seedWorkspace));
-  if (seedChanged.length > 0) record(result, 'writesOutside', `the seed workspace (outside every epoch) changed: ${seedChanged.slice(0, 3).join(', ')}`);
-  result.seconds = (Date.now() - started) / 1000;
-  return result;
+  if (seedChanged.length > 0) record(results.random, 'writesOutside', `the seed workspace (outside every epoch) changed: ${seedChanged.slice(0, 3).join(', ')}`);
+  count(results.random, 'commands drawn', drawn.size);
+  count(results.random, 'fuzzed invocations in all', done);
+  results.random.seconds = (Date.now() - started) / 1000;
+  return [results.random, results.links, results.shapes, results.devices];
 }

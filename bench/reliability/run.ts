@@ -1,16 +1,18 @@
 /**
- * `npm run reliability -- [--trials N] [--invocations N] [--flips N] [--storm N] [--seed S] [--only NAME…]`:
- * the long reliability campaign (#23): crash trials, an append storm, byte flips and the CLI fuzzer,
- * against the built CLI and store, printing one table. Exit 1 when any campaign found a violation.
+ * `npm run reliability -- [--trials N] [--library-trials N] [--storm KEYS] [--library-storm N]
+ * [--flips N] [--invocations N] [--seed S] [--only NAME…]`: the long reliability campaign — SIGKILLed
+ * appenders through the built CLI and through the library, an 8-process append storm racing
+ * idempotency keys through the CLI (and one through the library), byte flips in every class of
+ * position, and the CLI fuzzer — printing one table. Exit 1 when any campaign found a violation.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCampaigns, type CampaignSizes } from './campaign.js';
+import { CAMPAIGNS, runCampaigns, type CampaignSizes } from './campaign.js';
 import { formatTable, reportViolationsTo, violations } from './outcome.js';
 
 function parse(argv: readonly string[]): { sizes: CampaignSizes; seed: number; only: string[] } {
-  const sizes: CampaignSizes = { crashTrials: 1000, stormProcesses: 8, stormAppends: 1000, flips: 100, invocations: 5000 };
+  const sizes: CampaignSizes = { cliCrashTrials: 1000, libraryCrashTrials: 500, stormProcesses: 8, stormKeys: 250, libraryStormAppends: 1000, flips: 100, invocations: 5000 };
   let seed = Date.now() % 1_000_000;
   const only: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -20,13 +22,15 @@ function parse(argv: readonly string[]): { sizes: CampaignSizes; seed: number; o
       if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${flag} needs a whole number`);
       return value;
     };
-    if (flag === '--trials') sizes.crashTrials = next();
+    if (flag === '--trials') sizes.cliCrashTrials = next();
+    else if (flag === '--library-trials') sizes.libraryCrashTrials = next();
+    else if (flag === '--storm') sizes.stormKeys = next();
+    else if (flag === '--library-storm') sizes.libraryStormAppends = next();
     else if (flag === '--invocations') sizes.invocations = next();
     else if (flag === '--flips') sizes.flips = next();
-    else if (flag === '--storm') sizes.stormAppends = next();
     else if (flag === '--seed') seed = next();
     else if (flag === '--only') only.push(argv[++i] ?? '');
-    else throw new Error(`unknown option ${flag} (see bench/reliability/run.ts)`);
+    else throw new Error(`unknown option ${flag} (see bench/reliability/run.ts; --only takes a part of ${CAMPAIGNS.join(', ')})`);
   }
   return { sizes, seed, only };
 }

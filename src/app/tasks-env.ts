@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { TasksEnv } from '../tasks/env.js';
 import { loadCoordinationSettings } from '../config/coordination.js';
 import { loadResumeInvocation } from '../config/resume.js';
 import { readFilter } from '../coordination/settings-values.js';
 import { readConfigText } from '../workspace.js';
 import type { AppContext } from './context.js';
+import { storeExists } from '../store/jsonl/layout.js';
 
 /**
  * A tasks command's environment from its CLI context (settings read and checked first). The
@@ -19,7 +18,7 @@ export async function tasksEnv(ctx: AppContext): Promise<TasksEnv> {
   const invocation = await loadResumeInvocation(configText);
   const settings = await loadCoordinationSettings(configText);
   // Read commands in a workspace without `.baton/` fold an empty log and create nothing.
-  const hasStore = existsSync(join(workspace, '.baton')) || Boolean(ctx.env['BATON_STORE_URL']);
+  const hasStore = storeExists(workspace, ctx.env);
   return {
     workspace,
     now: ctx.now,

@@ -1,13 +1,17 @@
 import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { BatonError } from '../errors.js';
+import { BATON_DIR_NAME } from '../store/jsonl/layout.js';
+import { unusableStoreFolder } from '../store/unusable-store-folder.js';
 
 /**
  * Baton writes inside the workspace only into folders it owns (`.baton/…`, `.claude/`), and never
  * through a symlink it did not create: a symlink planted at `.baton/artifacts` (or anywhere below
  * the workspace on the way to a file Baton owns) would make it write, or read, somewhere else.
- * Each folder on the path is looked at with `lstat` and created when missing; a symlink, or a file
- * where a folder should be, is refused with SYMLINK_REFUSED (exit 3) naming the path. Final file
+ * Each folder on the path is looked at with `lstat` and created when missing; a symlink is refused
+ * with SYMLINK_REFUSED (exit 3) naming the path, and so is a file where a folder should be, except
+ * in the store (`.baton/…`), where a file in a folder's place, or a folder the file system will not
+ * create, is STORE_UNAVAILABLE (exit 5, unusable-store-folder.ts). Final file
  * components are handled by the writers: temp files are created with O_EXCL (which never follows a
  * symlink) and renamed over the target (rename replaces a symlink, it does not follow it); reads
  * use O_NOFOLLOW.
@@ -33,38 +37,41 @@ function componentsBelow(workspace: string, target: string): string[] {
 /**
  * Make sure `dir` (inside `workspace`) exists as a real folder, every folder on the way too,
  * creating the missing ones with `mode`. Throws SYMLINK_REFUSED when any of them is a symlink or
- * not a folder. Returns whether it created any.
+ * not a folder (a store folder that is not one, or cannot be made: STORE_UNAVAILABLE). Returns
+ * whether it created any.
  */
 export function ensureOwnedDir(workspace: string, dir: string, mode?: number): boolean {
   let current = workspace;
   // The workspace itself is the caller's (a library user may name one that does not exist yet, as
   // before owned folders were checked): created with its parents, at the default mode.
   let created = mkdirSync(workspace, { recursive: true }) !== undefined;
-  for (const part of componentsBelow(workspace, dir)) {
+  const parts = componentsBelow(workspace, dir);
+  const inStore = parts[0] === BATON_DIR_NAME;
+  for (const part of parts) {
     current = join(current, part);
-    created = checkFolder(current, mode) || created;
+    created = checkFolder(current, mode, inStore) || created;
   }
   return created;
 }
 
-function checkFolder(path: string, mode: number | undefined): boolean {
+function checkFolder(path: string, mode: number | undefined, inStore: boolean): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {
     let stats;
     try {
       stats = lstatSync(path);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw inStore ? unusableStoreFolder(path, error) : error;
       try {
         mkdirSync(path, mode === undefined ? undefined : { mode });
         return true;
       } catch (mkdirError) {
         // Another process made it between the lstat and the mkdir: look again.
         if ((mkdirError as NodeJS.ErrnoException).code === 'EEXIST') continue;
-        throw mkdirError;
+        throw inStore ? unusableStoreFolder(path, mkdirError) : mkdirError;
       }
     }
     if (stats.isSymbolicLink()) throw unsafePath(path, 'it is a symbolic link');
-    if (!stats.isDirectory()) throw unsafePath(path, 'it is not a folder');
+    if (!stats.isDirectory()) throw inStore ? unusableStoreFolder(path) : unsafePath(path, 'it is not a folder');
     return false;
   }
   return false;
@@ -98,7 +105,9 @@ export function assertNoLinkBelow(workspace: string, path: string): void {
 export function readFileNoFollow(path: string): Buffer | undefined {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a named pipe in a file's place opens at once (and reads as no file below) instead
+    // of waiting for a writer; a regular file reads as ever.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;

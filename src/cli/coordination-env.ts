@@ -1,10 +1,10 @@
-import { join } from 'node:path';
 import { AGENT_IDENTITY_PATTERN } from '../../events/coordination/vocabulary.js';
 import type { CoordinationEnv } from '../coordination/env.js';
 import { loadCoordinationSettings } from '../config/coordination.js';
 import { invalidInput } from '../errors.js';
 import { readConfigText } from '../workspace.js';
 import type { CommandContext } from './context.js';
+import { workspaceLayout } from '../store/jsonl/layout.js';
 
 /** A coordination command's environment from its CLI context (settings read and checked first). */
 export async function coordinationEnv(ctx: CommandContext, options: { actAsSession?: boolean } = {}): Promise<CoordinationEnv & { workspace: string }> {
@@ -20,7 +20,7 @@ export async function coordinationEnv(ctx: CommandContext, options: { actAsSessi
     session: options.actAsSession === false ? undefined : ctx.session,
     envIdentity: envIdentity(ctx.env),
     cacheDir: await ctx.cacheDir(),
-    pendingDir: join(workspace, '.baton', 'hooks', 'pending'),
+    pendingDir: workspaceLayout(workspace).pendingHooks,
   };
 }
 

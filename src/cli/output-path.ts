@@ -2,6 +2,9 @@ import { closeSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readl
 import { basename, dirname, join, relative, resolve, sep, isAbsolute } from 'node:path';
 import { BATON_DIR_NAME, segmentFirstSeq } from '../store/jsonl/layout.js';
 import { invalidInput, type BatonError } from '../errors.js';
+import { pathProblem } from '../input/path-problem.js';
+
+export { pathProblem };
 
 /**
  * A file the user names for Baton to write (`log export --out`), checked before anything is
@@ -119,25 +122,7 @@ function realOrSelf(path: string): string {
  * a missing folder, and a refused one is not readable.
  */
 export function pathError(error: unknown, flag: string, path: string, access: 'write' | 'read' = 'write'): BatonError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reading: Record<string, string> = {
-    ENOENT: 'no such file',
-    EACCES: 'is not readable (permission denied)',
-    EPERM: 'is not readable (operation not permitted)',
-  };
-  const written: Record<string, string> = {
-    ENOENT: 'its folder does not exist',
-    ENOTDIR: 'a part of it is not a folder',
-    EISDIR: 'is a folder, not a file',
-    EACCES: 'is not writable (permission denied)',
-    EPERM: 'is not writable (operation not permitted)',
-    EROFS: 'is on a read-only file system',
-    ENAMETOOLONG: 'is too long a name',
-    ELOOP: 'has too many levels of symbolic links',
-    ENOSPC: 'no space left on the device',
-  };
-  const what = access === 'read' ? { ...written, ...reading } : written;
-  return invalidInput(`"${path}": ${what[code ?? ''] ?? (error as Error).message}`, flag);
+  return invalidInput(`"${path}": ${pathProblem(error, access)}`, flag);
 }
 
 /**

@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { EventCatalog } from '../../events/catalog.js';
 import type { NewEvent } from '../../events/envelope.js';
 import { SessionStatus } from '../../events/coordination/vocabulary.js';
 import type { CoordinationState } from '../../projections/coordination/state.js';
 import type { EventStore } from '../store/contract.js';
 import { BatonError } from '../errors.js';
+import { storeExists } from '../store/jsonl/layout.js';
 
 /**
  * Who `--session` / `BATON_SESSION` names. Reads and writes accept a live session's
@@ -35,7 +34,7 @@ const looksLikeSessionId = (token: string): boolean => token.startsWith('session
 export async function sessionIdForName(inputs: IdentityInputs & { workspace: string; externalStore: boolean }, token: string): Promise<string | undefined> {
   if (looksLikeSessionId(token)) return undefined;
   // A workspace without `.baton/` has no sessions; reading must not create it.
-  if (!inputs.externalStore && !existsSync(join(inputs.workspace, '.baton'))) return undefined;
+  if (!inputs.externalStore && !storeExists(inputs.workspace)) return undefined;
   const id = (await coordinationFold(inputs)).names_held.get(token);
   return id;
 }

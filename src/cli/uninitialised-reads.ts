@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { BatonError } from '../errors.js';
+import { storeExists } from '../store/jsonl/layout.js';
 
 /**
  * Commands that only read the log (`mem inbox` marks what it lists, `orchestrate status` records
@@ -50,7 +50,7 @@ export function uninitialisedReadCheck(command: Command, env: NodeJS.ProcessEnv)
   const path = commandPath(command);
   if (!READ_COMMANDS.has(path) || env['BATON_STORE_URL']) return undefined;
   return (workspace) => {
-    if (existsSync(join(workspace, '.baton'))) return;
+    if (storeExists(workspace)) return;
     throw new BatonError(
       NO_WORKSPACE,
       `no Baton workspace in ${workspace} (no .baton/ folder): run \`baton init\` there first (or pass --dir to the workspace), then \`baton ${path}\``,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { workspaceLayout } from '../store/jsonl/layout.js';
 import { coordinationDemo } from './coordination.js';
 import { workUnitsDemo } from './work-units.js';
 import { flowDemo } from './flow.js';
@@ -79,8 +80,8 @@ async function main(): Promise<void> {
 
   step('Tampering is caught: one byte flipped in a copy of the workspace');
   const copy = mkdtempSync(join(tmpdir(), 'baton-demo-tampered-'));
-  cpSync(join(dir, '.baton'), join(copy, '.baton'), { recursive: true });
-  const logDir = join(copy, '.baton', 'log');
+  cpSync(workspaceLayout(dir).root, workspaceLayout(copy).root, { recursive: true });
+  const logDir = workspaceLayout(copy).log;
   const segment = join(logDir, readdirSync(logDir).sort()[0]!);
   const bytes = readFileSync(segment);
   const target = bytes.indexOf('step 7 done');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { compareWuIds, WU_ID_PATTERN } from '../../events/work-units/terms.js';
 import { overlappingPaths } from '../../projections/work-units/code-paths.js';
@@ -7,7 +7,9 @@ import { evidenceOf, isDone, stallSeconds } from '../../projections/work-units/e
 import type { WorkUnitsConfig } from '../../projections/work-units/settings.js';
 import type { WorkUnitsState } from '../../projections/work-units/state.js';
 import { isValidStamp } from '../work-units/stamps.js';
+import { INPUT_LIMITS, readInputFile } from '../input/bounded-input.js';
 import { gitTopLevel, runGit } from './git.js';
+import { BATON_DIR_NAME, STAMPS_RELATIVE_DIR } from '../store/jsonl/layout.js';
 
 /**
  * The work-unit probes (work-units.md §5.2): worktrees, branches, dirty paths of the root checkout,
@@ -61,7 +63,7 @@ export function dirtyPaths(root: string, ignore: readonly string[]): string[] {
     if (xy.includes('R') || xy.includes('C')) paths.add(parts[++i] ?? '');
   }
   return [...paths]
-    .filter((p) => p !== '' && p !== '.baton' && !p.startsWith('.baton/'))
+    .filter((p) => p !== '' && p !== BATON_DIR_NAME && !p.startsWith(`${BATON_DIR_NAME}/`))
     .filter((p) => overlappingPaths([p], ignore).length === 0)
     .sort();
 }
@@ -76,7 +78,7 @@ function localBranches(root: string): Set<string> {
 /** The stamp folders: Baton's own, LumenFlow's default, and the one `import lumenflow` recorded. */
 function stampFolders(state: WorkUnitsState): string[] {
   const recorded = state.recorded_settings?.stamps_dir;
-  return [...new Set(['.baton/stamps', '.lumenflow/stamps', ...(recorded !== undefined ? [recorded] : [])])];
+  return [...new Set([STAMPS_RELATIVE_DIR, '.lumenflow/stamps', ...(recorded !== undefined ? [recorded] : [])])];
 }
 
 /**
@@ -84,7 +86,7 @@ function stampFolders(state: WorkUnitsState): string[] {
  * folders any `WU-<n>.done` counts, as LumenFlow's own check is only that the file exists.
  */
 function stampCounts(folder: string, wuId: string, bytes: Buffer): boolean {
-  return folder === '.baton/stamps' ? isValidStamp(wuId, bytes) : true;
+  return folder === STAMPS_RELATIVE_DIR ? isValidStamp(wuId, bytes) : true;
 }
 
 function stampFiles(workspace: string, folders: readonly string[]): { wu_id: string; path: string; bytes: Buffer; valid: boolean }[] {
@@ -100,7 +102,7 @@ function stampFiles(workspace: string, folders: readonly string[]): { wu_id: str
       const m = /^(WU-[0-9]{1,9})\.done$/.exec(name);
       if (!m || !WU_ID_PATTERN.test(m[1]!)) continue;
       try {
-        const bytes = readFileSync(isAbsolute(folder) ? join(folder, name) : join(workspace, folder, name));
+        const bytes = readInputFile(isAbsolute(folder) ? join(folder, name) : join(workspace, folder, name), 'stamp', INPUT_LIMITS.stamp, { namedPipe: 'refuse' });
         out.push({ wu_id: m[1]!, path: `${folder}/${name}`, bytes, valid: stampCounts(folder, m[1]!, bytes) });
       } catch {
         // vanished or unreadable: treated as absent

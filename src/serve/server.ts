@@ -5,13 +5,17 @@ import { isBatonError } from '../errors.js';
 import type { ReplayViewArgs } from '../app/replay-view.js';
 import type { EventStore } from '../store/contract.js';
 import type { Asset } from './assets.js';
+import { BadRequest } from './bad-request.js';
 import { DASHBOARD_TABS, type DashboardTab, type DashboardViews, type PositionQuery } from './dashboard-views.js';
+import { hostCheckFor, type HostCheck } from './host-check.js';
 import { latestEvents } from './latest-events.js';
+import { parseRequestTarget } from './request-target.js';
 
 /**
- * `baton serve`'s HTTP server (node:http): read-only by construction. Only GET and HEAD are
- * answered (anything else is 405); every request needs the access token (401 without it); assets
- * come from a fixed in-memory list; the data endpoints return the envelopes of the views.
+ * `baton serve`'s HTTP server (node:http): read-only by construction. A request whose Host does not
+ * name this server is 421 (host-check.ts); only GET and HEAD are answered (anything else is 405); a
+ * request target that cannot be decoded is 400; every request needs the access token (401 without
+ * it); assets come from a fixed in-memory list; the data endpoints return the envelopes of the views.
  */
 export interface DashboardServerOptions {
   views: DashboardViews;
@@ -30,6 +34,8 @@ export interface RunningServer {
   port: number;
   token: string;
   url: string;
+  /** The event streams (`/api/events`) open now. */
+  openEventStreams(): number;
   close(): Promise<void>;
 }
 
@@ -50,16 +56,8 @@ const BOOLEAN_ARGS = new Set(['include_stale', 'all']);
 const VIEW_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-class BadRequest extends Error {
-  constructor(
-    message: string,
-    readonly field: string,
-  ) {
-    super(message);
-  }
-}
-
-export function createDashboardServer(options: DashboardServerOptions): { server: Server; token: string } {
+/** `listenHost`: the name or address the server is told to listen on (`--host`), which a Host header may name. */
+export function createDashboardServer(options: DashboardServerOptions, listenHost?: string): { server: Server; token: string; openEventStreams: () => number } {
   const token = options.token ?? randomBytes(32).toString('base64url');
   const expected = Buffer.from(token);
   const streams = new Set<ServerResponse>();
@@ -79,10 +77,15 @@ export function createDashboardServer(options: DashboardServerOptions): { server
     return bytes.length === expected.length && timingSafeEqual(bytes, expected);
   };
 
-  const server = createServer((req, res) => {
+  // Built at the first request: the address and port are known once the server listens.
+  let hostCheck: HostCheck | undefined;
+
+  // Node's own 400 for a missing Host is off: that request gets this server's 421 and JSON error.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, errorBody(options.clock(), isBatonError(error) ? error.code : 'UNEXPECTED', error instanceof Error ? error.message : String(error)));
-      else res.end();
+      if (res.headersSent) res.end();
+      else if (error instanceof BadRequest) sendJson(res, 400, errorBody(options.clock(), 'INVALID_INPUT', `${error.field}: ${error.message}`));
+      else sendJson(res, 500, errorBody(options.clock(), isBatonError(error) ? error.code : 'UNEXPECTED', error instanceof Error ? error.message : String(error)));
     });
   });
 
@@ -90,6 +93,14 @@ export function createDashboardServer(options: DashboardServerOptions): { server
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('Cache-Control', 'no-store');
+    hostCheck ??= hostCheckFor(server.address() as AddressInfo, listenHost);
+    // 421 Misdirected Request, not 403: the request was meant for another server (the name in its
+    // Host), for which this one cannot answer; it is not a permission this client lacks here.
+    if (!hostCheck(req)) {
+      await discardBody(req, 64 * 1024);
+      res.setHeader('Connection', 'close');
+      return sendJson(res, 421, errorBody(options.clock(), 'MISDIRECTED_REQUEST', `the Host header ${JSON.stringify(req.headers.host ?? null)} does not name this server: open the URL \`baton serve\` printed`));
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       // The body is read and dropped (up to a limit) before answering, so the client hears the 405
       // instead of a reset connection.
@@ -98,7 +109,7 @@ export function createDashboardServer(options: DashboardServerOptions): { server
       res.setHeader('Connection', 'close');
       return sendJson(res, 405, errorBody(options.clock(), 'METHOD_NOT_ALLOWED', 'the dashboard is read-only: only GET and HEAD are served'));
     }
-    const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
+    const url = parseRequestTarget(req.url ?? '/');
     // A page loading (not its status poll or its event stream): background work waits.
     if (url.pathname !== '/api/status' && url.pathname !== '/api/events') options.views.touch();
     const cookieName = `baton_token_${(server.address() as AddressInfo | null)?.port ?? 0}`;
@@ -122,38 +133,34 @@ export function createDashboardServer(options: DashboardServerOptions): { server
       res.end(req.method === 'HEAD' ? undefined : asset.body);
       return;
     }
-    try {
-      if (url.pathname === '/api/events') return openEventStream(req, res);
-      if (url.pathname === '/api/dashboard') {
-        const tab = url.searchParams.get('tab');
-        if (tab !== null && !(DASHBOARD_TABS as readonly string[]).includes(tab)) throw new BadRequest(`must be one of ${DASHBOARD_TABS.join(', ')}`, 'tab');
-        const position = await options.views.position(positionQuery(url));
-        const views = await options.views.dashboard(position, (tab ?? undefined) as DashboardTab | undefined);
-        return sendJson(res, 200, { ...views, span: options.views.span(), workspace: options.workspace, store: options.store.kind });
-      }
-      const viewMatch = /^\/api\/view\/([^/]+)$/.exec(url.pathname);
-      if (viewMatch) {
-        const name = decodeURIComponent(viewMatch[1]!);
-        if (!VIEW_NAME.test(name)) throw new BadRequest('must be a view name like initiative_status', 'view');
-        const position = await options.views.position(positionQuery(url));
-        return sendJson(res, 200, await options.views.view(name, position, viewArgs(url)));
-      }
-      if (url.pathname === '/api/log') {
-        const position = await options.views.position(positionQuery(url));
-        const limit = countParam(url, 'limit') ?? 100;
-        const page = await latestEvents(options.store, { to: position.seq, limit: Math.min(limit, 1000), type: url.searchParams.get('type') || undefined, stream: url.searchParams.get('stream') || undefined });
-        return sendJson(res, 200, { v: 1, type: 'log_page', generated_at: position.as_of, position, ...page });
-      }
-      if (url.pathname === '/api/status') {
-        return sendJson(res, 200, { v: 1, type: 'dashboard_status', generated_at: options.clock(), head_seq: options.views.headSeq(), ...options.views.progress() });
-      }
-      if (url.pathname === '/api/verify') {
-        const report = await options.store.verify();
-        return sendJson(res, 200, { v: 1, type: 'log_verification', generated_at: options.clock(), ...report });
-      }
-    } catch (error) {
-      if (error instanceof BadRequest) return sendJson(res, 400, errorBody(options.clock(), 'INVALID_INPUT', `${error.field}: ${error.message}`));
-      throw error;
+    if (url.pathname === '/api/events') return openEventStream(req, res);
+    if (url.pathname === '/api/dashboard') {
+      const tab = url.searchParams.get('tab');
+      if (tab !== null && !(DASHBOARD_TABS as readonly string[]).includes(tab)) throw new BadRequest(`must be one of ${DASHBOARD_TABS.join(', ')}`, 'tab');
+      const position = await options.views.position(positionQuery(url));
+      const views = await options.views.dashboard(position, (tab ?? undefined) as DashboardTab | undefined);
+      return sendJson(res, 200, { ...views, span: options.views.span(), workspace: options.workspace, store: options.store.kind });
+    }
+    const viewMatch = /^\/api\/view\/([^/]+)$/.exec(url.pathname);
+    if (viewMatch) {
+      // parseRequestTarget checked that every segment decodes.
+      const name = decodeURIComponent(viewMatch[1]!);
+      if (!VIEW_NAME.test(name)) throw new BadRequest('must be a view name like initiative_status', 'view');
+      const position = await options.views.position(positionQuery(url));
+      return sendJson(res, 200, await options.views.view(name, position, viewArgs(url)));
+    }
+    if (url.pathname === '/api/log') {
+      const position = await options.views.position(positionQuery(url));
+      const limit = countParam(url, 'limit') ?? 100;
+      const page = await latestEvents(options.store, { to: position.seq, limit: Math.min(limit, 1000), type: url.searchParams.get('type') || undefined, stream: url.searchParams.get('stream') || undefined });
+      return sendJson(res, 200, { v: 1, type: 'log_page', generated_at: position.as_of, position, ...page });
+    }
+    if (url.pathname === '/api/status') {
+      return sendJson(res, 200, { v: 1, type: 'dashboard_status', generated_at: options.clock(), head_seq: options.views.headSeq(), ...options.views.progress() });
+    }
+    if (url.pathname === '/api/verify') {
+      const report = await options.store.verify();
+      return sendJson(res, 200, { v: 1, type: 'log_verification', generated_at: options.clock(), ...report });
     }
     return sendJson(res, 404, errorBody(options.clock(), 'NOT_FOUND', 'no such page'));
   }
@@ -173,12 +180,12 @@ export function createDashboardServer(options: DashboardServerOptions): { server
     if (pending) clearTimeout(pending);
     for (const res of streams) res.end();
   });
-  return { server, token };
+  return { server, token, openEventStreams: () => streams.size };
 }
 
 /** Listen, and resolve with where (port 0: a free one). */
 export async function listen(options: DashboardServerOptions, host: string, port: number): Promise<RunningServer> {
-  const { server, token } = createDashboardServer(options);
+  const { server, token, openEventStreams } = createDashboardServer(options, host);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -194,6 +201,7 @@ export async function listen(options: DashboardServerOptions, host: string, port
     port: address.port,
     token,
     url: `http://${shownHost}:${address.port}/?token=${token}`,
+    openEventStreams,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { EventCatalog } from '../../events/catalog.js';
 import { tasksStateProjection } from '../../projections/tasks/projections.js';
 import { initTasks, type TasksState } from '../../projections/tasks/state.js';
 import type { ViewContext } from '../../projections/tasks/views.js';
 import type { EventStore } from '../store/contract.js';
 import { runProjection } from '../store/projection-runner.js';
+import { workspaceLayout } from '../store/jsonl/layout.js';
 
 /**
  * What a tasks command needs, built once per command by the CLI (or by a test over any store).
@@ -28,7 +28,7 @@ export interface TasksEnv {
 }
 
 export function storePathOf(workspace: string): string {
-  return join(workspace, '.baton', 'log');
+  return workspaceLayout(workspace).log;
 }
 
 /** `storeExists` of §10.3: the log directory holds a segment file. */

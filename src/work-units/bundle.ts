@@ -14,6 +14,7 @@ import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
 import { defaultBranch, defaultWorktree } from './lifecycle.js';
 import { loadObserved } from './observe.js';
 import { artifactsRoot, checkInitiativeId, nextAttempt, parseMaxActiveWorkers, reconcile, requireInitiative } from './orchestrate.js';
+import { BATON_DIR_NAME } from '../store/jsonl/layout.js';
 
 /**
  * The attempt bundle (work-units.md §10): `orchestrate run` claims the next attempt number with the
@@ -28,7 +29,7 @@ export function documentText(doc: unknown): string {
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 function attemptRel(initiative: string, attempt: number): string {
-  return `.baton/artifacts/orchestration/${initiative}/attempt-${attempt}`;
+  return `${BATON_DIR_NAME}/artifacts/orchestration/${initiative}/attempt-${attempt}`;
 }
 
 export interface RunResult {

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { DefinitionFields, type DefinitionField } from '../../events/work-units/definition.js';
 import { compareWuIds, WU_ID_PATTERN, YAML_STATUSES } from '../../events/work-units/vocabulary.js';
 import { describeZodIssues } from '../../events/validation.js';
 import { BatonError, ErrorCode } from '../errors.js';
+import { INPUT_LIMITS, InputRefused, readInputFile } from '../input/bounded-input.js';
 import type { WorkUnitsState } from '../../projections/work-units/state.js';
 import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
 import { compareWithObserved, withoutDuplicates, type ImportFileRow, type ParsedWuFile } from './yaml-compare.js';
@@ -16,7 +17,6 @@ import { compareWithObserved, withoutDuplicates, type ImportFileRow, type Parsed
  * failing path, field and rule. A re-import appends one `observation.wu_yaml` per WU whose read
  * fields changed, holding only those fields.
  */
-const MAX_BYTES = 1024 * 1024;
 /** The YAML keys read (§3.1), besides `id`. */
 const READ_KEYS: readonly DefinitionField[] = [
   'initiative', 'title', 'description', 'acceptance', 'lane', 'type', 'priority', 'dependencies', 'blocked_by', 'blocks', 'code_paths',
@@ -84,13 +84,10 @@ export function parseFile(workspace: string, abs: string, failures: string[]): P
   const display = displayPath(workspace, abs);
   let bytes: Buffer;
   try {
-    if (statSync(abs).size > MAX_BYTES) {
-      failures.push(`${display}: file: must be at most 1 MiB`);
-      return null;
-    }
-    bytes = readFileSync(abs);
+    // At most 1 MiB (§4.4), and a file or a named pipe the user named: never a device or a folder.
+    bytes = readInputFile(abs, 'path', INPUT_LIMITS.yaml);
   } catch (error) {
-    failures.push(`${display}: file: cannot be read (${(error as Error).message})`);
+    failures.push(`${display}: file: ${error instanceof InputRefused ? error.reason : `cannot be read (${(error as Error).message})`}`);
     return null;
   }
   let doc: unknown;

@@ -1,7 +1,7 @@
-import { join } from 'node:path';
 import { applyWorkUnits, type WorkUnitsState } from '../../projections/work-units/state.js';
 import { probeWorkUnits } from '../probes/work-units.js';
 import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
+import { workspaceLayout } from '../store/jsonl/layout.js';
 
 /**
  * Fold, then probe (§5.2): observations that differ from the log are appended in one batch and
@@ -12,7 +12,7 @@ export async function loadObserved(env: WorkUnitsEnv, options: { append: boolean
   // once (yaml-probe.ts caches what each file said; `yaml` loads only when a file must be parsed).
   // Its files are listed and read before the log is folded, and compared with the fold after.
   const yamlPaths = env.config.probes.enabled ? env.config.probes.wu_yaml_paths : [];
-  const compareYaml = yamlPaths.length === 0 ? undefined : await (await import('./yaml-probe.js')).prepareWuYaml(env.workspace, env.cacheDir ?? join(env.workspace, '.baton', 'cache'), yamlPaths);
+  const compareYaml = yamlPaths.length === 0 ? undefined : await (await import('./yaml-probe.js')).prepareWuYaml(env.workspace, env.cacheDir ?? workspaceLayout(env.workspace).cache, yamlPaths);
   const { state, seq } = await loadWorkUnits(env);
   const yaml = compareYaml === undefined ? { events: [], warnings: [] } : await compareYaml(state);
   for (const warning of yaml.warnings) env.warn?.(`YAML probe skipped ${warning}`);

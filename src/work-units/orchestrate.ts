@@ -1,5 +1,4 @@
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { INITIATIVE_ID_PATTERN } from '../../events/work-units/terms.js';
 import type { PlanDocument, StatusDocument } from '../../projections/work-units/documents.js';
 import { computeInitiative, planDocument, statusDocument, type InitiativeComputation } from '../../projections/work-units/initiative-view.js';
@@ -9,6 +8,7 @@ import { BatonError, ErrorCode, invalidInput } from '../errors.js';
 import type { WorkUnitsEnv } from './env.js';
 import { WorkUnitErrorCode } from './errors.js';
 import { loadObserved } from './observe.js';
+import { orchestrationDir } from '../store/jsonl/layout.js';
 
 /** `orchestrate plan | status` (work-units.md §7–§10): probes, fold, the reconciled initiative. */
 export interface OrchestrateOptions {
@@ -27,7 +27,7 @@ export function parseMaxActiveWorkers(value: string | undefined): number | undef
 }
 
 export function artifactsRoot(workspace: string, initiative: string): string {
-  return join(workspace, '.baton', 'artifacts', 'orchestration', initiative);
+  return orchestrationDir(workspace, initiative);
 }
 
 /** Attempt numbers already on disk (`attempt-<K>` folders, whoever made them). */

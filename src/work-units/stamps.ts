@@ -3,13 +3,14 @@ import { FileAccess, readIfFile, writeIfChanged } from '../artifacts/atomic-writ
 import type { WorkUnitsState } from '../../projections/work-units/state.js';
 import { appendedEvents, checkWuId, readStreamAndFold, runWorkUnitsCommand, type WorkUnitsEnv } from './env.js';
 import { decideDone } from '../../deciders/work-unit-definitions.js';
+import { STAMPS_RELATIVE_DIR } from '../store/jsonl/layout.js';
 
 /**
  * Done stamps and `wu done` (work-units.md §12): `wu.stamped` is the fact; `.baton/stamps/<WU>.done`
  * is its projection, rewritten when missing or altered, never read as evidence.
  */
 export function stampRelativePath(wuId: string): string {
-  return `.baton/stamps/${wuId}.done`;
+  return `${STAMPS_RELATIVE_DIR}/${wuId}.done`;
 }
 
 export function stampContent(wuId: string, title: string, completedDate: string): string {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { WorkUnitsState } from '../../projections/work-units/state.js';
 import { writeFileAtomic } from '../artifacts/atomic-write.js';
 import { readFileNoFollow } from '../artifacts/owned-paths.js';
+import { INPUT_LIMITS, readInputFile } from '../input/bounded-input.js';
 import { compareWithObserved, ImportResult, laterDefinitions, type ObservationPlan } from './yaml-compare.js';
 
 /**
@@ -211,7 +212,8 @@ export async function prepareWuYaml(workspace: string, cacheDir: string, inputs:
     }
     let bytes: Buffer | null;
     try {
-      bytes = readFileSync(abs);
+      // Over the limit (or no longer a file): null, and the parser says why.
+      bytes = readInputFile(abs, 'path', INPUT_LIMITS.yaml, { namedPipe: 'refuse' });
     } catch {
       bytes = null;
     }

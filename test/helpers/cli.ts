@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { expect } from 'vitest';
 import { checkPrintedEnvelopes } from './envelope-schemas.js';
 
 /**
@@ -131,4 +132,12 @@ export async function inParallel<T>(limit: number, tasks: readonly (() => Promis
   };
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
   return results;
+}
+
+/** The command was refused with `exit` and an error envelope of `code` whose message names `names`. */
+export function expectRefused(r: CliResult, exit: number, code: string, names: string): void {
+  expect(r.code, r.stdout + r.stderr).toBe(exit);
+  const error = errorEnvelopeOf(r);
+  expect(error.code).toBe(code);
+  expect(error.message).toContain(names);
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ReceiptVia } from '../../../events/coordination/vocabulary.js';
@@ -13,9 +13,11 @@ import { BatonError, ErrorCode, invalidInput, isBatonError } from '../../errors.
 import { parseHookInput, type ClaudeHookInput } from '../../integrations/claude-code/hook-input.js';
 import type { HookAnswer } from '../../integrations/claude-code/hook-slow.js';
 import { mappedSession } from '../../integrations/claude-code/session-map.js';
+import { INPUT_LIMITS, readInput } from '../../input/bounded-input.js';
 import { CommandContext, type GlobalFlags } from '../context.js';
 import { coordinationEnv } from '../coordination-env.js';
 import * as storeAccess from '../store-access.js';
+import { storeExists } from '../../store/jsonl/layout.js';
 
 /**
  * `baton hook claude-code <EVENT>`: Claude Code's hook JSON on stdin, Claude Code's hook JSON on
@@ -45,7 +47,7 @@ export async function hookClaudeCode(command: Command, event: string): Promise<v
   let ctx: CommandContext | undefined;
   try {
     const flags = command.optsWithGlobals<GlobalFlags>();
-    const input = parseHookInput(readFileSync(0, 'utf8'));
+    const input = parseHookInput((await readInput('-', 'hook input', INPUT_LIMITS.hookInput)).toString('utf8'));
     if (!(HOOK_EVENTS as readonly string[]).includes(event)) throw invalidInput(`must be one of ${HOOK_EVENTS.join(', ')}, got "${event}"`, 'EVENT');
     const env: NodeJS.ProcessEnv = { ...process.env, BATON_LOCK_TIMEOUT_MS: process.env['BATON_LOCK_TIMEOUT_MS'] ?? DEFAULT_LOCK_TIMEOUT_MS };
     // The session acting is Claude Code's (derived from its session_id), not a BATON_SESSION export.
@@ -54,7 +56,7 @@ export async function hookClaudeCode(command: Command, event: string): Promise<v
     ctx = new CommandContext({ ...(dir !== undefined ? { dir } : {}), json: true }, env);
     ctx.useCompiledValidation(storeAccess);
     const workspace = await ctx.workspace();
-    if (!env['BATON_STORE_URL'] && !existsSync(join(workspace, '.baton'))) {
+    if (!storeExists(workspace, env)) {
       throw new BatonError(ErrorCode.STORE_UNAVAILABLE, `no Baton workspace at ${workspace} (run \`baton init\` there); nothing recorded`);
     }
     const answer = await answerEvent(ctx, event, input, await coordinationEnv(ctx, { actAsSession: false }));

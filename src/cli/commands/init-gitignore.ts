@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BATON_DIR_NAME } from '../../store/jsonl/layout.js';
+import { INPUT_LIMITS, InputRefused, readInputFile } from '../../input/bounded-input.js';
 import { pathError } from '../output-path.js';
 import { appendFileNoFollow, assertNoLinkBelow, readFileNoFollow, UNSAFE_PATH_CODE } from '../../artifacts/owned-paths.js';
 import { isBatonError } from '../../errors.js';
@@ -8,9 +9,9 @@ import { isBatonError } from '../../errors.js';
 export const GitignoreStatus = { added: 'added', already_ignored: 'already_ignored', not_ignored: 'not_ignored' } as const;
 export type GitignoreStatus = (typeof GitignoreStatus)[keyof typeof GitignoreStatus];
 
-const ENTRY = '.baton/';
+const ENTRY = `${BATON_DIR_NAME}/`;
 /** The spellings of a `.gitignore` line that keep `.baton/` out of `git status`. */
-const IGNORING = new Set(['.baton', '.baton/', '/.baton', '/.baton/', '.baton/*', '/.baton/*']);
+const IGNORING = new Set([BATON_DIR_NAME, `${BATON_DIR_NAME}/`, `/${BATON_DIR_NAME}`, `/${BATON_DIR_NAME}/`, `${BATON_DIR_NAME}/*`, `/${BATON_DIR_NAME}/*`]);
 
 /**
  * `.baton/` holds private, machine-local state (a log other clones do not share), so it belongs
@@ -26,7 +27,7 @@ export function gitignoreBaton(workspace: string, add: boolean): GitignoreStatus
     if (add) assertNoLinkBelow(workspace, file);
     text = (add ? readFileNoFollow(file) : readFollowing(file))?.toString('utf8') ?? '';
   } catch (error) {
-    if (isBatonError(error) && error.code === UNSAFE_PATH_CODE) throw error;
+    if ((isBatonError(error) && error.code === UNSAFE_PATH_CODE) || error instanceof InputRefused) throw error;
     throw pathError(error, '--gitignore', file, 'read');
   }
   if (text.split(/\r?\n/).some((line) => IGNORING.has(line.trim()))) return GitignoreStatus.already_ignored;
@@ -40,12 +41,12 @@ export function gitignoreBaton(workspace: string, add: boolean): GitignoreStatus
   return GitignoreStatus.added;
 }
 
+/** A folder there reads as no file; a pipe or a device is refused, never read (bounded-input.ts). */
 function readFollowing(file: string): Buffer | undefined {
   try {
-    return readFileSync(file);
+    return readInputFile(file, '--gitignore', INPUT_LIMITS.gitignore, { namedPipe: 'refuse' });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EISDIR') return undefined;
+    if (error instanceof InputRefused && (error.details?.['errno'] === 'ENOENT' || error.details?.['kind'] === 'folder')) return undefined;
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JsonlEventStore } from '../../store/jsonl/jsonl-store.js';
-import { FILE_MODE } from '../../store/jsonl/layout.js';
+import { FILE_MODE, workspaceLayout } from '../../store/jsonl/layout.js';
 import type { CommandContext } from '../context.js';
 import { WorkspaceEnvelope } from '../envelopes.js';
 import { gitignoreBaton } from './init-gitignore.js';
@@ -23,7 +23,7 @@ export async function initCommand(ctx: CommandContext, options: { gitignore?: bo
   ctx.mayCreateWorkspace();
   const dir = await ctx.workspace();
   const created = JsonlEventStore.initWorkspace(dir);
-  const config = join(dir, '.baton', 'config.yaml');
+  const config = workspaceLayout(dir).config;
   if (!existsSync(config)) writeFileSync(config, DEFAULT_CONFIG, { mode: FILE_MODE, flag: 'wx' });
   const gitignore = gitignoreBaton(dir, options.gitignore === true);
   ctx.output.emit(WorkspaceEnvelope, { v: 1, type: 'workspace', generated_at: ctx.now, dir, created, gitignore, next_steps: INIT_NEXT_STEPS.map((step) => ({ ...step })) }, (e) =>

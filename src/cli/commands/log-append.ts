@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { pathError } from '../output-path.js';
+import { INPUT_LIMITS, readInput } from '../../input/bounded-input.js';
 import { z } from 'zod';
 import type { NewEvent } from '../../../events/envelope.js';
 import type { EventCatalog } from '../../../events/catalog.js';
@@ -111,13 +110,9 @@ async function callsFromFile(flags: LogAppendFlags, catalog: EventCatalog): Prom
   for (const [flag, value] of [['--type', flags.type], ['--stream', flags.stream], ['--data', flags.data], ['--expected-version', flags.expectedVersion]] as const) {
     if (value !== undefined) throw invalidInput('cannot be combined with --events (put it in each line)', flag);
   }
-  let text: string;
-  try {
-    text = readFileSync(flags.events === '-' ? 0 : flags.events!, 'utf8');
-  } catch (error) {
-    // A missing file, a folder, a name too long: exit 2 naming --events and the path.
-    throw pathError(error, '--events', flags.events!, 'read');
-  }
+  // A missing file, a folder, a device, a name too long, a file or line over its limit: exit 2
+  // naming --events and the path (bounded-input.ts).
+  const text = (await readInput(flags.events!, '--events', INPUT_LIMITS.events)).toString('utf8');
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   if (lines.length === 0) throw invalidInput('holds no events', '--events');
   const parsed = lines.map((line, i) => {

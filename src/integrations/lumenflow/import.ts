@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalValue } from '../../../events/canonical.js';
 import { isTerminalYamlStatus } from '../../../events/work-units/terms.js';
@@ -10,6 +10,7 @@ import { applyWorkUnits, type WorkUnitsState } from '../../../projections/work-u
 import { DEFAULT_SNAPSHOT_EVERY } from '../../store/projection-runner.js';
 import { writeSnapshot } from '../../store/snapshots.js';
 import { BatonError, ErrorCode } from '../../errors.js';
+import { INPUT_LIMITS, readInputFile } from '../../input/bounded-input.js';
 import { loadWorkUnits, type WorkUnitsEnv } from '../../work-units/env.js';
 import type { ProposedEvent } from '../../../deciders/decision.js';
 import { planImport, type ImportFileRow } from '../../work-units/import.js';
@@ -106,7 +107,7 @@ function planWuYaml(workspace: string, state: WorkUnitsState, folder: string): {
     const recorded = state.wus[name.replace(/\.ya?ml$/, '')]?.yaml_content_hash;
     if (recorded != null) {
       try {
-        if (createHash('sha256').update(readFileSync(abs)).digest('hex') === recorded) {
+        if (createHash('sha256').update(readInputFile(abs, 'REPO', INPUT_LIMITS.yaml, { namedPipe: 'refuse' })).digest('hex') === recorded) {
           unchanged.push({ path: displayOf(workspace, abs), wu_id: name.replace(/\.ya?ml$/, ''), result: 'unchanged', changed_fields: [] });
           continue;
         }

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { codePath, laneName } from '../../../events/work-units/vocabulary.js';
 import { describeZodIssues } from '../../../events/validation.js';
 import { BatonError, ErrorCode } from '../../errors.js';
+import { INPUT_LIMITS, InputRefused, readInputFile } from '../../input/bounded-input.js';
 
 /**
  * A LumenFlow repository as `workspace.yaml` describes it: where its WU YAML, initiative
@@ -39,7 +40,6 @@ export interface LumenflowRepository {
 }
 
 const LOCK_POLICIES = ['all', 'active', 'none'] as const;
-const MAX_YAML_BYTES = 1024 * 1024;
 
 function notLumenflow(repo: string, why: string): BatonError {
   return new BatonError(ErrorCode.INVALID_INPUT, `REPO: ${repo} is not a LumenFlow repository (${why})`, { field: 'REPO', path: repo });
@@ -141,11 +141,10 @@ export function readLumenflowRepository(repoInput: string, cwd: string): Lumenfl
   }
   let text: string;
   try {
-    if (statSync(yamlPath).size > MAX_YAML_BYTES) throw bad(display, 'file', 'must be at most 1 MiB');
-    text = readFileSync(yamlPath, 'utf8');
+    // At most 1 MiB, and a file: a named pipe or a device there is never read (bounded-input.ts).
+    text = readInputFile(yamlPath, 'REPO', INPUT_LIMITS.yaml, { namedPipe: 'refuse' }).toString('utf8');
   } catch (error) {
-    if (error instanceof BatonError) throw error;
-    throw bad(display, 'file', `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw bad(display, 'file', `cannot be read (${error instanceof InputRefused ? error.reason : (error as Error).message})`);
   }
   let doc: unknown;
   try {

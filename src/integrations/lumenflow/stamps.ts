@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { WU_ID_PATTERN } from '../../../events/work-units/terms.js';
 import type { WorkUnitsState } from '../../../projections/work-units/state.js';
 import type { ProposedEvent } from '../../../deciders/decision.js';
 import { isValidStamp } from '../../work-units/stamps.js';
+import { INPUT_LIMITS, readInputFile } from '../../input/bounded-input.js';
 
 /**
  * LumenFlow's done stamps: any file `<stampsDir>/WU-<n>.done` is evidence the WU is done (LumenFlow
@@ -32,7 +33,7 @@ export function readStampFolder(folder: string, display: (abs: string) => string
     if (!m || !WU_ID_PATTERN.test(m[1]!)) continue;
     let bytes: Buffer;
     try {
-      bytes = readFileSync(join(folder, name));
+      bytes = readInputFile(join(folder, name), 'REPO', INPUT_LIMITS.stamp, { namedPipe: 'refuse' });
     } catch {
       continue;
     }

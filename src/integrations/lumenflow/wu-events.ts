@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { LUMENFLOW_WU_EVENT_KINDS, ObservationLumenflowWuEventData } from '../../../events/work-units/lumenflow.js';
 import { describeZodIssues } from '../../../events/validation.js';
 import type { WorkUnitsState } from '../../../projections/work-units/state.js';
 import type { ProposedEvent } from '../../../deciders/decision.js';
+import { INPUT_LIMITS, readInputFile } from '../../input/bounded-input.js';
 
 /**
  * `<stateDir>/wu-events.jsonl`, LumenFlow's WU history (camelCase keys), as
@@ -66,7 +67,8 @@ export function planWuEvents(stateDir: string, state: WorkUnitsState, display: (
   const path = join(stateDir, 'wu-events.jsonl');
   if (!existsSync(path)) return { path: null, lines: 0, already_imported: 0, events: [], malformed: [] };
   const imported = state.lumenflow_lines ?? {};
-  const text = readFileSync(path, 'utf8');
+  // Read whole, so bounded like `--events`: a file over a limit (or not a file) is exit 2 naming it.
+  const text = readInputFile(path, 'REPO', INPUT_LIMITS.lumenflowEvents, { namedPipe: 'refuse' }).toString('utf8');
   const plan: WuEventsPlan = { path: display(path), lines: 0, already_imported: 0, events: [], malformed: [] };
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();

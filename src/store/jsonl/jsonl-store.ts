@@ -50,6 +50,7 @@ import { DEFAULT_SEAL_WORKER_MIN_BYTES } from './seal-checker.js';
 import { LineReader, NEWLINE } from './line-reader.js';
 import { describeTail, readUncommittedTail, TailKind, type UncommittedTail } from './uncommitted-tail.js';
 import type * as WriterModules from './writer-modules.js';
+import { CheckedPrefix } from './checked-prefix.js';
 import { cursorFor, findTail, listSegments, readIsLong, scanFrom, scanRuns, scanTailLines, startCursor, type Cursor, type ScanEnd, type ScannedEvent, type Segment } from './segment-scan.js';
 import { forgetVerifiedPrefix, fstatIdentity, loadVerifiedPrefix, sameIdentity, saveVerifiedPrefix, statIdentity, trustedStart, type FileIdentity } from './verified-prefix.js';
 import type { VerifiedSegment } from './verified-prefix-schema.js';
@@ -161,9 +162,12 @@ export class JsonlEventStore implements EventStore {
   /** The record as loaded or last saved, to skip rewriting an unchanged one. */
   private verifiedSaved = '';
   private recordedOnce = false;
+  /** How far reads may skip lines as already checked (checked-prefix.ts). */
+  private readonly checkedPrefix: CheckedPrefix;
 
   constructor(workspace: string, options: JsonlStoreOptions = {}) {
     this.layout = workspaceLayout(workspace);
+    this.checkedPrefix = new CheckedPrefix(this.layout.cache);
     // Without a catalog: the built-in one, which loads zod only to word an error.
     this.catalog = options.catalog ?? builtInCatalog();
     this.now = options.now ?? (() => new Date().toISOString());
@@ -625,16 +629,7 @@ export class JsonlEventStore implements EventStore {
       quarantined_to: `quarantine/${quarantineName}`,
       lines_dropped: end.uncommittedLines,
     };
-    const { emptyIndex, planAppend, recordWritten, validateBatchNow } = this.writer!;
-    const plan = planAppend(
-      validateBatchNow(this.catalog, [{ type: 'log.recovered', stream: 'log/recovery', data: report }]),
-      this.index ?? { ...emptyIndex(), seq: this.tail!.seq - 1, hash: this.headHash },
-      { now: this.now, defaultActor: 'system', lastId: this.headId },
-    );
-    if (plan.kind === 'write') {
-      this.writeCommitted(plan.events, plan.bytes, true);
-      if (this.index) recordWritten(this.index, plan.events, '', undefined);
-    }
+    this.recordRecovery({ type: 'log.recovered', stream: 'log/recovery', data: report });
     this.onRecovered?.(report);
     return { kind: 'recovered', report };
   }
@@ -671,9 +666,16 @@ export class JsonlEventStore implements EventStore {
       bytes_changed: 1,
       replaced: found.replaced,
     };
+    this.recordRecovery({ type: 'log.repaired', stream: 'log/recovery', data: report });
+    this.onRepaired?.(report);
+    return report;
+  }
+
+  /** What recovery did, as a fact of the log's own (actor `system`), written and synced at once, under the lock. */
+  private recordRecovery(event: NewEvent): void {
     const { emptyIndex, planAppend, recordWritten, validateBatchNow } = this.writer!;
     const plan = planAppend(
-      validateBatchNow(this.catalog, [{ type: 'log.repaired', stream: 'log/recovery', data: report }]),
+      validateBatchNow(this.catalog, [event]),
       this.index ?? { ...emptyIndex(), seq: this.tail!.seq - 1, hash: this.headHash },
       { now: this.now, defaultActor: 'system', lastId: this.headId },
     );
@@ -681,8 +683,6 @@ export class JsonlEventStore implements EventStore {
       this.writeCommitted(plan.events, plan.bytes, true);
       if (this.index) recordWritten(this.index, plan.events, '', undefined);
     }
-    this.onRepaired?.(report);
-    return report;
   }
 
   /**
@@ -807,14 +807,17 @@ export class JsonlEventStore implements EventStore {
   /**
    * The committed events from `from` to `to` (inclusive), in runs (segment-scan.ts scanRuns). A long
    * read first loads the hasher of the seal-checked blocks' cache (block-hasher.ts), once per process.
+   * The scan starts at `from` only when every line before it is known checked (checked-prefix.ts);
+   * else where the checked lines end, and the events before `from` are checked and dropped here.
    */
   private async *committedRuns(from: number, to: number | undefined, withLines = true): AsyncGenerator<ScannedEvent[]> {
     const segments = this.segments();
     const first = Math.max(1, from);
-    const start = cursorFor(segments, first);
-    if (!start) return;
+    const begin = this.checkedPrefix.startFor(segments, first);
+    if (!begin) return;
+    const start = begin.cursor;
     const last = to ?? Number.MAX_SAFE_INTEGER;
-    const bounds = { sealWorkerMinBytes: this.sealWorkerMinBytes, ...(to !== undefined ? { expectedEvents: Math.max(0, to - first + 1) } : {}) };
+    const bounds = { sealWorkerMinBytes: this.sealWorkerMinBytes, ...(to !== undefined ? { expectedEvents: Math.max(0, to - Math.min(first, start.seq) + 1) } : {}) };
     const long = readIsLong(segments, start, bounds);
     const hasher = long && this.sealDigests ? await loadBlockHasher() : undefined;
     const scan = scanRuns(segments, start, {
@@ -823,17 +826,23 @@ export class JsonlEventStore implements EventStore {
       ...(hasher ? { sealDigests: SealDigests.load(this.layout.cache, hasher) } : {}),
       ...bounds,
     });
-    for (let step = this.forgettingOnCorrupt(() => scan.next()); !step.done; step = this.forgettingOnCorrupt(() => scan.next())) {
-      const run = step.value;
-      if (run[0]!.event.seq >= first && run[run.length - 1]!.event.seq <= last) {
-        yield run;
-        // Done at `to`: what follows (maybe a corrupt line) is never read.
-        if (run[run.length - 1]!.event.seq === last) return;
-        continue;
+    let checked: ScannedEvent | undefined;
+    try {
+      for (let step = this.forgettingOnCorrupt(() => scan.next()); !step.done; step = this.forgettingOnCorrupt(() => scan.next())) {
+        const run = step.value;
+        checked = run[run.length - 1];
+        if (run[0]!.event.seq >= first && run[run.length - 1]!.event.seq <= last) {
+          yield run;
+          // Done at `to`: what follows (maybe a corrupt line) is never read.
+          if (run[run.length - 1]!.event.seq === last) return;
+          continue;
+        }
+        const inRange = run.filter((item) => item.event.seq >= first && item.event.seq <= last);
+        if (inRange.length > 0) yield inRange;
+        if (run[run.length - 1]!.event.seq >= last) return;
       }
-      const inRange = run.filter((item) => item.event.seq >= first && item.event.seq <= last);
-      if (inRange.length > 0) yield inRange;
-      if (run[run.length - 1]!.event.seq >= last) return;
+    } finally {
+      if (checked !== undefined) this.checkedPrefix.extendTo(begin, checked);
     }
   }
 
@@ -842,7 +851,10 @@ export class JsonlEventStore implements EventStore {
     try {
       return next();
     } catch (error) {
-      if (error instanceof LogCorruptError) forgetVerifiedPrefix(this.layout.cache);
+      if (error instanceof LogCorruptError) {
+        forgetVerifiedPrefix(this.layout.cache);
+        this.checkedPrefix.forget();
+      }
       throw error;
     }
   }

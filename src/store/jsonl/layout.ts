@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -5,6 +6,8 @@ import { join } from 'node:path';
  * the layout of the architecture spec is written down once.
  */
 export const BATON_DIR_NAME = '.baton';
+/** Where done stamps are, relative to the workspace (stamps are shown and compared by this path). */
+export const STAMPS_RELATIVE_DIR = `${BATON_DIR_NAME}/stamps`;
 export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;
 
@@ -17,6 +20,8 @@ export interface WorkspaceLayout {
   artifacts: string;
   stamps: string;
   config: string;
+  /** Hook calls queued while the store was busy (coordination/pending-queue.ts). */
+  pendingHooks: string;
 }
 
 export function workspaceLayout(workspace: string): WorkspaceLayout {
@@ -30,7 +35,22 @@ export function workspaceLayout(workspace: string): WorkspaceLayout {
     artifacts: join(root, 'artifacts'),
     stamps: join(root, 'stamps'),
     config: join(root, 'config.yaml'),
+    pendingHooks: join(root, 'hooks', 'pending'),
   };
+}
+
+/** An initiative's orchestration artifacts (plan, launch, status, handoffs), by launch attempt below it. */
+export function orchestrationDir(workspace: string, initiative: string): string {
+  return join(workspace, BATON_DIR_NAME, 'artifacts', 'orchestration', initiative);
+}
+
+/**
+ * Whether the workspace has a store to read: its `.baton/` folder, or an external store named by
+ * BATON_STORE_URL (PostgreSQL needs no folder). The one answer to "is there a store"; a read where
+ * there is none folds an empty log and creates nothing.
+ */
+export function storeExists(workspace: string, env: NodeJS.ProcessEnv = {}): boolean {
+  return Boolean(env['BATON_STORE_URL']) || existsSync(join(workspace, BATON_DIR_NAME));
 }
 
 /** Segment files are named after the seq of their first event, zero-padded so names sort. */

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import { unsafePath } from '../../artifacts/owned-paths.js';
+import { unusableStoreFolder } from '../unusable-store-folder.js';
 import { join } from 'node:path';
 import type { StoredEvent } from '../../../events/envelope.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
@@ -31,7 +32,8 @@ export function listSegments(logDir: string): Segment[] {
     entries = readdirSync(logDir, { withFileTypes: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
+    // `.baton/log` (or `.baton`) is a file, or cannot be listed: exit 5 naming it, not exit 1.
+    throw unusableStoreFolder(logDir, error);
   }
   const segments: Segment[] = [];
   for (const entry of entries) {
