@@ -59,7 +59,10 @@ export async function benchAppendBatch(options: { batches: number; rounds: numbe
     const writes = options.batches;
     return eventRateRow(
       APPEND_BATCH,
-      { rate: batonRate, detail: `${formatNumber(options.batches)} batches of ${BATCH} in ${formatNumber(best.ms)} ms (${(best.ms / options.batches).toFixed(2)} ms a batch), ${bestOfRounds(rounds.length)}` },
+      {
+        rate: batonRate,
+        detail: `${formatNumber(options.batches)} batches of ${BATCH} in ${formatNumber(best.ms)} ms (${(best.ms / options.batches).toFixed(2)} ms a batch), ${bestOfRounds(rounds.length)}`,
+      },
       { rate: limitRate, detail: `raw group commit: ${BATCH} × ${line.length}-byte lines per write+fdatasync, best of ${limitRates.length} loops` },
       [
         `rounds (events/s): baton ${rounds.map((r) => formatNumber(rate(events, r.ms))).join(', ')}; raw group commit ${limitRates.map((r) => formatNumber(r)).join(', ')}`,

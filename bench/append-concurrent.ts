@@ -128,8 +128,14 @@ export async function benchAppendConcurrent(options: { perWorker: number; rounds
     const perWorker = baton.perWorker;
     return eventRateRow(
       APPEND_CONCURRENT,
-      { rate: batonRate, detail: `${processes} × ${formatNumber(options.perWorker)} appends, first start to last finish ${formatNumber(baton.ms)} ms, ${bestOfRounds(rounds.length)}` },
-      { rate: limitRate, detail: `${processes} processes, raw write+fdatasync per line on one O_APPEND file (before ${formatNumber(limitRates[0]!)}, after ${formatNumber(limitRates[1]!)}; the better one)` },
+      {
+        rate: batonRate,
+        detail: `${processes} × ${formatNumber(options.perWorker)} appends, first start to last finish ${formatNumber(baton.ms)} ms, ${bestOfRounds(rounds.length)}`,
+      },
+      {
+        rate: limitRate,
+        detail: `${processes} processes, raw write+fdatasync per line on one O_APPEND file (before ${formatNumber(limitRates[0]!)}, after ${formatNumber(limitRates[1]!)}; the better one)`,
+      },
       [
         `rounds (events/s): ${rounds.map((r) => formatNumber(rate(total, r.ms))).join(', ')}`,
         ...checks.map((check, round) => `round ${round + 1}: ${check}`),

@@ -45,7 +45,10 @@ export async function benchAppendSingle(options: { events: number; rounds: numbe
     const cpu = best.cpu;
     return eventRateRow(
       APPEND_SINGLE,
-      { rate: batonRate, detail: `${formatNumber(options.events)} appends in ${formatNumber(best.ms)} ms (${(best.ms / options.events).toFixed(3)} ms each), ${bestOfRounds(rounds.length)}` },
+      {
+        rate: batonRate,
+        detail: `${formatNumber(options.events)} appends in ${formatNumber(best.ms)} ms (${(best.ms / options.events).toFixed(3)} ms each), ${bestOfRounds(rounds.length)}`,
+      },
       { rate: limitRate, detail: `raw write+fdatasync per ${line.length}-byte line, O_APPEND, best of ${limitRates.length} loops` },
       [
         `rounds (events/s): baton ${rounds.map((r) => formatNumber(rate(options.events, r.ms))).join(', ')}; raw loop ${limitRates.map((r) => formatNumber(r)).join(', ')}`,

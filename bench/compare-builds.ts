@@ -73,7 +73,11 @@ function checkout(against: string): { dir: string; label: string; cleanup: () =>
 }
 
 function benchOnce(dir: string, rows: readonly string[]): SummaryRow[] {
-  const r = spawnSync(process.execPath, ['--expose-gc', join(dir, 'dist', 'bench', 'run.js'), ...rows], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, ['--expose-gc', join(dir, 'dist', 'bench', 'run.js'), ...rows], {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const parsed = parseSummary(r.stdout);
   if (parsed.length === 0) throw new Error(`the bench in ${dir} printed no summary (exit ${r.status}): ${(r.stderr || r.stdout).trim().slice(-500)}`);
   return parsed;
@@ -115,9 +119,16 @@ function main(): void {
     table.push([name, c.before, c.after, `${c.gainPercent >= 0 ? '+' : ''}${c.gainPercent.toFixed(1)}%`, c.atLeastAsGood ? 'at least as good' : 'WORSE']);
   }
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  console.log(`\n== best of ${options.rounds} round(s) each; change: positive is better (ratio to node -e 0 for wall times, the figure itself otherwise); tolerance ${options.tolerance}%`);
+  console.log(
+    `\n== best of ${options.rounds} round(s) each; change: positive is better (ratio to node -e 0 for wall times, the figure itself otherwise); tolerance ${options.tolerance}%`,
+  );
   for (const [i, row] of table.entries()) {
-    console.log(row.map((cell, k) => cell.padEnd(widths[k]!)).join(' | ').trimEnd());
+    console.log(
+      row
+        .map((cell, k) => cell.padEnd(widths[k]!))
+        .join(' | ')
+        .trimEnd(),
+    );
     if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
   }
   if (worse > 0) process.exitCode = 1;

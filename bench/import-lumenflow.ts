@@ -11,8 +11,16 @@ import { makeTempDir, median, PROJECT_ROOT, removeTempDir } from './support.js';
  * definitions in workspace.yaml. Two rows: the first import into an empty workspace (≤ 3 s) and an
  * unchanged re-run (≤ 1 s, appends nothing), each against `node -e 0` measured in the same run.
  */
-export const IMPORT_LUMENFLOW_FIRST = { name: 'import-lumenflow-first', work: '`baton import lumenflow`, first run: 1,400 WUs, 50 initiatives, 3,000 wu-events lines', maxMs: 3000 };
-export const IMPORT_LUMENFLOW_RERUN = { name: 'import-lumenflow-rerun', work: '`baton import lumenflow`, unchanged re-run of the same repository (appends nothing)', maxMs: 1000 };
+export const IMPORT_LUMENFLOW_FIRST = {
+  name: 'import-lumenflow-first',
+  work: '`baton import lumenflow`, first run: 1,400 WUs, 50 initiatives, 3,000 wu-events lines',
+  maxMs: 3000,
+};
+export const IMPORT_LUMENFLOW_RERUN = {
+  name: 'import-lumenflow-rerun',
+  work: '`baton import lumenflow`, unchanged re-run of the same repository (appends nothing)',
+  maxMs: 1000,
+};
 
 const WUS = 1400;
 const INITIATIVES = 50;
@@ -32,7 +40,8 @@ function statusOf(n: number): string {
 
 export function generateLumenflowRepository(dir: string): void {
   const put = (rel: string, text: string): void => writeFileSync(join(dir, rel), text);
-  for (const folder of ['docs/operations/tasks/wu', 'docs/operations/tasks/initiatives', '.lumenflow/stamps', '.lumenflow/state']) mkdirSync(join(dir, folder), { recursive: true });
+  for (const folder of ['docs/operations/tasks/wu', 'docs/operations/tasks/initiatives', '.lumenflow/stamps', '.lumenflow/state'])
+    mkdirSync(join(dir, folder), { recursive: true });
   put(
     'workspace.yaml',
     `software_delivery:\n  lanes:\n    definitions:\n${LANES.map((l, i) => `      - name: "${l}"\n        wip_limit: ${1 + (i % 3)}\n        lock_policy: ${i % 2 === 0 ? 'all' : 'active'}\n        code_paths: ["packages/${i}/**"]\n`).join('')}  orchestration:\n    max_active_workers: 4\n`,
@@ -41,7 +50,14 @@ export function generateLumenflowRepository(dir: string): void {
     const wus = Array.from({ length: WUS / INITIATIVES }, (_, k) => `WU-${i * (WUS / INITIATIVES) + k + 1}`);
     put(
       `docs/operations/tasks/initiatives/${initiativeId(i)}.yaml`,
-      `id: ${initiativeId(i)}\nslug: initiative-${i}\ntitle: Initiative ${i}\nstatus: ${i < 30 ? 'done' : 'in_progress'}\npriority: P${i % 4}\nowner: team-${i % 7}\ncreated: 2026-0${1 + (i % 9)}-01\ntarget_date: 2026-12-31\nlanes: [${LANES.slice(0, 3).map((l) => `"${l}"`).join(', ')}]\nphases:\n  - id: 1\n    title: First\n    status: done\n  - id: 2\n    title: Second\n    status: ${i < 30 ? 'done' : 'in_progress'}\nwus: [${wus.join(', ')}]\n`,
+      `id: ${initiativeId(i)}\nslug: initiative-${i}\ntitle: Initiative ${i}\nstatus: ${i < 30 ? 'done' : 'in_progress'}\npriority: P${i % 4}\nowner: team-${i % 7}\ncreated: 2026-0${1 + (i % 9)}-01\ntarget_date: 2026-12-31\nlanes: [${LANES.slice(
+        0,
+        3,
+      )
+        .map((l) => `"${l}"`)
+        .join(
+          ', ',
+        )}]\nphases:\n  - id: 1\n    title: First\n    status: done\n  - id: 2\n    title: Second\n    status: ${i < 30 ? 'done' : 'in_progress'}\nwus: [${wus.join(', ')}]\n`,
     );
   }
   for (let n = 1; n <= WUS; n++) {
@@ -77,7 +93,9 @@ export function generateLumenflowRepository(dir: string): void {
   const t = (n: number, k: number): string => new Date(base + (n * 10 + k) * 60_000).toISOString();
   for (let n = 1; n <= WUS; n++) {
     const status = statusOf(n);
-    lines.push(JSON.stringify({ type: 'claim', wuId: `WU-${n}`, timestamp: t(n, 0), lane: LANES[n % LANES.length], title: `Work unit ${n}`, sessionId: `s-${n}` }));
+    lines.push(
+      JSON.stringify({ type: 'claim', wuId: `WU-${n}`, timestamp: t(n, 0), lane: LANES[n % LANES.length], title: `Work unit ${n}`, sessionId: `s-${n}` }),
+    );
     if (status === 'done') lines.push(JSON.stringify({ type: 'complete', wuId: `WU-${n}`, timestamp: t(n, 2) }));
     else if (status === 'blocked') lines.push(JSON.stringify({ type: 'block', wuId: `WU-${n}`, timestamp: t(n, 2), reason: 'waiting on review' }));
     else lines.push(JSON.stringify({ type: 'checkpoint', wuId: `WU-${n}`, timestamp: t(n, 1), note: 'progress', progress: '50%', nextSteps: 'finish' }));
@@ -167,13 +185,23 @@ export async function benchImportLumenflow(options: { rounds: number; nodeRuns: 
       {
         name: IMPORT_LUMENFLOW_FIRST.name,
         work: IMPORT_LUMENFLOW_FIRST.work,
-        baton: { value: first, unit: 'ms', detail: `median of ${options.rounds} first imports into an empty workspace (${formatNumber(firstAppended)} events appended each)` },
+        baton: {
+          value: first,
+          unit: 'ms',
+          detail: `median of ${options.rounds} first imports into an empty workspace (${formatNumber(firstAppended)} events appended each)`,
+        },
         limit,
         ratio: first / node,
         ratioLabel: 'baton / node -e 0',
         floor: `≤ ${formatNumber(IMPORT_LUMENFLOW_FIRST.maxMs)} ms`,
         pass: first <= IMPORT_LUMENFLOW_FIRST.maxMs,
-        notes: [`runs: ${firstMs.map((m) => formatNumber(m)).join(', ')} ms`, ...cpuNote(firstCpu), `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores (wall times stretch with it)`],
+        notes: [
+          `runs: ${firstMs.map((m) => formatNumber(m)).join(', ')} ms`,
+          ...cpuNote(firstCpu),
+          `load average ${loadavg()
+            .map((l) => l.toFixed(1))
+            .join(' ')} on ${availableParallelism()} cores (wall times stretch with it)`,
+        ],
       },
       {
         name: IMPORT_LUMENFLOW_RERUN.name,

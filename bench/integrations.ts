@@ -31,11 +31,20 @@ function runNode(args: readonly string[], input = ''): { ms: number; stdout: str
   const start = performance.now();
   const result = spawnSync(process.execPath, args, { env: envWithout(['BATON_', 'CLAUDE_']), input, stdio: ['pipe', 'pipe', 'pipe'], encoding: 'utf8' });
   const ms = performance.now() - start;
-  if (result.status !== 0 || String(result.stderr).trim() !== '') throw new Error(`node ${args.slice(0, 6).join(' ')} exited with ${result.status}: ${String(result.stderr).trim() || String(result.stdout).trim().slice(0, 500)}`);
+  if (result.status !== 0 || String(result.stderr).trim() !== '')
+    throw new Error(
+      `node ${args.slice(0, 6).join(' ')} exited with ${result.status}: ${String(result.stderr).trim() || String(result.stdout).trim().slice(0, 500)}`,
+    );
   return { ms, stdout: result.stdout };
 }
 
-const baton = (dir: string, ...args: string[]): Record<string, unknown> => JSON.parse(runNode([BATON_BIN, '--dir', dir, '--json', ...args]).stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+const baton = (dir: string, ...args: string[]): Record<string, unknown> =>
+  JSON.parse(
+    runNode([BATON_BIN, '--dir', dir, '--json', ...args])
+      .stdout.trim()
+      .split('\n')
+      .at(-1)!,
+  ) as Record<string, unknown>;
 
 /**
  * The hook's session (started by a SessionStart hook, as Claude Code would), three other sessions,
@@ -53,7 +62,15 @@ export async function benchHookPostToolUse(options: { runs: number }): Promise<B
     for (let i = 0; i < 3; i++) others.push((baton(dir, 'session', 'start', '--agent-identity', `bench:agent:${i}`)['session'] as { id: string }).id);
     for (let i = 0; i < 50; i++) {
       const from = others[i % others.length]!;
-      baton(dir, '--session', from, 'mem', 'signal', `message ${i}: please review lane Core`, ...(i % 7 === 0 ? [] : ['--to', i % 2 === 0 ? 'Planck' : others[(i + 1) % others.length]!]));
+      baton(
+        dir,
+        '--session',
+        from,
+        'mem',
+        'signal',
+        `message ${i}: please review lane Core`,
+        ...(i % 7 === 0 ? [] : ['--to', i % 2 === 0 ? 'Planck' : others[(i + 1) % others.length]!]),
+      );
     }
     const postToolUse = { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: '' }, tool_use_id: 'toolu_bench' };
     const first = hook('PostToolUse', postToolUse);
@@ -86,7 +103,14 @@ export async function benchMcpStatus(options: { runs: number; events: number }):
     baton(dir, 'init');
     const { session, events } = writeHead(dir);
     const client = new Client({ name: 'baton-bench', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BATON_BIN, '--dir', dir, '--session', session, 'mcp'], env: envWithout(['BATON_', 'CLAUDE_']), stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BATON_BIN, '--dir', dir, '--session', session, 'mcp'],
+        env: envWithout(['BATON_', 'CLAUDE_']),
+        stderr: 'pipe',
+      }),
+    );
     try {
       const { tools } = await client.listTools();
       const toolsChars = JSON.stringify({ tools }).length;
@@ -114,7 +138,11 @@ export async function benchMcpStatus(options: { runs: number; events: number }):
       return {
         name: MCP_STATUS.name,
         work: MCP_STATUS.work,
-        baton: { value, unit: 'ms', detail: `median of ${runs} \`status\` calls through the SDK client over stdio (min ${formatNumber(Math.min(...statusMs), 1)})` },
+        baton: {
+          value,
+          unit: 'ms',
+          detail: `median of ${runs} \`status\` calls through the SDK client over stdio (min ${formatNumber(Math.min(...statusMs), 1)})`,
+        },
         limit: { value: list, unit: 'ms', detail: `median of ${runs} \`tools/list\` round trips (the protocol and pipe alone)` },
         ratio: value / list,
         ratioLabel: 'status call / tools/list round trip',

@@ -18,7 +18,20 @@ import { planImport } from '../src/work-units/import.js';
 export const LUMENFLOW_SCALE = { wus: 1400, initiatives: 50, done: 1000, inProgress: 150, invalid: 23 };
 export const WU_DIR = 'docs/operations/tasks/wu';
 const NOW = '2026-04-17T09:00:00.000Z';
-const LANES = ['Framework: Core', 'Framework: CLI', 'Framework: Memory', 'Operations: Tooling', 'Operations: CI', 'Content: Docs', 'Content: Site', 'Experience: UI', 'Experience: Web', 'Intelligence: Agents', 'Intelligence: Prompts', 'Infrastructure: Store'];
+const LANES = [
+  'Framework: Core',
+  'Framework: CLI',
+  'Framework: Memory',
+  'Operations: Tooling',
+  'Operations: CI',
+  'Content: Docs',
+  'Content: Site',
+  'Experience: UI',
+  'Experience: Web',
+  'Intelligence: Agents',
+  'Intelligence: Prompts',
+  'Infrastructure: Store',
+];
 
 export interface LumenflowScaleRepo {
   dir: string;
@@ -70,14 +83,19 @@ export async function generateLumenflowScaleRepo(dir: string): Promise<Lumenflow
   const wuDir = join(dir, WU_DIR);
   mkdirSync(wuDir, { recursive: true });
   for (let n = 1; n <= LUMENFLOW_SCALE.wus; n++) writeFileSync(join(wuDir, `WU-${n}.yaml`), wuYaml(n));
-  for (let i = 1; i <= LUMENFLOW_SCALE.invalid; i++) writeFileSync(join(wuDir, `WU-${5000 + i}.yaml`), `id: WU-${5000 + i}\ntitle: Missing its lane\nstatus: ready\n`);
+  for (let i = 1; i <= LUMENFLOW_SCALE.invalid; i++)
+    writeFileSync(join(wuDir, `WU-${5000 + i}.yaml`), `id: WU-${5000 + i}\ntitle: Missing its lane\nstatus: ready\n`);
 
   const catalog = createCatalog();
   const store = await openStore({ workspace: dir, config: { kind: 'jsonl' }, catalog, now: () => NOW, actor: 'bench' });
   try {
     const events: { type: string; stream: string; data: Record<string, unknown> }[] = [];
     for (let i = 1; i <= LUMENFLOW_SCALE.initiatives; i++) {
-      events.push({ type: 'initiative.created', stream: `initiative/INIT-${i}`, data: { initiative: `INIT-${i}`, title: `Initiative ${i}`, slug: null, lanes: [] } });
+      events.push({
+        type: 'initiative.created',
+        stream: `initiative/INIT-${i}`,
+        data: { initiative: `INIT-${i}`, title: `Initiative ${i}`, slug: null, lanes: [] },
+      });
     }
     // What `wu import` of the folder records (the malformed files left out, as --skip-invalid would).
     const plan = planImport(dir, initWorkUnits(), [WU_DIR], true);
@@ -86,11 +104,23 @@ export async function generateLumenflowScaleRepo(dir: string): Promise<Lumenflow
       const wu = `WU-${n}`;
       const status = statusOf(n);
       if (status === 'done') {
-        events.push({ type: 'observation.stamp_file', stream: `wu/${wu}`, data: { wu_id: wu, path: `.lumenflow/stamps/${wu}.done`, present: true, valid: true, content_hash: 'a'.repeat(64) } });
+        events.push({
+          type: 'observation.stamp_file',
+          stream: `wu/${wu}`,
+          data: { wu_id: wu, path: `.lumenflow/stamps/${wu}.done`, present: true, valid: true, content_hash: 'a'.repeat(64) },
+        });
       } else if (status === 'in_progress') {
-        events.push({ type: 'observation.worktree', stream: `wu/${wu}`, data: { wu_id: wu, path: `worktrees/part-${n}`, present: true, branch: `lane/part/${wu.toLowerCase()}` } });
+        events.push({
+          type: 'observation.worktree',
+          stream: `wu/${wu}`,
+          data: { wu_id: wu, path: `worktrees/part-${n}`, present: true, branch: `lane/part/${wu.toLowerCase()}` },
+        });
         for (const step of ['first half', 'second half']) {
-          events.push({ type: 'wu.checkpointed', stream: `wu/${wu}`, data: { wu_id: wu, session_id: null, note: `${step} of part ${n}`, progress: null, next_steps: null } });
+          events.push({
+            type: 'wu.checkpointed',
+            stream: `wu/${wu}`,
+            data: { wu_id: wu, session_id: null, note: `${step} of part ${n}`, progress: null, next_steps: null },
+          });
         }
       }
     }

@@ -21,7 +21,11 @@ import { median, withTempDir } from './support.js';
  * - the work-unit fold's snapshot is no bigger than the log (printed next to the state as plain JSON).
  */
 export const LUMENFLOW_STATUS = { name: 'lumenflow-status', work: '`baton status` on a 1,400-WU / 50-initiative repository', maxRatio: 3 };
-export const LUMENFLOW_ORCHESTRATE = { name: 'lumenflow-orchestrate-status', work: '`orchestrate status` on a 1,400-WU / 50-initiative repository', maxRatio: 3 };
+export const LUMENFLOW_ORCHESTRATE = {
+  name: 'lumenflow-orchestrate-status',
+  work: '`orchestrate status` on a 1,400-WU / 50-initiative repository',
+  maxRatio: 3,
+};
 export const LUMENFLOW_SNAPSHOT = { name: 'lumenflow-snapshot-size', work: 'work-unit fold snapshot vs the log it covers, 1,400 WUs' };
 const NOW = '2026-04-17T12:00:00Z';
 
@@ -35,7 +39,8 @@ function runNode(args: readonly string[]): { ms: number; stdout: string; stderr:
   const start = performance.now();
   const r = spawnSync(process.execPath, args, { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const ms = performance.now() - start;
-  if (r.status !== 0) throw new Error(`node ${args.slice(0, 6).join(' ')} exited with ${r.status}: ${String(r.stderr).trim().slice(0, 500) || String(r.stdout).slice(0, 500)}`);
+  if (r.status !== 0)
+    throw new Error(`node ${args.slice(0, 6).join(' ')} exited with ${r.status}: ${String(r.stderr).trim().slice(0, 500) || String(r.stdout).slice(0, 500)}`);
   return { ms, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -69,7 +74,8 @@ export async function benchLumenflowScale(options: { runs: number }): Promise<Be
     runNode(commands.status(on));
     const again = runNode(commands.orchestrate(on));
     const warningsAgain = again.stderr.split('\n').filter((l) => l.includes('YAML probe')).length;
-    if (warningsFirst !== LUMENFLOW_SCALE.invalid) throw new Error(`the first probed status said ${warningsFirst} problems, expected ${LUMENFLOW_SCALE.invalid}`);
+    if (warningsFirst !== LUMENFLOW_SCALE.invalid)
+      throw new Error(`the first probed status said ${warningsFirst} problems, expected ${LUMENFLOW_SCALE.invalid}`);
     if (warningsAgain !== 0) throw new Error(`a repeated status said ${warningsAgain} YAML problems again`);
     const head = (JSON.parse(runNode([BATON_BIN, '--dir', on, '--json', 'log', 'stats']).stdout.trim()) as { head_seq: number }).head_seq;
     if (head !== fixture.events) throw new Error(`the probe appended ${head - fixture.events} events to an unchanged repository`);
@@ -88,7 +94,11 @@ export async function benchLumenflowScale(options: { runs: number }): Promise<Be
       series.forEach((c, k) => times[k]!.push(runNode(c.args).ms));
     }
     const node = median(nodeMs);
-    const nodeMeasure = { value: node, unit: 'ms', detail: `median of ${options.runs} runs of \`node -e 0\`, interleaved (min ${formatNumber(Math.min(...nodeMs), 1)})` };
+    const nodeMeasure = {
+      value: node,
+      unit: 'ms',
+      detail: `median of ${options.runs} runs of \`node -e 0\`, interleaved (min ${formatNumber(Math.min(...nodeMs), 1)})`,
+    };
     const timed = (k: number, row: typeof LUMENFLOW_STATUS, notes: string[]): BenchResult => {
       const wall = median(times[k]!);
       const ratio = wall / node;
@@ -126,7 +136,11 @@ export async function benchLumenflowScale(options: { runs: number }): Promise<Be
       {
         name: LUMENFLOW_SNAPSHOT.name,
         work: LUMENFLOW_SNAPSHOT.work,
-        baton: { value: snapshotBytes / 1024, unit: 'KiB', detail: `.baton/cache/work_units.snapshot.json (the state as plain JSON would be ${formatNumber(plainBytes / 1024)} KiB, ${formatNumber(plainBytes / bytes, 2)}× the log)` },
+        baton: {
+          value: snapshotBytes / 1024,
+          unit: 'KiB',
+          detail: `.baton/cache/work_units.snapshot.json (the state as plain JSON would be ${formatNumber(plainBytes / 1024)} KiB, ${formatNumber(plainBytes / bytes, 2)}× the log)`,
+        },
         limit: { value: bytes / 1024, unit: 'KiB', detail: `the log it covers: ${formatNumber(fixture.events)} events` },
         ratio: sizeRatio,
         ratioLabel: 'snapshot / log',

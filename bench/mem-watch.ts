@@ -56,7 +56,10 @@ export async function benchMemWatch(options: { signals: number }): Promise<Bench
     if (init.status !== 0) throw new Error('baton init failed');
     const reader = startSession(dir);
     const sender = startSession(dir);
-    const watcher = spawn(process.execPath, [BIN, '--dir', dir, '--json', 'mem', 'watch', '--session', reader], { env: envWithout(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const watcher = spawn(process.execPath, [BIN, '--dir', dir, '--json', 'mem', 'watch', '--session', reader], {
+      env: envWithout(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const arrivals = new Map<string, number>();
     let buffer = '';
     watcher.stdout.on('data', (chunk: Buffer) => {
@@ -78,9 +81,19 @@ export async function benchMemWatch(options: { signals: number }): Promise<Bench
         const signalId = `sig-bench${String(i).padStart(6, '0')}`;
         const now = new Date().toISOString();
         const data = {
-          schema_version: 'A2A.V1', signal_id: signalId, sender_identity: sender, recipients: [reader], target_agent: reader,
-          thread_id: `bench-${i}`, intent: 'INFO', interrupt_class: 'priority', requires_ack: false, message: `bench ${i}`,
-          origin: 'local', created_at: now, sender_session_id: sender,
+          schema_version: 'A2A.V1',
+          signal_id: signalId,
+          sender_identity: sender,
+          recipients: [reader],
+          target_agent: reader,
+          thread_id: `bench-${i}`,
+          intent: 'INFO',
+          interrupt_class: 'priority',
+          requires_ack: false,
+          message: `bench ${i}`,
+          origin: 'local',
+          created_at: now,
+          sender_session_id: sender,
         };
         const start = performance.now();
         await store.append([{ type: 'signal.sent', stream: `thread/bench-${i}`, data, at: now }]);
@@ -101,7 +114,11 @@ export async function benchMemWatch(options: { signals: number }): Promise<Bench
     return {
       name: MEM_WATCH.name,
       work: MEM_WATCH.work,
-      baton: { value: med, unit: 'ms', detail: `median of ${latencies.length} signals, append call → line on the watcher's stdout (p90 ${formatNumber(sorted[Math.floor(sorted.length * 0.9)] ?? med, 1)} ms)` },
+      baton: {
+        value: med,
+        unit: 'ms',
+        detail: `median of ${latencies.length} signals, append call → line on the watcher's stdout (p90 ${formatNumber(sorted[Math.floor(sorted.length * 0.9)] ?? med, 1)} ms)`,
+      },
       limit: { value: limit * 1000, unit: 'µs', detail: `median fs.watch notice of an append (${options.signals} appends)` },
       ratio: limit > 0 ? med / limit : Number.POSITIVE_INFINITY,
       floor: `median ≤ ${MEM_WATCH.maxMedianMs} ms`,
@@ -110,4 +127,3 @@ export async function benchMemWatch(options: { signals: number }): Promise<Bench
     };
   });
 }
-

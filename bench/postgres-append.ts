@@ -44,7 +44,13 @@ async function withCluster<T>(body: (cluster: PostgresCluster, store: PostgresEv
   let store: PostgresEventStore | undefined;
   const raw = new pg.Client({ connectionString: cluster.appUrl });
   try {
-    store = await openPostgresStore({ url: cluster.urlFor('bench'), catalog: createCatalog(), now: () => new Date().toISOString(), actor: 'bench', maxConnections: 1 });
+    store = await openPostgresStore({
+      url: cluster.urlFor('bench'),
+      catalog: createCatalog(),
+      now: () => new Date().toISOString(),
+      actor: 'bench',
+      maxConnections: 1,
+    });
     await raw.connect();
     await raw.query('CREATE TABLE raw_limit (seq bigint PRIMARY KEY, line text NOT NULL)');
     return await body(cluster, store, raw);

@@ -19,7 +19,7 @@ export function rawAppendLoop(path: string, line: Buffer, events: number, linesP
     let syncMs = 0;
     const start = performance.now();
     for (let i = 0; i < writes; i++) {
-      if (cpuMsBefore > 0) for (const busyUntil = performance.now() + cpuMsBefore; performance.now() < busyUntil; );
+      if (cpuMsBefore > 0) for (const busyUntil = performance.now() + cpuMsBefore; performance.now() < busyUntil;);
       let written = 0;
       while (written < payload.length) written += writeSync(fd, payload, written, payload.length - written);
       const syncStart = performance.now();

@@ -25,8 +25,16 @@ export async function benchReplay(fixture: LogFixture, options: { repeats: numbe
   return {
     name: REPLAY.name,
     work: `${REPLAY.work} (${formatNumber(fixture.events)} events)`,
-    baton: { value: batonRate, unit: 'events/s', detail: `${formatNumber(baton.events)} events in ${formatNumber(baton.ms)} ms, peak RSS ${formatNumber(peakRss)} MB` },
-    limit: { value: limitRate, unit: 'events/s', detail: `1 MiB chunked read + JSON.parse per line, ${formatNumber(limit.ms)} ms, peak RSS ${formatNumber(limit.maxRssMB)} MB` },
+    baton: {
+      value: batonRate,
+      unit: 'events/s',
+      detail: `${formatNumber(baton.events)} events in ${formatNumber(baton.ms)} ms, peak RSS ${formatNumber(peakRss)} MB`,
+    },
+    limit: {
+      value: limitRate,
+      unit: 'events/s',
+      detail: `1 MiB chunked read + JSON.parse per line, ${formatNumber(limit.ms)} ms, peak RSS ${formatNumber(limit.maxRssMB)} MB`,
+    },
     ratio: batonRate / limitRate,
     floor: `≥ ${formatNumber(REPLAY.floor)} events/s and RSS ≤ ${REPLAY.maxRssMB} MB`,
     pass: fast && small,

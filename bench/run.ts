@@ -13,7 +13,13 @@ import { benchAppendBatch, APPEND_BATCH } from './append-batch.js';
 import { benchAppendConcurrent, APPEND_CONCURRENT } from './append-concurrent.js';
 import { benchAppendSingle, APPEND_SINGLE } from './append-single.js';
 import { generateLog, type LogFixture } from './log-fixture.js';
-import { benchPostgresAppendBatch, benchPostgresAppendSingle, POSTGRES_APPEND_BATCH, POSTGRES_APPEND_SINGLE, postgresBenchSkipReason } from './postgres-append.js';
+import {
+  benchPostgresAppendBatch,
+  benchPostgresAppendSingle,
+  POSTGRES_APPEND_BATCH,
+  POSTGRES_APPEND_SINGLE,
+  postgresBenchSkipReason,
+} from './postgres-append.js';
 import { benchReplay, REPLAY } from './replay.js';
 import { formatNumber, printHeader, printResult, printSummary, type BenchResult } from './report.js';
 import { benchShortCommand, benchShortInbox, SHORT_COMMAND, SHORT_INBOX } from './short-command.js';
@@ -43,8 +49,30 @@ interface Sizes {
   compareRounds: number;
 }
 
-const FULL: Sizes = { appendRounds: 3, singleEvents: 3_000, perWorker: 500, batches: 300, logEvents: 1_000_000, repeats: 2, commandRuns: 15, compareSingle: 10_000, compareBatches: 1_000, compareRounds: 3 };
-const QUICK: Sizes = { appendRounds: 1, singleEvents: 500, perWorker: 100, batches: 50, logEvents: 100_000, repeats: 1, commandRuns: 7, compareSingle: 1_000, compareBatches: 100, compareRounds: 1 };
+const FULL: Sizes = {
+  appendRounds: 3,
+  singleEvents: 3_000,
+  perWorker: 500,
+  batches: 300,
+  logEvents: 1_000_000,
+  repeats: 2,
+  commandRuns: 15,
+  compareSingle: 10_000,
+  compareBatches: 1_000,
+  compareRounds: 3,
+};
+const QUICK: Sizes = {
+  appendRounds: 1,
+  singleEvents: 500,
+  perWorker: 100,
+  batches: 50,
+  logEvents: 100_000,
+  repeats: 1,
+  commandRuns: 7,
+  compareSingle: 1_000,
+  compareBatches: 100,
+  compareRounds: 1,
+};
 
 function parseArgs(argv: readonly string[]): { sizes: Sizes; quick: boolean; filters: string[] } {
   let quick = false;
@@ -79,24 +107,50 @@ interface Benchmark {
 
 const BENCHMARKS: readonly Benchmark[] = [
   { name: APPEND_SINGLE.name, work: APPEND_SINGLE.work, needsLog: false, run: (s) => benchAppendSingle({ events: s.singleEvents, rounds: s.appendRounds }) },
-  { name: APPEND_CONCURRENT.name, work: APPEND_CONCURRENT.work, needsLog: false, run: (s) => benchAppendConcurrent({ perWorker: s.perWorker, rounds: s.appendRounds }) },
+  {
+    name: APPEND_CONCURRENT.name,
+    work: APPEND_CONCURRENT.work,
+    needsLog: false,
+    run: (s) => benchAppendConcurrent({ perWorker: s.perWorker, rounds: s.appendRounds }),
+  },
   { name: APPEND_BATCH.name, work: APPEND_BATCH.work, needsLog: false, run: (s) => benchAppendBatch({ batches: s.batches, rounds: s.appendRounds }) },
   { name: REPLAY.name, work: REPLAY.work, needsLog: true, run: (s, log) => benchReplay(log(), { repeats: s.repeats }) },
   { name: VERIFY.name, work: VERIFY.work, needsLog: true, run: (s, log) => benchVerify(log(), { repeats: s.repeats }) },
   { name: SHORT_COMMAND.name, work: SHORT_COMMAND.work, needsLog: false, run: (s) => benchShortCommand({ runs: s.commandRuns }) },
   { name: SHORT_INBOX.name, work: SHORT_INBOX.work, needsLog: false, run: (s) => benchShortInbox({ runs: s.commandRuns }) },
   { name: MEM_WATCH.name, work: MEM_WATCH.work, needsLog: false, run: (s) => benchMemWatch({ signals: s.commandRuns * 2 }) },
-  { name: WU_STATUS.name, work: WU_STATUS.work, needsLog: false, run: (s) => benchWorkUnitsStatus({ events: Math.min(100_000, s.logEvents), runs: s.commandRuns }) },
+  {
+    name: WU_STATUS.name,
+    work: WU_STATUS.work,
+    needsLog: false,
+    run: (s) => benchWorkUnitsStatus({ events: Math.min(100_000, s.logEvents), runs: s.commandRuns }),
+  },
   // Its own log (it appends to it): --log-events sets its size like the shared one's.
   { name: STATUS.name, work: STATUS.work, needsLog: false, run: (s) => benchStatus({ events: s.logEvents, runs: s.commandRuns }) },
   // Both rows of `baton import lumenflow` (first run, unchanged re-run) on one generated repository.
-  { name: 'import-lumenflow', work: 'import of a generated LumenFlow repository: first run and unchanged re-run (two rows)', needsLog: false, run: (s) => benchImportLumenflow({ rounds: s.appendRounds, nodeRuns: s.commandRuns }) },
+  {
+    name: 'import-lumenflow',
+    work: 'import of a generated LumenFlow repository: first run and unchanged re-run (two rows)',
+    needsLog: false,
+    run: (s) => benchImportLumenflow({ rounds: s.appendRounds, nodeRuns: s.commandRuns }),
+  },
   { name: HOOK_POST_TOOL_USE.name, work: HOOK_POST_TOOL_USE.work, needsLog: false, run: (s) => benchHookPostToolUse({ runs: s.commandRuns }) },
   { name: MCP_STATUS.name, work: MCP_STATUS.work, needsLog: false, run: (s) => benchMcpStatus({ events: MCP_STATUS.events, runs: s.commandRuns }) },
   // Issue 17 at LumenFlow's scale: status and orchestrate status without and with the YAML probe, and the snapshot's size (five rows).
-  { name: LUMENFLOW_STATUS.name.replace(/-status$/, '-scale'), work: 'a 1,400-WU / 50-initiative repository: status, orchestrate status, snapshot size (five rows)', needsLog: false, run: (s) => benchLumenflowScale({ runs: s.commandRuns }) },
+  {
+    name: LUMENFLOW_STATUS.name.replace(/-status$/, '-scale'),
+    work: 'a 1,400-WU / 50-initiative repository: status, orchestrate status, snapshot size (five rows)',
+    needsLog: false,
+    run: (s) => benchLumenflowScale({ runs: s.commandRuns }),
+  },
   // Both rows of `baton serve` (first render, scrub) on one 100,000-event log.
-  { name: SERVE_RENDER.name.replace(/-first-render$/, ''), work: 'the dashboard: first render and scrubbing (two rows)', needsLog: false, skip: serveBenchSkipReason, run: (s) => benchServeDashboard({ events: Math.min(100_000, s.logEvents) }) },
+  {
+    name: SERVE_RENDER.name.replace(/-first-render$/, ''),
+    work: 'the dashboard: first render and scrubbing (two rows)',
+    needsLog: false,
+    skip: serveBenchSkipReason,
+    run: (s) => benchServeDashboard({ events: Math.min(100_000, s.logEvents) }),
+  },
   {
     name: POSTGRES_APPEND_SINGLE.name,
     work: POSTGRES_APPEND_SINGLE.work,
@@ -126,8 +180,12 @@ async function main(): Promise<void> {
   if (selected.length === 0) throw new Error(`no benchmark matches ${filters.join(', ')} (have: ${BENCHMARKS.map((b) => b.name).join(', ')})`);
 
   const cpu = cpus();
-  console.log(`baton bench${quick ? ' (--quick)' : ''}: node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${formatNumber(mb(totalmem()))} MB RAM`);
-  console.log(`temp dir ${tmpdir()}; event lines ${rawLine().length} bytes (note text ${NOTE_TEXT_LENGTH} chars); children run ${childCommand('read-child').compiled ? 'compiled dist/ code with plain node' : 'bench/*.ts through tsx (dist/bench is missing or older)'}`);
+  console.log(
+    `baton bench${quick ? ' (--quick)' : ''}: node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${formatNumber(mb(totalmem()))} MB RAM`,
+  );
+  console.log(
+    `temp dir ${tmpdir()}; event lines ${rawLine().length} bytes (note text ${NOTE_TEXT_LENGTH} chars); children run ${childCommand('read-child').compiled ? 'compiled dist/ code with plain node' : 'bench/*.ts through tsx (dist/bench is missing or older)'}`,
+  );
   if (!COMPILED) console.log('(running under tsx: the parent process is not the compiled bench)');
 
   let fixture: LogFixture | undefined;

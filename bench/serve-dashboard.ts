@@ -19,8 +19,16 @@ import { appendLines } from './work-units-status.js';
  * from the same server (its icon); for the scrub, the page's own round trip to the server for a
  * request that folds nothing (`/api/status`).
  */
-export const SERVE_RENDER = { name: 'serve-first-render', work: '`baton serve`: first meaningful render of the initiative view, 1,000 WUs, 100,000 events', maxMs: 500 };
-export const SERVE_SCRUB = { name: 'serve-scrub', work: '`baton serve`: scrub to a position (slider moved → that position\'s cards shown), 100,000 events', maxMs: 300 };
+export const SERVE_RENDER = {
+  name: 'serve-first-render',
+  work: '`baton serve`: first meaningful render of the initiative view, 1,000 WUs, 100,000 events',
+  maxMs: 500,
+};
+export const SERVE_SCRUB = {
+  name: 'serve-scrub',
+  work: "`baton serve`: scrub to a position (slider moved → that position's cards shown), 100,000 events",
+  maxMs: 300,
+};
 const NOW = '2026-04-17T12:00:00.000Z';
 const RENDER_ROUNDS = 3;
 const SCRUBS = 12;
@@ -117,11 +125,13 @@ export async function benchServeDashboard(options: { events: number }): Promise<
               await setScrub(page, seq);
               await page.waitForSelector(`body[data-seq="${seq}"] [data-initiative] .wu`, { timeout: 30_000 });
               scrubMs.push(performance.now() - start);
-              roundTripMs.push(await page.evaluate(async () => {
-                const t = performance.now();
-                await (await fetch('/api/status')).json();
-                return performance.now() - t;
-              }));
+              roundTripMs.push(
+                await page.evaluate(async () => {
+                  const t = performance.now();
+                  await (await fetch('/api/status')).json();
+                  return performance.now() - t;
+                }),
+              );
             }
           }
         } finally {
@@ -140,7 +150,11 @@ export async function benchServeDashboard(options: { events: number }): Promise<
       {
         name: SERVE_RENDER.name,
         work: SERVE_RENDER.work,
-        baton: { value: render, unit: 'ms', detail: `median of ${RENDER_ROUNDS} fresh servers, ${cards} cards (runs ${renderMs.map((ms) => formatNumber(ms)).join(', ')})` },
+        baton: {
+          value: render,
+          unit: 'ms',
+          detail: `median of ${RENDER_ROUNDS} fresh servers, ${cards} cards (runs ${renderMs.map((ms) => formatNumber(ms)).join(', ')})`,
+        },
         limit: { value: baseline, unit: 'ms', detail: 'median Chromium navigation to a page that computes nothing (/favicon.svg) on the same server' },
         ratio: render / baseline,
         floor: `≤ ${SERVE_RENDER.maxMs} ms`,
@@ -150,7 +164,11 @@ export async function benchServeDashboard(options: { events: number }): Promise<
       {
         name: SERVE_SCRUB.name,
         work: SERVE_SCRUB.work,
-        baton: { value: scrubWorst, unit: 'ms', detail: `worst of ${scrubMs.length} positions (median ${formatNumber(median(scrubMs))}; ${scrubMs.map((ms) => formatNumber(ms)).join(', ')})` },
+        baton: {
+          value: scrubWorst,
+          unit: 'ms',
+          detail: `worst of ${scrubMs.length} positions (median ${formatNumber(median(scrubMs))}; ${scrubMs.map((ms) => formatNumber(ms)).join(', ')})`,
+        },
         limit: { value: roundTrip, unit: 'ms', detail: 'median round trip of the page to the server for a request that folds nothing (/api/status)' },
         ratio: scrubWorst / roundTrip,
         floor: `≤ ${SERVE_SCRUB.maxMs} ms`,

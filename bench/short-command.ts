@@ -28,7 +28,8 @@ function runNode(args: readonly string[], env: NodeJS.ProcessEnv): { ms: number;
   const start = performance.now();
   const result = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env, cwd: PROJECT_ROOT, encoding: 'utf8' });
   const ms = performance.now() - start;
-  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${result.status}: ${String(result.stderr).trim() || String(result.stdout).trim()}`);
+  if (result.status !== 0)
+    throw new Error(`node ${args.join(' ')} exited with ${result.status}: ${String(result.stderr).trim() || String(result.stdout).trim()}`);
   return { ms, stdout: result.stdout };
 }
 
@@ -79,7 +80,14 @@ async function inboxWorkspace(dir: string, env: NodeJS.ProcessEnv): Promise<stri
   timeNode([BATON_BIN, 'init', '--dir', dir, '--json'], env);
   const store = new JsonlEventStore(dir, { catalog: createCatalog(), actor: 'bench' });
   try {
-    const base: CoordinationEnv = { store, catalog: createCatalog(), settings: DEFAULT_COORDINATION_SETTINGS, now: new Date().toISOString(), session: undefined, envIdentity: undefined };
+    const base: CoordinationEnv = {
+      store,
+      catalog: createCatalog(),
+      settings: DEFAULT_COORDINATION_SETTINGS,
+      now: new Date().toISOString(),
+      session: undefined,
+      envIdentity: undefined,
+    };
     const sessions: { id: string; name: string }[] = [];
     for (let i = 0; i < SHORT_INBOX.sessions; i++) {
       const started = await startSession({ ...base, now: new Date().toISOString() }, { agent_identity: `bench:agent:${i}`, role: 'implementer' });
@@ -90,7 +98,9 @@ async function inboxWorkspace(dir: string, env: NodeJS.ProcessEnv): Promise<stri
       const to = sessions[(i + 1) % sessions.length]!;
       await sendSignal(
         { ...base, now: new Date().toISOString(), session: from.id },
-        i % 7 === 0 ? { message: `broadcast ${i}: lane freeze until the release is cut` } : { message: `message ${i}: please review the change in lane Core`, to: [to.name] },
+        i % 7 === 0
+          ? { message: `broadcast ${i}: lane freeze until the release is cut` }
+          : { message: `message ${i}: please review the change in lane Core`, to: [to.name] },
       );
     }
     return sessions[1]!.id;
@@ -135,9 +145,13 @@ export async function benchShortInbox(options: { runs: number }): Promise<BenchR
     }
 
     const mark = median(markMs);
-    return nodeRatioRow(SHORT_INBOX, { nodeMs, commandMs: peekMs, runs: `runs of \`node dist/bin/baton.js mem inbox --no-mark\` listing ${peek.signals.length} signals` }, (node) => [
-      `\`baton mem inbox\` (marks ${marked} delivered receipts: one durable append): median ${formatNumber(mark, 1)} ms over ${markMs.length} runs = ${(mark / node).toFixed(2)}× node -e 0 (no floor)`,
-    ]);
+    return nodeRatioRow(
+      SHORT_INBOX,
+      { nodeMs, commandMs: peekMs, runs: `runs of \`node dist/bin/baton.js mem inbox --no-mark\` listing ${peek.signals.length} signals` },
+      (node) => [
+        `\`baton mem inbox\` (marks ${marked} delivered receipts: one durable append): median ${formatNumber(mark, 1)} ms over ${markMs.length} runs = ${(mark / node).toFixed(2)}× node -e 0 (no floor)`,
+      ],
+    );
   } finally {
     removeTempDir(template);
   }

@@ -22,9 +22,18 @@ export const STATUS = { name: 'baton-status', work: '`baton status` after the lo
 
 function runNode(args: readonly string[], input = ''): { ms: number; stdout: string } {
   const start = performance.now();
-  const result = spawnSync(process.execPath, args, { env: envWithout(), input, stdio: ['pipe', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(process.execPath, args, {
+    env: envWithout(),
+    input,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const ms = performance.now() - start;
-  if (result.status !== 0) throw new Error(`node ${args.slice(0, 6).join(' ')} exited with ${result.status}: ${String(result.stderr).trim() || String(result.stdout).trim().slice(0, 500)}`);
+  if (result.status !== 0)
+    throw new Error(
+      `node ${args.slice(0, 6).join(' ')} exited with ${result.status}: ${String(result.stderr).trim() || String(result.stdout).trim().slice(0, 500)}`,
+    );
   return { ms, stdout: result.stdout };
 }
 
@@ -44,7 +53,18 @@ export function writeHead(dir: string): { session: string; events: number } {
   }
   as('task', 'transition', tasks[0]!, 'completed', '--summary', 'scanned');
   as('task', 'transition', tasks[1]!, 'blocked', '--reason', 'waiting for the schema review');
-  as('task', 'transition', tasks[2]!, 'waiting_for_user', '--checkpoint-id', 'cp-1', '--checkpoint-kind', 'manual_verification', '--checkpoint-summary', 'check the staging run');
+  as(
+    'task',
+    'transition',
+    tasks[2]!,
+    'waiting_for_user',
+    '--checkpoint-id',
+    'cp-1',
+    '--checkpoint-kind',
+    'manual_verification',
+    '--checkpoint-summary',
+    'check the staging run',
+  );
   baton('initiative', 'create', 'INIT-1', '--title', 'Release', '--lanes', 'Core,Docs');
   baton('wu', 'create', 'WU-1', '--initiative', 'INIT-1', '--lane', 'Core', '--title', 'Schema');
   baton('wu', 'create', 'WU-2', '--initiative', 'INIT-1', '--lane', 'Core', '--title', 'Migration', '--deps', 'WU-1');

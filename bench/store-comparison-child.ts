@@ -179,7 +179,8 @@ async function emmettSystem(connectionString: string): Promise<System> {
       return count;
     },
     async extraNotes(work) {
-      const rate = (count: number, ms: number): string => `${count.toLocaleString('en-US')} events in ${ms.toFixed(0)} ms = ${Math.round((count * 1000) / ms).toLocaleString('en-US')} events/s`;
+      const rate = (count: number, ms: number): string =>
+        `${count.toLocaleString('en-US')} events in ${ms.toFixed(0)} ms = ${Math.round((count * 1000) / ms).toLocaleString('en-US')} events/s`;
       // readMessagesBatch pages with ORDER BY transaction_id, global_position LIMIT n, and
       // emt_messages has no index on either column (its key is stream_id, stream_position, …): every
       // page is a scan and sort of the whole table. The same read as one query, for contrast.
@@ -213,7 +214,9 @@ async function emmettSystem(connectionString: string): Promise<System> {
 async function openSystem(system: SystemName, target: string): Promise<System> {
   switch (system) {
     case 'baton-pg':
-      return batonSystem(await openPostgresStore({ url: target, catalog: createCatalog(), now: () => new Date().toISOString(), actor: 'bench', maxConnections: 1 }));
+      return batonSystem(
+        await openPostgresStore({ url: target, catalog: createCatalog(), now: () => new Date().toISOString(), actor: 'bench', maxConnections: 1 }),
+      );
     case 'baton-jsonl':
       JsonlEventStore.initWorkspace(target);
       return batonSystem(new JsonlEventStore(target, { actor: 'bench' }));

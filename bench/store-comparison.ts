@@ -84,7 +84,9 @@ function tableBytes(client: pg.Client, table: string): Promise<number> {
 
 async function serverDescription(client: pg.Client): Promise<string> {
   const names = ['server_version', 'fsync', 'synchronous_commit', 'wal_sync_method', 'full_page_writes', 'shared_buffers', 'max_wal_size'];
-  const rows = (await client.query<{ name: string; setting: string; unit: string | null }>('SELECT name, setting, unit FROM pg_settings WHERE name = ANY($1)', [names])).rows;
+  const rows = (
+    await client.query<{ name: string; setting: string; unit: string | null }>('SELECT name, setting, unit FROM pg_settings WHERE name = ANY($1)', [names])
+  ).rows;
   const byName = new Map(rows.map((r) => [r.name, r.unit && /^\d+$/.test(r.setting) ? `${r.setting}×${r.unit}` : r.setting]));
   return names.map((n) => `${n}=${byName.get(n) ?? '?'}`).join(', ');
 }
@@ -138,7 +140,8 @@ export async function benchStoreComparison(options: { single: number; batches: n
   const cluster = await startPostgresCluster({ durable: true });
   const admin = new pg.Client({ connectionString: cluster.superuserUrl });
   const dirs: string[] = [];
-  const dbUrl = (user: string, database: string): string => `postgres://${user}@localhost/${database}?host=${encodeURIComponent(cluster.dir)}&port=${cluster.port}`;
+  const dbUrl = (user: string, database: string): string =>
+    `postgres://${user}@localhost/${database}?host=${encodeURIComponent(cluster.dir)}&port=${cluster.port}`;
   try {
     await admin.connect();
     console.log(`  emmett-postgresql ${emmettVersion} (emmett ${emmettCore}, dumbo ${dumboVersion}); node-postgres ${pgVersion} for all three`);
@@ -193,7 +196,10 @@ export async function benchStoreComparison(options: { single: number; batches: n
           const inspect = new pg.Client({ connectionString: dbUrl('postgres', database) });
           await inspect.connect();
           try {
-            const bytes = system === 'baton-pg' ? await tableBytes(inspect, 'baton_events') : (await tableBytes(inspect, 'emt_messages')) + (await tableBytes(inspect, 'emt_streams'));
+            const bytes =
+              system === 'baton-pg'
+                ? await tableBytes(inspect, 'baton_events')
+                : (await tableBytes(inspect, 'emt_messages')) + (await tableBytes(inspect, 'emt_streams'));
             bytesPerEvent.set(system, bytes / total);
           } finally {
             await inspect.end();
@@ -204,7 +210,11 @@ export async function benchStoreComparison(options: { single: number; batches: n
     }
 
     const roundsOf = (system: SystemName): ComparisonChildResult[] => ran.get(system) ?? [];
-    const bestOf = (system: SystemName): Works => ({ single: best(roundsOf(system), 'single'), batch: best(roundsOf(system), 'batch'), read: best(roundsOf(system), 'read') });
+    const bestOf = (system: SystemName): Works => ({
+      single: best(roundsOf(system), 'single'),
+      batch: best(roundsOf(system), 'batch'),
+      read: best(roundsOf(system), 'read'),
+    });
     const children: Record<SystemName, Works> = { 'baton-pg': bestOf('baton-pg'), 'baton-jsonl': bestOf('baton-jsonl'), 'emmett-pg': bestOf('emmett-pg') };
     console.log(
       `  on disk in PostgreSQL after the run (tables + indexes, before any VACUUM): Baton ${formatNumber(bytesPerEvent.get('baton-pg') ?? 0)} bytes/event, ` +
@@ -226,7 +236,11 @@ export async function benchStoreComparison(options: { single: number; batches: n
         name: `${STORE_COMPARISON.name}/${work}`,
         work: describe[work],
         baton: { value: batonPg, unit: 'events/s', detail: `Baton on PostgreSQL, best of ${rounds}` },
-        limit: { value: emmett, unit: 'events/s', detail: `Emmett ${emmettVersion} on the same server, best of ${rounds} (the reference, not a machine limit)` },
+        limit: {
+          value: emmett,
+          unit: 'events/s',
+          detail: `Emmett ${emmettVersion} on the same server, best of ${rounds} (the reference, not a machine limit)`,
+        },
         ratio: batonPg / emmett,
         ratioLabel: 'Baton-PG / Emmett-PG',
         floor: 'none (comparison)',

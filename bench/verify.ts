@@ -13,7 +13,11 @@ export const VERIFY = {
  * the spec: the zod parse of every envelope alone (JSON parsing and reading off the clock).
  */
 export async function benchVerify(fixture: LogFixture, options: { repeats: number }): Promise<BenchResult> {
-  const { batonRuns, limitRuns, baton, limit } = await alternateReadChildren({ baton: 'verify', limit: 'verify-limit', verb: 'checked' }, fixture, options.repeats);
+  const { batonRuns, limitRuns, baton, limit } = await alternateReadChildren(
+    { baton: 'verify', limit: 'verify-limit', verb: 'checked' },
+    fixture,
+    options.repeats,
+  );
   const batonRate = rate(baton.events, baton.ms);
   const limitRate = rate(limit.events, limit.ms);
   const withRead = limit.detail['read_parse_zod_ms'] as number;

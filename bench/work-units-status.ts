@@ -14,7 +14,11 @@ import { BATON_BIN } from './short-command.js';
  * reading the same log. Two results: both figures get their own row in the summary.
  */
 export const WU_STATUS = { name: 'wu-status', work: '`orchestrate status`, 1,000 WUs, 100,000 events, snapshot + 1,000 new', maxRatio: 3 };
-export const WU_REBUILD = { name: 'wu-status-rebuild', work: 'full rebuild of the work-unit fold behind `orchestrate status` (from scratch, in process)', floor: 200_000 };
+export const WU_REBUILD = {
+  name: 'wu-status-rebuild',
+  work: 'full rebuild of the work-unit fold behind `orchestrate status` (from scratch, in process)',
+  floor: 200_000,
+};
 const NOW = '2026-04-17T12:00:00.000Z';
 /** Rebuild and limit rounds, alternated; the best of each is reported (every round is printed). */
 const REBUILD_ROUNDS = 5;
@@ -34,11 +38,25 @@ function timeNode(args: readonly string[], input?: string): number {
 /** The i-th synthetic event: WU definitions first, then a claim/checkpoint/signal-like mix over 1,000 WUs. */
 function line(i: number, wus: number): string {
   const wu = `WU-${(i % wus) + 1}`;
-  if (i < wus) return JSON.stringify({ type: 'wu.defined', stream: `wu/${wu}`, data: { wu_id: wu, initiative: 'INIT-1', lane: `L${i % 50}`, title: wu, dependencies: i >= 100 ? [`WU-${(i % 100) + 1}`] : [] } });
+  if (i < wus)
+    return JSON.stringify({
+      type: 'wu.defined',
+      stream: `wu/${wu}`,
+      data: { wu_id: wu, initiative: 'INIT-1', lane: `L${i % 50}`, title: wu, dependencies: i >= 100 ? [`WU-${(i % 100) + 1}`] : [] },
+    });
   if (i < 2 * wus && i % 3 === 0) {
-    return JSON.stringify({ type: 'wu.claimed', stream: `wu/${wu}`, data: { wu_id: wu, session_id: null, mode: 'worktree', worktree_path: `worktrees/${wu}`, branch: `lane/x/${wu.toLowerCase()}`, takeover_from: null } });
+    return JSON.stringify({
+      type: 'wu.claimed',
+      stream: `wu/${wu}`,
+      data: { wu_id: wu, session_id: null, mode: 'worktree', worktree_path: `worktrees/${wu}`, branch: `lane/x/${wu.toLowerCase()}`, takeover_from: null },
+    });
   }
-  if (i % 2 === 0) return JSON.stringify({ type: 'observation.worktree', stream: `wu/${wu}`, data: { wu_id: wu, path: `worktrees/${wu}`, present: i % 4 === 0, branch: null } });
+  if (i % 2 === 0)
+    return JSON.stringify({
+      type: 'observation.worktree',
+      stream: `wu/${wu}`,
+      data: { wu_id: wu, path: `worktrees/${wu}`, present: i % 4 === 0, branch: null },
+    });
   return JSON.stringify({ type: 'note.recorded', stream: 'note/bench', data: { text: `filler ${i}` } });
 }
 
@@ -84,11 +102,14 @@ export async function benchWorkUnitsStatus(options: { events: number; runs: numb
       writingMs.push(timeNode(status));
     }
     const snapshotSeq = (JSON.parse(readFileSync(join(cache, 'work_units.snapshot.json'), 'utf8')) as { seq: number }).seq;
-    if (snapshotSeq !== options.events + interval + 1) throw new Error(`wu-status: the run at the interval left a snapshot at seq ${snapshotSeq}, not at the head ${options.events + interval + 1}`);
+    if (snapshotSeq !== options.events + interval + 1)
+      throw new Error(`wu-status: the run at the interval left a snapshot at seq ${snapshotSeq}, not at the head ${options.events + interval + 1}`);
 
     // Full rebuild, in process (a child of its own: wu-rebuild-child.ts): the fold from scratch
     // over the whole log, against the machine's limit for reading it, alternated, best of each.
-    const { folded, lines, rebuildMs, limitMs } = JSON.parse(await runChild('wu-rebuild-child', [dir, String(REBUILD_ROUNDS), NOW], ['--expose-gc'])) as RebuildRounds;
+    const { folded, lines, rebuildMs, limitMs } = JSON.parse(
+      await runChild('wu-rebuild-child', [dir, String(REBUILD_ROUNDS), NOW], ['--expose-gc']),
+    ) as RebuildRounds;
     const node = median(nodeMs);
     const wall = median(statusMs);
     const ratio = wall / node;
@@ -98,18 +119,32 @@ export async function benchWorkUnitsStatus(options: { events: number; runs: numb
       {
         name: WU_STATUS.name,
         work: WU_STATUS.work,
-        baton: { value: wall, unit: 'ms', detail: `median of ${options.runs} runs after ${formatNumber(options.events)} events (min ${formatNumber(Math.min(...statusMs), 1)})` },
+        baton: {
+          value: wall,
+          unit: 'ms',
+          detail: `median of ${options.runs} runs after ${formatNumber(options.events)} events (min ${formatNumber(Math.min(...statusMs), 1)})`,
+        },
         limit: { value: node, unit: 'ms', detail: `median of \`node -e 0\` (min ${formatNumber(Math.min(...nodeMs), 1)})` },
         ratio,
         floor: `≤ ${WU_STATUS.maxRatio}× node -e 0`,
         pass: ratio <= WU_STATUS.maxRatio,
-        notes: [`a run at the snapshot interval (${formatNumber(interval)} new events, folds them and writes the snapshot): median ${formatNumber(median(writingMs), 1)} ms = ${formatNumber(median(writingMs) / median(nodeMs), 2)}× node -e 0`],
+        notes: [
+          `a run at the snapshot interval (${formatNumber(interval)} new events, folds them and writes the snapshot): median ${formatNumber(median(writingMs), 1)} ms = ${formatNumber(median(writingMs) / median(nodeMs), 2)}× node -e 0`,
+        ],
       },
       {
         name: WU_REBUILD.name,
         work: WU_REBUILD.work,
-        baton: { value: rebuildRate, unit: 'events/s', detail: `${formatNumber(folded)} events in ${formatNumber(Math.min(...rebuildMs))} ms (best of ${rebuildMs.length})` },
-        limit: { value: limitRate, unit: 'events/s', detail: `1 MiB chunked read + JSON.parse per line of the same log, ${formatNumber(Math.min(...limitMs))} ms` },
+        baton: {
+          value: rebuildRate,
+          unit: 'events/s',
+          detail: `${formatNumber(folded)} events in ${formatNumber(Math.min(...rebuildMs))} ms (best of ${rebuildMs.length})`,
+        },
+        limit: {
+          value: limitRate,
+          unit: 'events/s',
+          detail: `1 MiB chunked read + JSON.parse per line of the same log, ${formatNumber(Math.min(...limitMs))} ms`,
+        },
         ratio: rebuildRate / limitRate,
         floor: `≥ ${formatNumber(WU_REBUILD.floor)} events/s`,
         pass: rebuildRate >= WU_REBUILD.floor,

@@ -3,7 +3,7 @@
  * `evolve`: a pure function reads the folded state and the command, and answers the events to
  * append with the stream versions it decided on, or null when there is nothing to append (an
  * idempotent repeat). It refuses by throwing a `Refusal` (deciders/refusal.ts). The one command
- * handler (`src/commands/handle-command.ts`) reads, decides, appends with those expected versions
+ * handler (`src/store/handle-command.ts`) reads, decides, appends with those expected versions
  * and, on a version conflict, reads and decides again.
  */
 

@@ -23,12 +23,23 @@ export interface IdOutcome {
   id: string;
 }
 
-function one<R>(type: string, stream: string, data: Record<string, unknown>, expected: Decision['expected'][string], outcome: R, idempotencyKey?: string): Decision<R> {
+function one<R>(
+  type: string,
+  stream: string,
+  data: Record<string, unknown>,
+  expected: Decision['expected'][string],
+  outcome: R,
+  idempotencyKey?: string,
+): Decision<R> {
   return { events: [{ type, stream, data }], expected: { [stream]: expected }, outcome, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) };
 }
 
 /** A create repeated with the key of an earlier one (C6, A3): nothing to append, the first record named. */
-function createdWithKey(records: Iterable<{ id: string; session_id: string; idempotency_key: string | null }>, sessionId: string, key: string | undefined): Decision<IdOutcome> | undefined {
+function createdWithKey(
+  records: Iterable<{ id: string; session_id: string; idempotency_key: string | null }>,
+  sessionId: string,
+  key: string | undefined,
+): Decision<IdOutcome> | undefined {
   if (key === undefined) return undefined;
   for (const r of records) if (r.idempotency_key === key && r.session_id === sessionId) return { events: [], expected: {}, outcome: { id: r.id } };
   return undefined;

@@ -26,7 +26,9 @@ export function decideCreateInitiative(command: CreateInitiative, state: WorkUni
   if (existing !== undefined) {
     const same = existing.title === command.title && existing.slug === command.slug && JSON.stringify(existing.lanes) === JSON.stringify(command.lanes);
     if (same) return { events: [], expected: {}, outcome: { created: false } };
-    throw new Refusal(WorkUnitErrorCode.ALREADY_EXISTS, `Initiative ${command.initiative} already exists with different fields`, { initiative: command.initiative });
+    throw new Refusal(WorkUnitErrorCode.ALREADY_EXISTS, `Initiative ${command.initiative} already exists with different fields`, {
+      initiative: command.initiative,
+    });
   }
   if (command.slug !== null && state.slugs[command.slug] !== undefined) {
     throw refuseField(WorkUnitErrorCode.ALREADY_EXISTS, 'slug', (name) => `${name}: ${command.slug} is already the slug of ${state.slugs[command.slug!]}`);
@@ -84,7 +86,8 @@ export function decideDefineWu(command: DefineWu, state: WuCommandState): Decisi
   const initiative = resolveInitiative(state.fold, command.initiative);
   if (initiative === undefined) throw refuseField(ErrorCode.UNKNOWN_ID, 'initiative', (name) => `${name}: Initiative ${command.initiative} not found`);
   const lanes = state.fold.initiatives[initiative]!.lanes;
-  if (lanes.length > 0 && !lanes.includes(given.lane)) throw refuseInput(`lane "${given.lane}" is not one of ${initiative}'s lanes (${lanes.join(', ')})`, 'lane');
+  if (lanes.length > 0 && !lanes.includes(given.lane))
+    throw refuseInput(`lane "${given.lane}" is not one of ${initiative}'s lanes (${lanes.join(', ')})`, 'lane');
   const stream = `wu/${wuId}`;
   const wu = state.fold.wus[wuId];
   if (wu === undefined || !wu.defined) {
@@ -100,7 +103,11 @@ export function decideDefineWu(command: DefineWu, state: WuCommandState): Decisi
       dependencies: given.dependencies ?? [],
       code_paths: given.code_paths ?? [],
     };
-    return { events: [{ type: 'wu.defined', stream, data }], expected: { [stream]: state.version === 0 ? 'no_stream' : state.version }, outcome: { result: DefinitionResult.defined, changed_fields: [...CREATE_FIELDS] } };
+    return {
+      events: [{ type: 'wu.defined', stream, data }],
+      expected: { [stream]: state.version === 0 ? 'no_stream' : state.version },
+      outcome: { result: DefinitionResult.defined, changed_fields: [...CREATE_FIELDS] },
+    };
   }
   const changed: Record<string, unknown> = {};
   const current: Record<string, unknown> = wu.def;
@@ -109,7 +116,11 @@ export function decideDefineWu(command: DefineWu, state: WuCommandState): Decisi
   }
   const changedFields = Object.keys(changed);
   if (changedFields.length === 0) return { events: [], expected: {}, outcome: { result: DefinitionResult.unchanged, changed_fields: [] } };
-  return { events: [{ type: 'wu.updated', stream, data: { wu_id: wuId, changed } }], expected: { [stream]: state.version }, outcome: { result: DefinitionResult.updated, changed_fields: changedFields } };
+  return {
+    events: [{ type: 'wu.updated', stream, data: { wu_id: wuId, changed } }],
+    expected: { [stream]: state.version },
+    outcome: { result: DefinitionResult.updated, changed_fields: changedFields },
+  };
 }
 
 export interface DoneWu {
@@ -134,17 +145,28 @@ export interface DoneOutcome {
 export function decideDone(command: DoneWu, state: WuCommandState): Decision<DoneOutcome> {
   const wu = knownWu(state.fold, command.wuId);
   if (wu.stamped !== null) {
-    return { events: [], expected: {}, outcome: { title: wu.stamped.title, completed_date: wu.stamped.completed_date, already_exists: true, stamped_before: true } };
+    return {
+      events: [],
+      expected: {},
+      outcome: { title: wu.stamped.title, completed_date: wu.stamped.completed_date, already_exists: true, stamped_before: true },
+    };
   }
   const fileValid = command.stampFileValid || (wu.stamp_file?.present === true && wu.stamp_file.valid);
   const lifecycle = fileValid ? { ...wu.lifecycle, stamp_file: true } : wu.lifecycle;
   if (stepWu(lifecycle, { type: 'STAMP' }) === null) {
-    throw new Refusal(ErrorCode.ILLEGAL_TRANSITION, `wu done is not allowed while ${command.wuId} is ${wu.lifecycle.state} (claim it first)`, { wu_id: command.wuId, state: wu.lifecycle.state });
+    throw new Refusal(ErrorCode.ILLEGAL_TRANSITION, `wu done is not allowed while ${command.wuId} is ${wu.lifecycle.state} (claim it first)`, {
+      wu_id: command.wuId,
+      state: wu.lifecycle.state,
+    });
   }
   const title = wu.def.title ?? command.wuId;
   const stream = `wu/${command.wuId}`;
   const data = { wu_id: command.wuId, title, completed_date: command.today, stamp_path: command.stampPath };
-  return { events: [{ type: 'wu.stamped', stream, data }], expected: { [stream]: state.version }, outcome: { title, completed_date: command.today, already_exists: fileValid, stamped_before: false } };
+  return {
+    events: [{ type: 'wu.stamped', stream, data }],
+    expected: { [stream]: state.version },
+    outcome: { title, completed_date: command.today, already_exists: fileValid, stamped_before: false },
+  };
 }
 
 export interface UpdateInitiative {
@@ -159,7 +181,8 @@ export interface UpdateInitiative {
  */
 export function decideUpdateInitiative(command: UpdateInitiative, state: WuCommandState): Decision<{ changed_fields: string[] }> {
   const record = state.fold.initiatives[command.initiative];
-  if (record === undefined) throw new Refusal(ErrorCode.UNKNOWN_ID, `INIT: Initiative ${command.initiative} not found`, { field: 'INIT', initiative: command.initiative });
+  if (record === undefined)
+    throw new Refusal(ErrorCode.UNKNOWN_ID, `INIT: Initiative ${command.initiative} not found`, { field: 'INIT', initiative: command.initiative });
   const current: Record<string, unknown> = { ...(record.fields ?? {}), title: record.title, slug: record.slug, lanes: record.lanes };
   const changed: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(command.given)) if (canonicalValue(current[key] ?? null) !== canonicalValue(value)) changed[key] = value;
@@ -170,5 +193,9 @@ export function decideUpdateInitiative(command: UpdateInitiative, state: WuComma
   const changedFields = Object.keys(changed);
   if (changedFields.length === 0) return { events: [], expected: {}, outcome: { changed_fields: [] } };
   const stream = `initiative/${command.initiative}`;
-  return { events: [{ type: 'initiative.updated', stream, data: { initiative: command.initiative, changed } }], expected: { [stream]: state.version }, outcome: { changed_fields: changedFields } };
+  return {
+    events: [{ type: 'initiative.updated', stream, data: { initiative: command.initiative, changed } }],
+    expected: { [stream]: state.version },
+    outcome: { changed_fields: changedFields },
+  };
 }

@@ -1,6 +1,8 @@
 import { isWorktreeMode, type ClaimedMode } from '../events/work-units/terms.js';
 import { stepWu } from '../machines/work-unit-steps.js';
 import type { WuMachineEvent } from '../machines/work-unit.js';
+import { holdsClaims, livenessOf, type Liveness } from '../projections/coordination/liveness.js';
+import { ownValue } from '../projections/own-keys.js';
 import { isDone } from '../projections/work-units/evidence.js';
 import type { WorkUnitsState, WuRecord } from '../projections/work-units/state.js';
 import type { Decision } from './decision.js';
@@ -41,7 +43,11 @@ export function knownWu(state: WorkUnitsState, wuId: string): WuRecord {
 
 /** Done is terminal: every command but `wu done` is refused naming the state. */
 function refuseTerminal(wu: WuRecord, command: string): void {
-  if (isDone(wu)) throw new Refusal(ErrorCode.ILLEGAL_TRANSITION, `${wu.wu_id} is in the terminal state done; wu ${command} is not allowed`, { wu_id: wu.wu_id, state: 'done' });
+  if (isDone(wu))
+    throw new Refusal(ErrorCode.ILLEGAL_TRANSITION, `${wu.wu_id} is in the terminal state done; wu ${command} is not allowed`, {
+      wu_id: wu.wu_id,
+      state: 'done',
+    });
 }
 
 /** The machine must accept the event; the message names the state and the move. */
@@ -75,16 +81,17 @@ function currentClaim(wu: WuRecord): WuRecord['claim'] {
   return wu.claim !== null && wu.claim.seq >= wu.window_start ? wu.claim : null;
 }
 
-/** A session is live while it has not ended and its last heartbeat is within its TTL (§3.3 takeover). */
-export function sessionIsLive(state: WorkUnitsState, sessionId: string, now: string): boolean {
-  const s = state.sessions[sessionId];
-  if (s === undefined || s.ended) return false;
-  return Date.parse(now) - Date.parse(s.last_heartbeat_at) <= s.ttl_seconds * 1000;
+/** The liveness of a session as the work-unit fold knows it (the one rule: liveness.ts). */
+export function sessionLiveness(state: WorkUnitsState, sessionId: string, now: string): Liveness {
+  return livenessOf(ownValue(state.sessions, sessionId), now);
 }
 
 /** Lane slug (§3.2): lower-cased, runs outside [a-z0-9] → `-`, trimmed of `-`. */
 export function laneSlug(lane: string): string {
-  return lane.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return lane
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 export function defaultWorktree(worktreesDir: string, lane: string, wuId: string): string {
@@ -114,14 +121,15 @@ export function decideClaim(command: ClaimWu, state: WuCommandState): Decision<W
   if (isClaimed(wu)) {
     const claimant = currentClaim(wu)?.session_id ?? null;
     if (claimant !== null && claimant === me) return nothing(wu);
-    if (claimant !== null && sessionIsLive(state.fold, claimant, command.now)) {
+    if (claimant !== null && holdsClaims(sessionLiveness(state.fold, claimant, command.now))) {
       throw new Refusal(WorkUnitErrorCode.ALREADY_CLAIMED, `${wuId} is claimed by live session ${claimant}`, { wu_id: wuId, claimed_by: claimant });
     }
     takeoverFrom = claimant;
   }
   requireLegal(wu, { type: 'CLAIM' }, 'claim');
   const mode: ClaimedMode = command.mode ?? (wu.def.claimed_mode as ClaimedMode | undefined) ?? command.defaults.claimMode;
-  if (command.worktree !== undefined && !isWorktreeMode(mode)) throw refuseInput(`a ${mode} claim has no worktree (the root checkout is its workspace)`, 'worktree');
+  if (command.worktree !== undefined && !isWorktreeMode(mode))
+    throw refuseInput(`a ${mode} claim has no worktree (the root checkout is its workspace)`, 'worktree');
   const lane = wu.def.lane ?? 'default';
   const claim = {
     session_id: me,
@@ -141,7 +149,13 @@ export interface CheckpointWu extends WuActor {
 
 export function decideCheckpoint(command: CheckpointWu, state: WuCommandState): Decision<WuOutcome> {
   const wu = movable(state, command.wuId, 'checkpoint', { type: 'CHECKPOINT' }, WorkUnitErrorCode.NOT_CLAIMED);
-  const data = { wu_id: command.wuId, session_id: command.session, note: command.note, progress: command.progress ?? null, next_steps: command.nextSteps ?? null };
+  const data = {
+    wu_id: command.wuId,
+    session_id: command.session,
+    note: command.note,
+    progress: command.progress ?? null,
+    next_steps: command.nextSteps ?? null,
+  };
   return one(command.wuId, 'wu.checkpointed', data, state.version, { yaml_status: wu.yaml_status });
 }
 

@@ -5,20 +5,7 @@
  */
 
 /** Envelope fields in hash order. Optional ones are omitted when absent. */
-export const ENVELOPE_KEY_ORDER = [
-  'v',
-  'seq',
-  'id',
-  'type',
-  'stream',
-  'at',
-  'actor',
-  'data',
-  'idempotency_key',
-  'batch_end',
-  'prev',
-  'hash',
-] as const;
+export const ENVELOPE_KEY_ORDER = ['v', 'seq', 'id', 'type', 'stream', 'at', 'actor', 'data', 'idempotency_key', 'batch_end', 'prev', 'hash'] as const;
 
 export function canonicalValue(value: unknown): string {
   if (value === null) return 'null';

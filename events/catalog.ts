@@ -55,9 +55,7 @@ export interface CatalogEntry {
   readonly upcasters: readonly Upcaster[];
 }
 
-export type DecodeResult =
-  | { ok: true; event: AcceptedEvent }
-  | { ok: false; reason: Rejection['reason']; problems: FieldProblem[] };
+export type DecodeResult = { ok: true; event: AcceptedEvent } | { ok: false; reason: Rejection['reason']; problems: FieldProblem[] };
 
 export type NewEventCheck = { ok: true; data: Record<string, unknown> } | { ok: false; problems: FieldProblem[] };
 
@@ -70,10 +68,12 @@ export function entryOf(def: EventDefinition, check?: (data: unknown) => unknown
     type: def.type,
     streams: def.streams,
     internal: def.internal === true,
-    check: check ?? ((data) => {
-      const parsed = def.schema.safeParse(data);
-      return parsed.success ? parsed.data : INVALID;
-    }),
+    check:
+      check ??
+      ((data) => {
+        const parsed = def.schema.safeParse(data);
+        return parsed.success ? parsed.data : INVALID;
+      }),
     upcasters: def.upcasters ?? [],
   };
 }
@@ -108,7 +108,12 @@ export class EventCatalog {
 
   /** A catalog of exactly these definitions, each checked by its zod schema. */
   static of(definitions: readonly EventDefinition[]): EventCatalog {
-    return new EventCatalog(definitions.map((def) => entryOf(def)), () => Promise.resolve(definitions), false, definitions);
+    return new EventCatalog(
+      definitions.map((def) => entryOf(def)),
+      () => Promise.resolve(definitions),
+      false,
+      definitions,
+    );
   }
 
   has(type: string): boolean {
@@ -139,7 +144,10 @@ export class EventCatalog {
     if (!entry) return { ok: false, problems: [{ field: 'type', rule: `unknown event type "${type}" (known: ${this.types().join(', ')})` }] };
     const category = streamCategory(stream);
     if (!entry.streams.includes(category)) {
-      return { ok: false, problems: [{ field: 'stream', rule: `${type} belongs on a stream under ${entry.streams.map((s) => `${s}/`).join(' or ')}, not "${stream}"` }] };
+      return {
+        ok: false,
+        problems: [{ field: 'stream', rule: `${type} belongs on a stream under ${entry.streams.map((s) => `${s}/`).join(' or ')}, not "${stream}"` }],
+      };
     }
     const checked = entry.check(data);
     if (checked !== INVALID) return { ok: true, data: checked as Record<string, unknown> };

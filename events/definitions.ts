@@ -11,7 +11,14 @@ import { WORK_UNIT_EVENTS } from './work-units/index.js';
  * imports) must not import generated code: the generators load it on a clean clone, before the
  * generated files exist.
  */
-export const ALL_EVENT_DEFINITIONS = [...NOTE_EVENTS, ...LOG_EVENTS, ...COORDINATION_EVENTS, ...FLOW_EVENTS, ...TASK_EVENTS, ...WORK_UNIT_EVENTS] as const satisfies readonly EventDefinition[];
+export const ALL_EVENT_DEFINITIONS = [
+  ...NOTE_EVENTS,
+  ...LOG_EVENTS,
+  ...COORDINATION_EVENTS,
+  ...FLOW_EVENTS,
+  ...TASK_EVENTS,
+  ...WORK_UNIT_EVENTS,
+] as const satisfies readonly EventDefinition[];
 
 /** One built-in definition, with its literal type and schema. */
 export type BuiltInDefinition = (typeof ALL_EVENT_DEFINITIONS)[number];

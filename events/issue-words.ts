@@ -19,7 +19,10 @@ const REWRITES: readonly [RegExp, (m: RegExpExecArray) => string][] = [
   [/^Too big: expected (?:string|array|set|map) to have (<=?)(\d+) (\w+)$/, (m) => `must have ${bound(m[1]!, 'at most', 'fewer than')} ${m[2]} ${m[3]}`],
   [/^Too big: expected \w+ to be (<=?)(\S+)$/, (m) => `must be ${bound(m[1]!, 'at most', 'less than')} ${m[2]}`],
   [/^Invalid string: must match pattern (.+)$/, (m) => `does not have the required form (${m[1]})`],
-  [/^Invalid (?:ISO )?(datetime|date|time|email|url|uuid|ulid)\b.*$/i, (m) => `must be a valid ${m[1]!.toLowerCase() === 'datetime' ? 'ISO-8601 time' : m[1]!.toLowerCase()}`],
+  [
+    /^Invalid (?:ISO )?(datetime|date|time|email|url|uuid|ulid)\b.*$/i,
+    (m) => `must be a valid ${m[1]!.toLowerCase() === 'datetime' ? 'ISO-8601 time' : m[1]!.toLowerCase()}`,
+  ],
   [/^Unrecognized keys?: (.+)$/, (m) => `has unknown field${m[1]!.includes(',') ? 's' : ''} ${m[1]!.replace(/"/g, '')}`],
   [/^Invalid input$/, () => 'does not match any allowed form'],
   [/^Invalid key in record$/, () => 'has an invalid key'],

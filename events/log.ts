@@ -26,11 +26,24 @@ export const LogRepairedData = z.strictObject({
   offset: z.number().int().min(0),
   bytes_changed: z.literal(1),
   /** The byte that stood where the newline belongs, as two hex digits (null when it was missing). */
-  replaced: z.string().regex(/^[0-9a-f]{2}$/).nullable(),
+  replaced: z
+    .string()
+    .regex(/^[0-9a-f]{2}$/)
+    .nullable(),
 });
 export type LogRepairedData = z.infer<typeof LogRepairedData>;
 
 export const LOG_EVENTS = eventsOn('log', [
-  { type: 'log.recovered', schema: LogRecoveredData, description: 'Recovery moved the bytes of a write torn by a crash to quarantine/ and truncated the segment.', internal: true },
-  { type: 'log.repaired', schema: LogRepairedData, description: 'Recovery restored the missing or damaged newline of the last line, a whole acknowledged event, in place.', internal: true },
+  {
+    type: 'log.recovered',
+    schema: LogRecoveredData,
+    description: 'Recovery moved the bytes of a write torn by a crash to quarantine/ and truncated the segment.',
+    internal: true,
+  },
+  {
+    type: 'log.repaired',
+    schema: LogRepairedData,
+    description: 'Recovery restored the missing or damaged newline of the last line, a whole acknowledged event, in place.',
+    internal: true,
+  },
 ]);

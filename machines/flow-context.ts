@@ -90,7 +90,13 @@ function pendingSub(teammate: Teammate): SubPhase {
 }
 
 export function pendingGroup(): Group {
-  return { status: GateStatus.pending, started_at: null, completed_at: null, review: pendingSub(Teammate.review), verification: pendingSub(Teammate.verification) };
+  return {
+    status: GateStatus.pending,
+    started_at: null,
+    completed_at: null,
+    review: pendingSub(Teammate.review),
+    verification: pendingSub(Teammate.verification),
+  };
 }
 
 /** The context of a flow right after `flow.started` at `at` (I7). */
@@ -148,7 +154,11 @@ export function applyFact(ctx: FlowContext, fact: FlowFact, at: string): FlowCon
     }
     case FlowEventType.phase_changed: {
       const d = fact.data;
-      return { ...ctx, current_phase: d.to, gates: setGate(ctx, d.to, { status: GateStatus.in_progress, timestamp: at, agent: PHASE_AGENT[d.to], message: null }) };
+      return {
+        ...ctx,
+        current_phase: d.to,
+        gates: setGate(ctx, d.to, { status: GateStatus.in_progress, timestamp: at, agent: PHASE_AGENT[d.to], message: null }),
+      };
     }
     case FlowEventType.iteration_started:
       return { ...ctx, iteration: fact.data.iteration };
@@ -178,7 +188,14 @@ export function applyFact(ctx: FlowContext, fact: FlowFact, at: string): FlowCon
     case FlowEventType.completed:
       return { ...ctx, status: FlowStatus.complete, current_phase: COMPLETE, ended_in_phase: fact.data.ended_in_phase, ended_at: at };
     case FlowEventType.aborted:
-      return { ...ctx, status: FlowStatus.aborted, current_phase: COMPLETE, ended_in_phase: fact.data.ended_in_phase, ended_at: at, abort_reason: fact.data.reason };
+      return {
+        ...ctx,
+        status: FlowStatus.aborted,
+        current_phase: COMPLETE,
+        ended_in_phase: fact.data.ended_in_phase,
+        ended_at: at,
+        abort_reason: fact.data.reason,
+      };
     case FlowEventType.mode_changed:
       return { ...ctx, mode: Mode.sequential, group: pendingGroup(), gates: setGate(ctx, Phase.review_verification, { ...PENDING_GATE }) };
     case FlowEventType.fields_set: {

@@ -21,7 +21,9 @@ export function stateValueOf(ctx: FlowContext): StateValue {
     if (group?.status === GateStatus.passed) return { active: { review_verification: 'passed' } };
     const final = (s: GateStatus): boolean => s === GateStatus.passed || s === GateStatus.failed;
     if (group && final(group.review.status) && final(group.verification.status)) return { active: { review_verification: 'settled' } };
-    return { active: { review_verification: { teammates: { review: group?.review.status ?? 'pending', verification: group?.verification.status ?? 'pending' } } } };
+    return {
+      active: { review_verification: { teammates: { review: group?.review.status ?? 'pending', verification: group?.verification.status ?? 'pending' } } },
+    };
   }
   const status = ctx.gates[phase]?.status ?? GateStatus.in_progress;
   return { active: { [phase]: status === GateStatus.pending ? GateStatus.in_progress : status } };

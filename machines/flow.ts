@@ -52,7 +52,8 @@ export const flowSetup = setup({
     /** G5 / M3: the phase's (or teammate's) own agent, or the Orchestrator. */
     agentAllowed: ({ context, event }) => {
       if (event.type === 'RECORD_GATE') return agentMayRecord(current(context), event.agent);
-      if (event.type === 'RECORD_TEAMMATE') return !isNamedAgent(event.agent) || event.agent === TEAMMATE_AGENT[event.teammate] || event.agent === Agent.Orchestrator;
+      if (event.type === 'RECORD_TEAMMATE')
+        return !isNamedAgent(event.agent) || event.agent === TEAMMATE_AGENT[event.teammate] || event.agent === Agent.Orchestrator;
       return true;
     },
     statusIs: ({ event }, params: { status: GateResult }) =>
@@ -73,12 +74,22 @@ export const flowSetup = setup({
       if (event.type !== 'RECORD_GATE') return context;
       return emit(context, event.at, {
         type: FlowEventType.gate_recorded,
-        data: { flow_id: context.flow_id, phase: current(context), status: event.status, agent: event.agent, ...withOptional('message', event.message), iteration: context.iteration },
+        data: {
+          flow_id: context.flow_id,
+          phase: current(context),
+          status: event.status,
+          agent: event.agent,
+          ...withOptional('message', event.message),
+          iteration: context.iteration,
+        },
       });
     }),
     changePhase: assign(({ context, event }) => {
       if (event.type !== 'ADVANCE') return context;
-      return emit(context, event.at, { type: FlowEventType.phase_changed, data: { flow_id: context.flow_id, from: current(context), to: event.to, iteration: context.iteration } });
+      return emit(context, event.at, {
+        type: FlowEventType.phase_changed,
+        data: { flow_id: context.flow_id, from: current(context), to: event.to, iteration: context.iteration },
+      });
     }),
     startGroup: assign(({ context, event }) =>
       emit(context, event.at, { type: FlowEventType.group_started, data: { flow_id: context.flow_id, group: GROUP, iteration: context.iteration } }),
@@ -98,19 +109,34 @@ export const flowSetup = setup({
     abortMaxIterations: assign(({ context, event }) =>
       emit(context, event.at, {
         type: FlowEventType.aborted,
-        data: { flow_id: context.flow_id, reason: 'max_iterations', message: `Max iterations reached (${context.max_iterations})`, ended_in_phase: current(context) },
+        data: {
+          flow_id: context.flow_id,
+          reason: 'max_iterations',
+          message: `Max iterations reached (${context.max_iterations})`,
+          ended_in_phase: current(context),
+        },
       }),
     ),
     recordTeammate: assign(({ context, event }) => {
       if (event.type !== 'RECORD_TEAMMATE') return context;
       return emit(context, event.at, {
         type: FlowEventType.teammate_recorded,
-        data: { flow_id: context.flow_id, group: GROUP, teammate: event.teammate, status: event.status, agent: event.agent, ...withOptional('result', event.result) },
+        data: {
+          flow_id: context.flow_id,
+          group: GROUP,
+          teammate: event.teammate,
+          status: event.status,
+          agent: event.agent,
+          ...withOptional('result', event.result),
+        },
       });
     }),
     merge: assign(({ context, event }) => {
       if (context.group === null) return context;
-      return emit(context, event.at, { type: FlowEventType.group_merged, data: { flow_id: context.flow_id, group: GROUP, ...mergeVerdict(context.group), iteration: context.iteration } });
+      return emit(context, event.at, {
+        type: FlowEventType.group_merged,
+        data: { flow_id: context.flow_id, group: GROUP, ...mergeVerdict(context.group), iteration: context.iteration },
+      });
     }),
     complete: assign(({ context, event }) => {
       if (event.type !== 'COMPLETE') return context;
@@ -132,11 +158,17 @@ export const flowSetup = setup({
     }),
     fallback: assign(({ context, event }) => {
       if (event.type !== 'FALLBACK') return context;
-      return emit(context, event.at, { type: FlowEventType.mode_changed, data: { flow_id: context.flow_id, from: Mode.team, to: Mode.sequential, ...withOptional('message', event.message) } });
+      return emit(context, event.at, {
+        type: FlowEventType.mode_changed,
+        data: { flow_id: context.flow_id, from: Mode.team, to: Mode.sequential, ...withOptional('message', event.message) },
+      });
     }),
     /** §6.4: a fallback inside the group moves the flow to review. */
     fallbackToReview: assign(({ context, event }) =>
-      emit(context, event.at, { type: FlowEventType.phase_changed, data: { flow_id: context.flow_id, from: Phase.review_verification, to: Phase.review, iteration: context.iteration } }),
+      emit(context, event.at, {
+        type: FlowEventType.phase_changed,
+        data: { flow_id: context.flow_id, from: Phase.review_verification, to: Phase.review, iteration: context.iteration },
+      }),
     ),
   },
 });
@@ -190,13 +222,11 @@ const CAN_BE_LAST: readonly Phase[] = [lastPhase(Mode.sequential), lastPhase(Mod
 function passedNode(phase: Phase, extra: Record<string, Transition | Transition[]> = {}, done: GateResult = GateStatus.passed): Node {
   const on: Record<string, Transition | readonly Transition[]> = {
     RECORD_GATE: { guard: gate(done), actions: NOOP },
-    ADVANCE: advanceTargets(phase).map(
-      (to): Transition => ({
-        guard: { type: 'isNext', params: { to } },
-        target: to === Phase.review_verification ? '#review_verification' : `#${to}_in_progress`,
-        actions: to === Phase.review_verification ? ['clearOutbox', 'changePhase', 'startGroup'] : ['clearOutbox', 'changePhase'],
-      }),
-    ),
+    ADVANCE: advanceTargets(phase).map((to): Transition => ({
+      guard: { type: 'isNext', params: { to } },
+      target: to === Phase.review_verification ? '#review_verification' : `#${to}_in_progress`,
+      actions: to === Phase.review_verification ? ['clearOutbox', 'changePhase', 'startGroup'] : ['clearOutbox', 'changePhase'],
+    })),
     ...extra,
   };
   if (CAN_BE_LAST.includes(phase)) on['COMPLETE'] = { guard: 'isLastPhase', target: '#complete', actions: ['clearOutbox', 'complete'] };
@@ -288,7 +318,11 @@ const config: Node & { context: MachineConfig['context'] } = {
           id: 'review_verification',
           initial: 'teammates',
           on: {
-            FALLBACK: { guard: and(['isTeamMode', not('groupPassed')]), target: '#review_in_progress', actions: ['clearOutbox', 'fallback', 'fallbackToReview'] },
+            FALLBACK: {
+              guard: and(['isTeamMode', not('groupPassed')]),
+              target: '#review_in_progress',
+              actions: ['clearOutbox', 'fallback', 'fallbackToReview'],
+            },
           },
           states: {
             teammates: {
@@ -300,7 +334,11 @@ const config: Node & { context: MachineConfig['context'] } = {
             settled: {
               on: {
                 RECORD_GATE: groupRunning,
-                MERGE: [{ guard: 'allSubPhasesPassed', target: 'passed', actions: ['clearOutbox', 'merge'] }, ...failureLoop('iterationsLeft', 'merge').slice(0, 1), { target: '#aborted', actions: ['clearOutbox', 'merge', 'abortMaxIterations'] }],
+                MERGE: [
+                  { guard: 'allSubPhasesPassed', target: 'passed', actions: ['clearOutbox', 'merge'] },
+                  ...failureLoop('iterationsLeft', 'merge').slice(0, 1),
+                  { target: '#aborted', actions: ['clearOutbox', 'merge', 'abortMaxIterations'] },
+                ],
               },
             },
             passed: passedNode(Phase.review_verification, { MERGE: { actions: NOOP } }),

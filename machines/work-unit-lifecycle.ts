@@ -9,7 +9,14 @@ export interface WuLifecycle extends WuMachineContext {
   state: WuLifecycleState;
 }
 
-export const INITIAL_WU_LIFECYCLE: WuLifecycle = { state: 'ready', blocked_from: 'ready', stamped: false, stamp_file: false, picked_up: false, handed_off: false };
+export const INITIAL_WU_LIFECYCLE: WuLifecycle = {
+  state: 'ready',
+  blocked_from: 'ready',
+  stamped: false,
+  stamp_file: false,
+  picked_up: false,
+  handed_off: false,
+};
 
 const STATES: readonly WuLifecycleState[] = ['ready', 'in_progress', 'blocked', 'done'];
 const BLOCKED_FROM: readonly WuLifecycle['blocked_from'][] = ['ready', 'in_progress'];

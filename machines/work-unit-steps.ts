@@ -22,5 +22,12 @@ export function stepWu(current: WuLifecycle, event: WuMachineEvent): WuLifecycle
   const to = WU_STEP_TABLE[from * WU_STEP_EVENTS.length + e]!;
   if (to < 0) return null;
   const next = WU_LIFECYCLES[to]!;
-  return { state: next.state, blocked_from: next.blocked_from, stamped: next.stamped, stamp_file: next.stamp_file, picked_up: next.picked_up, handed_off: next.handed_off };
+  return {
+    state: next.state,
+    blocked_from: next.blocked_from,
+    stamped: next.stamped,
+    stamp_file: next.stamp_file,
+    picked_up: next.picked_up,
+    handed_off: next.handed_off,
+  };
 }

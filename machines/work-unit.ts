@@ -34,7 +34,21 @@ export interface WuMachineContext {
 export const YamlStatusClass = { unclaimed: 'unclaimed', in_progress: 'in_progress', blocked: 'blocked', terminal: 'terminal' } as const;
 export type YamlStatusClass = (typeof YamlStatusClass)[keyof typeof YamlStatusClass];
 
-export const WuMachineEventType = constEnum(['CLAIM', 'CHECKPOINT', 'RETURN', 'BLOCK', 'UNBLOCK', 'RELEASE', 'STAMP', 'HANDOFF', 'RELAUNCH', 'PICKUP', 'DELEGATION_COMPLETED', 'YAML_STATUS', 'STAMP_FILE']);
+export const WuMachineEventType = constEnum([
+  'CLAIM',
+  'CHECKPOINT',
+  'RETURN',
+  'BLOCK',
+  'UNBLOCK',
+  'RELEASE',
+  'STAMP',
+  'HANDOFF',
+  'RELAUNCH',
+  'PICKUP',
+  'DELEGATION_COMPLETED',
+  'YAML_STATUS',
+  'STAMP_FILE',
+]);
 export type WuMachineEventType = (typeof WuMachineEventType)[keyof typeof WuMachineEventType];
 
 export type WuMachineEvent =
@@ -44,7 +58,9 @@ export type WuMachineEvent =
 
 /** Every distinct machine event (parameters enumerated), for the graph traversal and the table. */
 export const ALL_WU_MACHINE_EVENTS: readonly WuMachineEvent[] = [
-  ...(['CLAIM', 'CHECKPOINT', 'RETURN', 'BLOCK', 'UNBLOCK', 'RELEASE', 'STAMP', 'HANDOFF', 'RELAUNCH', 'PICKUP', 'DELEGATION_COMPLETED'] as const).map((type) => ({ type })),
+  ...(['CLAIM', 'CHECKPOINT', 'RETURN', 'BLOCK', 'UNBLOCK', 'RELEASE', 'STAMP', 'HANDOFF', 'RELAUNCH', 'PICKUP', 'DELEGATION_COMPLETED'] as const).map(
+    (type) => ({ type }),
+  ),
   ...Object.values(YamlStatusClass).map((status) => ({ type: 'YAML_STATUS' as const, status })),
   { type: 'STAMP_FILE', valid: true },
   { type: 'STAMP_FILE', valid: false },

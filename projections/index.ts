@@ -9,7 +9,15 @@ export * from './log-stats.js';
 export * from './projection.js';
 
 /** Every projection `replay --view NAME` can show. Each domain issue adds its projections here. */
-export const ALL_PROJECTIONS: readonly AnyProjection[] = [logStatsProjection, rosterProjection, inboxProjection, convergenceProjection, ...FLOW_PROJECTIONS, ...TASK_PROJECTIONS, ...WORK_UNIT_PROJECTIONS];
+export const ALL_PROJECTIONS: readonly AnyProjection[] = [
+  logStatsProjection,
+  rosterProjection,
+  inboxProjection,
+  convergenceProjection,
+  ...FLOW_PROJECTIONS,
+  ...TASK_PROJECTIONS,
+  ...WORK_UNIT_PROJECTIONS,
+];
 
 /**
  * Projections by name. A null-prototype object, so a view name like `constructor` or `__proto__`

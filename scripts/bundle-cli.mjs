@@ -1,12 +1,14 @@
-// Bundles the `baton` bin into dist/bin/ with code splitting: each command's lazy import stays a
-// separate chunk, but the ~100 small files of zod, commander and friends become a few.
+// Bundles the `baton` bin into dist/bin/ with code splitting: each command module named in the
+// registry of lazily loaded commands (src/cli/command-modules.ts) is an entry point of its own,
+// dist/bin/<name>.js, and the ~100 small files of zod, commander and friends become a few.
 //
-// Then the bin itself and the short commands (FLATTENED) are rebundled each into ONE file. Code
-// splitting cuts shared code into a chunk per set of entry points that reach it, and with ~70 entry
-// points (every lazy command and fallback) the bin alone loaded a dozen small chunks and `mem inbox`
-// a few more; each file costs Node's ESM loader a fraction of a millisecond. A flattened file holds
-// its entry's whole static closure except the SHARED modules, and every dynamic import (lazy
-// commands and fallbacks, the write side, zod) points at the split build's own entry chunk for it.
+// Then the bin itself and the short commands (FLATTENED, by their registry names) are rebundled
+// each into ONE file. Code splitting cuts shared code into a chunk per set of entry points that
+// reach it, and with ~70 entry points (every command and lazy fallback) the bin alone loaded a
+// dozen small chunks and `mem inbox` a few more; each file costs Node's ESM loader a fraction of a
+// millisecond. A flattened file holds its entry's whole static closure except the SHARED modules,
+// and every dynamic import (lazy commands and fallbacks, the write side, zod) points at the split
+// build's own entry chunk for it.
 //
 // SHARED modules carry identity (an error class tested with instanceof, the validators' INVALID
 // symbol, the one sink per standard stream): two copies of one would break it. They are bundled
@@ -17,7 +19,7 @@
 // chunk; https://esbuild.github.io/analyze/ reads it).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { builtinModules, createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -26,29 +28,6 @@ import { pathToFileURL } from 'node:url';
 const nodeRequire = createRequire(import.meta.url);
 
 const OUT_DIR = 'dist/bin';
-
-/**
- * Short commands to bundle into one file each (see the budget in the architecture spec), with the
- * lazily imported modules to bundle in too (still evaluated only when first imported) and the
- * packages those may bring along.
- */
-const FLATTENED = [
-  // The bin: commander, the program and its command groups; every command's body is a lazy import.
-  { entry: 'src/cli/bin.ts', inline: [], packages: ['commander'] },
-  // `mem inbox` marks what it lists (the default): the write side comes in the same file.
-  { entry: 'src/cli/commands/mem-inbox.ts', inline: ['src/store/jsonl/writer-modules.ts'], packages: ['ulid'] },
-  // `orchestrate status` of a large initiative (≤ 3 × node -e 0): the fold, the views and the probes;
-  // it may append observations (the write side) and rewrites stamps.
-  // picomatch (here and in `status`): the work-unit views' code-path glob matcher, pure and dependency-free.
-  // The WU YAML probe (`probes.wu_yaml_paths`) comes in the same file too: loaded lazily, it cost
-  // the loader about ten small chunks; its YAML parser (import.ts) stays lazy, needed only for changed files.
-  { entry: 'src/cli/commands/orchestrate.ts', inline: ['src/store/jsonl/writer-modules.ts', 'src/work-units/stamps.ts', 'src/work-units/yaml-probe.ts'], packages: ['ulid', 'picomatch'] },
-  // `baton status` (≤ 3 × node -e 0 after 1,000,000 events): the tasks and work-unit folds; appends nothing.
-  { entry: 'src/cli/commands/status.ts', inline: [], packages: ['picomatch'] },
-  // `baton hook claude-code PostToolUse` runs after every tool call (≤ 2 × node -e 0 with nothing
-  // new): the coordination fold; the write side for its receipts; the other events load lazily.
-  { entry: 'src/cli/commands/hook-claude-code.ts', inline: ['src/store/jsonl/writer-modules.ts'], packages: ['ulid'] },
-];
 
 /**
  * Modules that must be one instance in the process, whichever chunk uses them: BatonError and its
@@ -60,6 +39,44 @@ const SHARED = ['events/compiled.ts', 'src/errors.ts', 'deciders/refusal.ts', 's
 const SHARED_FILE = 'shared-runtime.js';
 
 /**
+ * The command modules the bin loads on demand, by registry name: the table the command groups load
+ * from (src/cli/command-modules.ts, compiled by tsc before this script runs), each loader's import
+ * specifier resolved to its source file.
+ */
+const COMMANDS = await commandEntryPoints();
+
+/**
+ * Short commands to bundle into one file each (see the budget in the architecture spec), by their
+ * names in the registry, with the lazily imported modules to bundle in too (still evaluated only
+ * when first imported) and the packages those may bring along.
+ */
+const FLATTENED = [
+  // The bin: commander, the program and its command groups; every command's body is a lazy import.
+  { entry: 'src/cli/bin.ts', inline: [], packages: ['commander'] },
+  // `mem inbox` marks what it lists (the default): the write side comes in the same file.
+  { command: 'mem-inbox', inline: ['src/store/jsonl/writer-modules.ts'], packages: ['ulid'] },
+  // `orchestrate status` of a large initiative (≤ 3 × node -e 0): the fold, the views and the probes;
+  // it may append observations (the write side) and rewrites stamps.
+  // picomatch (here and in `status`): the work-unit views' code-path glob matcher, pure and dependency-free.
+  // The WU YAML probe (`probes.wu_yaml_paths`) comes in the same file too: loaded lazily, it cost
+  // the loader about ten small chunks; its YAML parser (import.ts) stays lazy, needed only for changed files.
+  {
+    command: 'orchestrate',
+    inline: ['src/store/jsonl/writer-modules.ts', 'src/work-units/stamps.ts', 'src/work-units/yaml-probe.ts'],
+    packages: ['ulid', 'picomatch'],
+  },
+  // `baton status` (≤ 3 × node -e 0 after 1,000,000 events): the tasks and work-unit folds; appends nothing.
+  { command: 'status', inline: [], packages: ['picomatch'] },
+  // `baton hook claude-code PostToolUse` runs after every tool call (≤ 2 × node -e 0 with nothing
+  // new): the coordination fold; the write side for its receipts; the other events load lazily.
+  { command: 'hook-claude-code', inline: ['src/store/jsonl/writer-modules.ts'], packages: ['ulid'] },
+].map(({ command, ...spec }) => {
+  if (command === undefined) return spec;
+  if (!(command in COMMANDS)) throw new Error(`bundle-cli: the short command ${command} is not in src/cli/command-modules.ts`);
+  return { entry: COMMANDS[command], ...spec };
+});
+
+/**
  * Resolves an import as esbuild would, then lets `decide` replace it (with an external path) or keep
  * it (undefined). The flag in pluginData keeps the inner resolve from coming back here.
  */
@@ -69,7 +86,12 @@ function redirectRelativeImports(name, decide) {
     setup(b) {
       b.onResolve({ filter: /^\./ }, async (args) => {
         if (args.pluginData?.redirecting) return undefined;
-        const resolved = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { redirecting: true } });
+        const resolved = await b.resolve(args.path, {
+          resolveDir: args.resolveDir,
+          kind: args.kind,
+          importer: args.importer,
+          pluginData: { redirecting: true },
+        });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
         const source = relative(process.cwd(), resolved.path);
         if (SHARED.includes(source)) return { path: `./${SHARED_FILE}`, external: true };
@@ -93,7 +115,8 @@ const requiredBuiltins = {
     b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
       const name = args.path.replace(/^node:/, '');
       if (!builtinModules.includes(name)) return undefined;
-      if (args.kind === 'require-call' && !(name === 'child_process' && args.importer.includes('node_modules/commander/'))) return { path: `node:${name}`, external: true };
+      if (args.kind === 'require-call' && !(name === 'child_process' && args.importer.includes('node_modules/commander/')))
+        return { path: `node:${name}`, external: true };
       if (args.kind !== 'import-statement' && args.kind !== 'require-call') return undefined;
       return { path: `node:${name}`, namespace: args.kind === 'require-call' ? 'baton-lazy-builtin' : 'baton-required-builtin' };
     });
@@ -104,7 +127,9 @@ const requiredBuiltins = {
     // would load what it stands for, and importing one by name is a build error here.
     b.onLoad({ filter: /.*/, namespace: 'baton-required-builtin' }, (args) => {
       const builtin = nodeRequire(args.path);
-      const names = Object.keys(builtin).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default' && !Object.getOwnPropertyDescriptor(builtin, name)?.get);
+      const names = Object.keys(builtin).filter(
+        (name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default' && !Object.getOwnPropertyDescriptor(builtin, name)?.get,
+      );
       const exports = names.map((name) => `export const ${name} = m.${name};`).join('\n');
       return { contents: `const m = require(${JSON.stringify(args.path)});\nexport default m;\n${exports}\n`, loader: 'js' };
     });
@@ -134,7 +159,8 @@ const validatorTextsOut = {
         return `compileValidator(${id}, ${params})`;
       });
       // Every call, or the bundle would carry a text after all (or the generator's form changed).
-      if (calls !== source.split('compileValidator(').length - 1) throw new Error(`bundle-cli: ${args.path}: ${calls} compileValidator calls rewritten, the module has another form`);
+      if (calls !== source.split('compileValidator(').length - 1)
+        throw new Error(`bundle-cli: ${args.path}: ${calls} compileValidator calls rewritten, the module has another form`);
       return { contents, loader: 'ts' };
     });
   },
@@ -176,9 +202,9 @@ rmSync(OUT_DIR, { recursive: true, force: true });
 await bundleSharedRuntime();
 const split = await build({
   ...common,
-  // Worker threads load their module by URL, beside the chunk that starts them: each is an entry
-  // of its own here, emitted as dist/bin/NAME.js (worker-script.ts finds ./seal-worker.js, parallel-verify.ts ./verify-worker.js).
-  entryPoints: { baton: 'src/cli/bin.ts', 'verify-worker': 'src/store/jsonl/verify-worker.ts', 'seal-worker': 'src/store/jsonl/seal-worker.ts' },
+  // Each registered command module is an entry point, dist/bin/<name>.js. Worker threads load
+  // their module by URL, beside the chunk that starts them: each is an entry of its own here, emitted as dist/bin/NAME.js (worker-script.ts finds ./seal-worker.js, parallel-verify.ts ./verify-worker.js).
+  entryPoints: { ...COMMANDS, baton: 'src/cli/bin.ts', 'verify-worker': 'src/store/jsonl/verify-worker.ts', 'seal-worker': 'src/store/jsonl/seal-worker.ts' },
   outdir: OUT_DIR,
   splitting: true,
   metafile: true,
@@ -201,7 +227,16 @@ async function bundleDashboardAssets() {
   const out = 'dist/serve-assets';
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  await build({ entryPoints: ['src/serve/client/app.js'], outfile: `${out}/app.js`, bundle: true, format: 'iife', platform: 'browser', target: 'es2022', minify: true, logLevel: 'warning' });
+  await build({
+    entryPoints: ['src/serve/client/app.js'],
+    outfile: `${out}/app.js`,
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    logLevel: 'warning',
+  });
   await build({ entryPoints: ['src/serve/client/app.css'], outfile: `${out}/app.css`, bundle: true, minify: true, logLevel: 'warning' });
   for (const file of ['index.html', 'favicon.svg']) copyFileSync(`src/serve/client/${file}`, `${out}/${file}`);
 }
@@ -210,13 +245,39 @@ async function bundleDashboardAssets() {
 async function bundleSharedRuntime() {
   const result = await build({
     ...common,
-    stdin: { contents: SHARED.map((source) => `export * from ${JSON.stringify(`./${source}`)};`).join('\n'), resolveDir: process.cwd(), sourcefile: 'shared-runtime.ts', loader: 'ts' },
+    stdin: {
+      contents: SHARED.map((source) => `export * from ${JSON.stringify(`./${source}`)};`).join('\n'),
+      resolveDir: process.cwd(),
+      sourcefile: 'shared-runtime.ts',
+      loader: 'ts',
+    },
     outfile: join(OUT_DIR, SHARED_FILE),
     banner: { js: requireBanner },
     metafile: true,
   });
   const packages = Object.keys(result.metafile.inputs).filter((input) => input.includes('node_modules/'));
   if (packages.length > 0) throw new Error(`bundle-cli: the shared runtime bundled packages (${packages.join(', ')}); it must stay small`);
+}
+
+/**
+ * The registry's names and source files: each loader of src/cli/command-modules.ts is
+ * `() => import('<specifier>')`, a specifier relative to src/cli/ naming a .js file compiled from a
+ * .ts one. A name taken by another output of the bin, or a loader of another form, stops the build.
+ */
+async function commandEntryPoints() {
+  const { COMMAND_MODULES } = await import(pathToFileURL(resolve('dist/src/cli/command-modules.js')).href);
+  const entries = {};
+  for (const [name, loader] of Object.entries(COMMAND_MODULES)) {
+    const specifiers = [...String(loader).matchAll(/import\((["'])(\.{1,2}\/[^"']+)\.js\1\)/g)].map((m) => m[2]);
+    if (specifiers.length !== 1)
+      throw new Error(`bundle-cli: the loader of ${name} in src/cli/command-modules.ts is not \`() => import('./….js')\`: ${String(loader)}`);
+    const source = relative(process.cwd(), resolve('src/cli', `${specifiers[0]}.ts`));
+    if (!existsSync(source)) throw new Error(`bundle-cli: the loader of ${name} names ${source}, which does not exist`);
+    if (['baton', 'verify-worker', 'seal-worker', SHARED_FILE.replace(/\.js$/, '')].includes(name) || name.startsWith('chunk-'))
+      throw new Error(`bundle-cli: the command module name ${name} is taken by another file of dist/bin/`);
+    entries[name] = source;
+  }
+  return entries;
 }
 
 async function flatten({ entry, inline, packages }, metafile) {
@@ -246,7 +307,9 @@ async function flatten({ entry, inline, packages }, metafile) {
         }),
       ],
     });
-    const bundled = Object.keys(result.metafile.inputs).filter((input) => input.includes('node_modules/') && !packages.some((p) => input.includes(`node_modules/${p}/`)));
+    const bundled = Object.keys(result.metafile.inputs).filter(
+      (input) => input.includes('node_modules/') && !packages.some((p) => input.includes(`node_modules/${p}/`)),
+    );
     if (bundled.length > 0) throw new Error(`bundle-cli: flattening ${entry} bundled packages (${bundled.join(', ')}); they belong in the split build`);
     const final = resolve(target);
     renameSync(join(dir, 'out.js'), final);
@@ -269,7 +332,11 @@ async function flatten({ entry, inline, packages }, metafile) {
 async function writeValidatorCodeCacheFile() {
   const { readGeneratedValidators, writeValidatorCodeCache } = await import(pathToFileURL(resolve('dist/src/cli/validator-code-cache.js')).href);
   // Every generated validator module: scripts/generate-validators.ts names each validators.generated.ts.
-  const generated = ['events', 'src'].flatMap((dir) => readdirSync(dir, { recursive: true }).filter((path) => basename(path) === 'validators.generated.ts').map((path) => join(dir, path)));
+  const generated = ['events', 'src'].flatMap((dir) =>
+    readdirSync(dir, { recursive: true })
+      .filter((path) => basename(path) === 'validators.generated.ts')
+      .map((path) => join(dir, path)),
+  );
   const validators = readGeneratedValidators(process.cwd(), generated);
   if (validators.length === 0) throw new Error('bundle-cli: no compileValidator call found in the generated validators');
   writeValidatorCodeCache(join(OUT_DIR, 'validators.codecache'), validators);

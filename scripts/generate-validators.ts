@@ -36,7 +36,7 @@ interface Target {
    * Emit `schema()`, a lazy import of the zod schema for callers that word errors themselves.
    * Off by default: every dynamic import is a bundle entry point, and entry points fragment the
    * CLI bundle into more chunks (more files for a short command to load). Event payloads fall back
-   * through events/schema-loader.ts instead.
+   * through the catalog's lazy definitions loader instead (events/builtin-catalog.ts).
    */
   lazy?: boolean;
 }
@@ -104,7 +104,7 @@ export const OUTPUTS: readonly OutputSpec[] = [
     file: 'src/validators.generated.ts',
     purpose: "the CLI's read path: `mem inbox` input and envelope, config.yaml sections, the store index cache and verified prefix",
     targets: [
-      { module: 'src/cli/envelopes-coordination.ts', name: 'InboxEnvelope', lazy: true },
+      { module: 'src/app/envelopes/coordination.ts', name: 'InboxEnvelope', lazy: true },
       { module: 'src/coordination/inbox-input.ts', name: 'InboxInput', lazy: true },
       { module: 'src/coordination/settings.ts', name: 'CoordinationConfigSchema' },
       { module: 'src/store/store-config.ts', name: 'ConfigFileSchema' },
@@ -118,8 +118,8 @@ export const OUTPUTS: readonly OutputSpec[] = [
     purpose: '`orchestrate status | plan`: the work-unit sections of config.yaml and the two envelopes',
     targets: [
       { module: 'projections/work-units/settings-schema.ts', name: 'WorkUnitsConfigSchema' },
-      { module: 'src/cli/envelopes-work-units.ts', name: 'InitiativeStatusEnvelope', lazy: true },
-      { module: 'src/cli/envelopes-work-units.ts', name: 'InitiativePlanEnvelope', lazy: true },
+      { module: 'src/app/envelopes/work-units.ts', name: 'InitiativeStatusEnvelope', lazy: true },
+      { module: 'src/app/envelopes/work-units.ts', name: 'InitiativePlanEnvelope', lazy: true },
     ],
   },
   {
@@ -127,7 +127,7 @@ export const OUTPUTS: readonly OutputSpec[] = [
     purpose: '`baton status`: the `resume` section of config.yaml and the status envelope',
     targets: [
       { module: 'src/tasks/settings.ts', name: 'ResumeConfig' },
-      { module: 'src/cli/envelopes-tasks.ts', name: 'OrchestrationStatusEnvelope', lazy: true },
+      { module: 'src/app/envelopes/tasks.ts', name: 'OrchestrationStatusEnvelope', lazy: true },
     ],
   },
 ];
@@ -194,7 +194,7 @@ function compileSchema(schema: unknown, label: string): Compiled {
   try {
     compileFn(schema as never);
   } catch (error) {
-    throw new Error(`${label}: zod cannot compile it (${(error as Error).message})`);
+    throw new Error(`${label}: zod cannot compile it (${(error as Error).message})`, { cause: error });
   } finally {
     (globalThis as { Function: unknown }).Function = RealFunction;
   }
@@ -213,7 +213,12 @@ function checkShape(compiled: Compiled, label: string): void {
 function compiledExpression(compiled: Compiled, label: string, emit: Emit, runtime: Awaited<ReturnType<typeof runtimeExports>>, indent: string): string {
   const args = compiled.values.slice(1).map((v, i) => serialize(v, `${label} constant ${compiled.names[i + 1]}`, emit, runtime));
   const body = compiled.body.replace(/^return /, '').replace(/\n/g, `\n${indent}`);
-  return [`/* @__PURE__ */ ((${compiled.names.join(', ')}) =>`, `${indent}${body})(`, `${indent}${['INVALID', ...args].join(`,\n${indent}`)},`, `${indent.slice(2)})`].join('\n');
+  return [
+    `/* @__PURE__ */ ((${compiled.names.join(', ')}) =>`,
+    `${indent}${body})(`,
+    `${indent}${['INVALID', ...args].join(`,\n${indent}`)},`,
+    `${indent.slice(2)})`,
+  ].join('\n');
 }
 
 // ---- serializing constants ----------------------------------------------------------------------
@@ -330,7 +335,15 @@ function freeIdentifiers(sources: readonly string[]): string[][] {
 function isReference(node: ts.Identifier): boolean {
   const parent = node.parent;
   if (ts.isPropertyAccessExpression(parent) && parent.name === node) return false;
-  if ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isGetAccessor(parent) || ts.isSetAccessor(parent)) && parent.name === node) return false;
+  if (
+    (ts.isPropertyAssignment(parent) ||
+      ts.isMethodDeclaration(parent) ||
+      ts.isPropertyDeclaration(parent) ||
+      ts.isGetAccessor(parent) ||
+      ts.isSetAccessor(parent)) &&
+    parent.name === node
+  )
+    return false;
   if (ts.isBindingElement(parent) && parent.propertyName === node) return false;
   if ((ts.isLabeledStatement(parent) || ts.isBreakOrContinueStatement(parent)) && parent.label === node) return false;
   return true;
@@ -348,7 +361,13 @@ export async function eventTargetsBeyond(given: readonly Target[]): Promise<Targ
   // own modules, which import the generated code this run is about to write.
   const modules = readdirSync(resolve(ROOT, 'events'), { recursive: true, encoding: 'utf8' })
     .map((file) => file.split('\\').join('/'))
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.generated.ts') && !file.endsWith('index.ts') && (file.includes('/') || file === 'log.ts' || file === 'note.ts'))
+    .filter(
+      (file) =>
+        file.endsWith('.ts') &&
+        !file.endsWith('.generated.ts') &&
+        !file.endsWith('index.ts') &&
+        (file.includes('/') || file === 'log.ts' || file === 'note.ts'),
+    )
     .map((file) => posix.join('events', file))
     .sort();
   const exportsOf = new Map<unknown, Target>();
@@ -407,7 +426,7 @@ async function generateOne(spec: OutputSpec, runtime: Awaited<ReturnType<typeof 
         // Built on first use, from its text: V8 pre-parses every function of a module it loads, and
         // the validators of every event type ride along in each short command's bundle, while a
         // string literal is only scanned. A short command then pays only for the validators it calls.
-        `  parse: /* @__PURE__ */ lazyParse(() => compileValidator(${JSON.stringify(label)}, ${JSON.stringify(compiled.names.join(', '))}, ${JSON.stringify(body.replace(/\n    /g, '\n'))})(`,
+        `  parse: /* @__PURE__ */ lazyParse(() => compileValidator(${JSON.stringify(label)}, ${JSON.stringify(compiled.names.join(', '))}, ${JSON.stringify(body.replace(/\n {4}/g, '\n'))})(`,
         `    ${['INVALID', ...args].join(',\n    ')},`,
         `  )),`,
         `};`,
@@ -432,7 +451,9 @@ async function generateOne(spec: OutputSpec, runtime: Awaited<ReturnType<typeof 
 
   const tail: string[] = [];
   if (spec.allEventTypes || spec.upcasters) {
-    const { ALL_EVENT_DEFINITIONS } = (await load('events/definitions.ts')) as { ALL_EVENT_DEFINITIONS: readonly { type: string; schema: unknown; streams: readonly string[]; upcasters?: readonly unknown[] }[] };
+    const { ALL_EVENT_DEFINITIONS } = (await load('events/definitions.ts')) as {
+      ALL_EVENT_DEFINITIONS: readonly { type: string; schema: unknown; streams: readonly string[]; upcasters?: readonly unknown[] }[];
+    };
     if (spec.allEventTypes) {
       const entries = ALL_EVENT_DEFINITIONS.map((def) => {
         const name = schemaByIdentity.get(def.schema);
@@ -457,19 +478,29 @@ async function generateOne(spec: OutputSpec, runtime: Awaited<ReturnType<typeof 
         });
         entries.push(`  ${JSON.stringify(def.type)}: [${names.join(', ')}],`);
       }
-      tail.push('/** The upcasters of every catalog type that has any, in order (the same functions the catalog runs). */', `export const UPCASTERS: Readonly<Record<string, readonly Upcaster[]>> = {\n${entries.join('\n')}\n};`);
+      tail.push(
+        '/** The upcasters of every catalog type that has any, in order (the same functions the catalog runs). */',
+        `export const UPCASTERS: Readonly<Record<string, readonly Upcaster[]>> = {\n${entries.join('\n')}\n};`,
+      );
     }
   }
 
   const supportNames = [...emit.support].sort();
-  const supportTypes = ['type CompiledSchema', ...(spec.targets.some((t) => t.lazy) ? ['type LazyCompiledSchema'] : []), ...(spec.allEventTypes ? ['type CompiledEventType'] : []), ...(spec.upcasters ? ['type Upcaster'] : [])];
+  const supportTypes = [
+    'type CompiledSchema',
+    ...(spec.targets.some((t) => t.lazy) ? ['type LazyCompiledSchema'] : []),
+    ...(spec.allEventTypes ? ['type CompiledEventType'] : []),
+    ...(spec.upcasters ? ['type Upcaster'] : []),
+  ];
   const header = [
     `// GENERATED by scripts/generate-validators.ts — do not edit. \`npm run build\` regenerates it.`,
     `// Compiled validators for ${spec.purpose}. See events/compiled.ts.`,
     '// @ts-nocheck -- zod-generated code; the exported types are declared below.',
     `import type { z } from 'zod';`,
     `import { ${[...supportNames, ...supportTypes].join(', ')} } from '${importPath(spec.file, SUPPORT_MODULE)}';`,
-    ...[...emit.runtime.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([module, names]) => `import { ${[...names].sort().join(', ')} } from '${importPath(spec.file, module)}';`),
+    ...[...emit.runtime.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([module, names]) => `import { ${[...names].sort().join(', ')} } from '${importPath(spec.file, module)}';`),
     ...[...typeImports.entries()].map(([module, alias]) => `import type * as ${alias} from '${importPath(spec.file, module)}';`),
   ];
   return `${header.join('\n')}\n\n${blocks.join('\n\n')}\n${tail.length > 0 ? `\n${tail.join('\n')}\n` : ''}`;
@@ -512,7 +543,9 @@ export async function heavyStaticInputs(file: string): Promise<string[]> {
   };
   visit(entry);
   const heavy = new Set<string>();
-  for (const key of seen) for (const input of Object.keys(outputs[key]!.inputs)) if (/node_modules\/(zod|yaml)\//.test(input)) heavy.add(input.replace(/^.*node_modules\//, '').split('/')[0]!);
+  for (const key of seen)
+    for (const input of Object.keys(outputs[key]!.inputs))
+      if (/node_modules\/(zod|yaml)\//.test(input)) heavy.add(input.replace(/^.*node_modules\//, '').split('/')[0]!);
   return [...heavy];
 }
 

@@ -1,7 +1,7 @@
 /**
  * Baton's library API: the event catalog and envelope, the store contract and its adapters, the
- * projection runner, the conformance suite's entry point lives in `src/conformance/` (it imports
- * vitest, so it is not re-exported here).
+ * projection runner. The conformance suites are `baton-state/testing` (`src/conformance/`): they
+ * import vitest and fast-check, optional peer dependencies, so they are not re-exported here.
  */
 export * from '../events/index.js';
 export * from './errors.js';
@@ -21,7 +21,13 @@ export * from '../events/coordination/index.js';
 export * from '../projections/coordination/index.js';
 export { type CoordinationEnv, loadState } from './coordination/env.js';
 export { CoordinationErrorCode } from './coordination/errors.js';
-export { coordinationSettingsFrom, DEFAULT_COORDINATION_SETTINGS, DEFAULT_DISPLAY_NAME_POOL, A2AProfile, type CoordinationSettings } from './coordination/settings.js';
+export {
+  coordinationSettingsFrom,
+  DEFAULT_COORDINATION_SETTINGS,
+  DEFAULT_DISPLAY_NAME_POOL,
+  A2AProfile,
+  type CoordinationSettings,
+} from './coordination/settings.js';
 export { startSession, heartbeatSession, endSession, chooseDisplayName, type StartSessionInput } from './coordination/sessions.js';
 export { sendSignal, SendSignalInput, type SendResult } from './coordination/send.js';
 export { readInbox, threadConvergence } from './coordination/inbox.js';
@@ -32,7 +38,21 @@ export { setupClaudeCode, mergeClaudeSettings, CLAUDE_HOOK_EVENTS } from './inte
 export { setupCodex, setupCursor } from './integrations/mcp-clients.js';
 export { batonSessionIdFor } from './integrations/claude-code/session-map.js';
 // Work units (work-units.md): the orchestration documents and their validating parsers, the fold, the views.
-export { parseOrchestrationPlanDocument, parseOrchestrationLaunchDocument, parseOrchestrationStatusDocument, PlanDocument, LaunchDocument, StatusDocument } from '../projections/work-units/documents.js';
-export { computeInitiative, statusDocument, planDocument, explainWu, workUnitsStateProjection, WORK_UNIT_PROJECTIONS } from '../projections/work-units/index.js';
+export {
+  parseOrchestrationPlanDocument,
+  parseOrchestrationLaunchDocument,
+  parseOrchestrationStatusDocument,
+  PlanDocument,
+  LaunchDocument,
+  StatusDocument,
+} from '../projections/work-units/documents.js';
+export {
+  computeInitiative,
+  statusDocument,
+  planDocument,
+  explainWu,
+  workUnitsStateProjection,
+  WORK_UNIT_PROJECTIONS,
+} from '../projections/work-units/index.js';
 export { type WorkUnitsEnv, loadWorkUnits } from './work-units/env.js';
 export { WorkUnitErrorCode } from './work-units/errors.js';

@@ -13,7 +13,7 @@ type Mapping = Record<string, unknown>;
 
 const KEY_LINE = /^( *)([A-Za-z_][A-Za-z0-9_-]*):(.*)$/;
 const ITEM_LINE = /^( *)-(?: (.*))?$/;
-const PLAIN_TOKEN = /^[A-Za-z0-9_][A-Za-z0-9_.\/:@+-]*$/;
+const PLAIN_TOKEN = /^[A-Za-z0-9_][A-Za-z0-9_./:@+-]*$/;
 const NULL_WORD = /^(?:~|[Nn]ull|NULL)$/;
 const BOOL_WORD = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
 const SAFE_INT = /^(?:0|[1-9][0-9]{0,14})$/;

@@ -37,12 +37,25 @@ interface BadCase {
 }
 
 const CASES: BadCase[] = [
-  { name: 'unknown event type', args: ['log', 'append', '--type', 'note.unknown', '--stream', 'note/a', '--data', '{"text":"x"}'], names: ['type', 'note.unknown'] },
+  {
+    name: 'unknown event type',
+    args: ['log', 'append', '--type', 'note.unknown', '--stream', 'note/a', '--data', '{"text":"x"}'],
+    names: ['type', 'note.unknown'],
+  },
   { name: 'malformed event type', args: ['log', 'append', '--type', 'Note', '--stream', 'note/a', '--data', '{"text":"x"}'], names: ['type'] },
   { name: 'invalid JSON in --data', args: append('{"text":'), names: ['--data', 'not valid JSON'] },
   {
     name: 'a store-internal type (log.recovered) cannot be forged by hand',
-    args: ['log', 'append', '--type', 'log.recovered', '--stream', 'log/recovery', '--data', JSON.stringify({ reason: 'torn_tail', segment: '000000000001.jsonl', offset: 0, bytes: 1, quarantined_to: 'quarantine/x', lines_dropped: 0 })],
+    args: [
+      'log',
+      'append',
+      '--type',
+      'log.recovered',
+      '--stream',
+      'log/recovery',
+      '--data',
+      JSON.stringify({ reason: 'torn_tail', segment: '000000000001.jsonl', offset: 0, bytes: 1, quarantined_to: 'quarantine/x', lines_dropped: 0 }),
+    ],
     names: ['--type', 'log.recovered'],
   },
   { name: '--data not an object', args: append('["text"]'), names: ['--data', 'JSON object'] },
@@ -51,7 +64,11 @@ const CASES: BadCase[] = [
   { name: 'extra key in data', args: append('{"text":"x","extra":1}'), names: ['data', 'extra'] },
   { name: 'missing text', args: append('{}'), names: ['data.text'] },
   { name: 'bad stream name', args: ['log', 'append', '--type', 'note.recorded', '--stream', 'note/../x', '--data', '{"text":"x"}'], names: ['stream'] },
-  { name: 'stream outside the type\'s category', args: ['log', 'append', '--type', 'note.recorded', '--stream', 'wu/WU-1', '--data', '{"text":"x"}'], names: ['stream', 'note/'] },
+  {
+    name: "stream outside the type's category",
+    args: ['log', 'append', '--type', 'note.recorded', '--stream', 'wu/WU-1', '--data', '{"text":"x"}'],
+    names: ['stream', 'note/'],
+  },
   { name: 'missing --data', args: ['log', 'append', '--type', 'note.recorded', '--stream', 'note/a'], names: ['--data', 'required'] },
   { name: 'missing --type', args: ['log', 'append', '--stream', 'note/a', '--data', '{"text":"x"}'], names: ['--type', 'required'] },
   { name: 'missing required --out of log export', args: ['log', 'export'], names: ['--out'] },
@@ -69,8 +86,18 @@ const CASES: BadCase[] = [
   { name: 'bad --session', args: ['--session', 'has space', ...append('{"text":"x"}')], names: ['--session'] },
   { name: 'bad BATON_SESSION', args: append('{"text":"x"}'), env: { BATON_SESSION: '../escape' }, names: ['BATON_SESSION'] },
   { name: 'invalid JSON on an --events line', args: ['log', 'append', '--events', '-'], input: `${goodLine('ok')}\n{"type":\n`, names: ['--events', 'line 2'] },
-  { name: '--events line without a type', args: ['log', 'append', '--events', '-'], input: `${line({ stream: 'note/a', data: { text: 'x' } })}\n`, names: ['--events line 1', 'type'] },
-  { name: '--events line with an unknown key', args: ['log', 'append', '--events', '-'], input: `${line({ type: 'note.recorded', stream: 'note/a', data: { text: 'x' }, colour: 'red' })}\n`, names: ['--events line 1', 'colour'] },
+  {
+    name: '--events line without a type',
+    args: ['log', 'append', '--events', '-'],
+    input: `${line({ stream: 'note/a', data: { text: 'x' } })}\n`,
+    names: ['--events line 1', 'type'],
+  },
+  {
+    name: '--events line with an unknown key',
+    args: ['log', 'append', '--events', '-'],
+    input: `${line({ type: 'note.recorded', stream: 'note/a', data: { text: 'x' }, colour: 'red' })}\n`,
+    names: ['--events line 1', 'colour'],
+  },
   {
     name: 'schema-invalid data on the third --events line (the first two are valid)',
     args: ['log', 'append', '--events', '-'],
@@ -91,7 +118,12 @@ const CASES: BadCase[] = [
   },
   { name: 'empty --events input', args: ['log', 'append', '--events', '-'], input: '\n\n', names: ['--events'] },
   { name: '--batch without --events', args: append('{"text":"x"}', '--batch'), names: ['--batch'] },
-  { name: '--events combined with --type', args: ['log', 'append', '--events', '-', '--type', 'note.recorded'], input: `${goodLine('x')}\n`, names: ['--type'] },
+  {
+    name: '--events combined with --type',
+    args: ['log', 'append', '--events', '-', '--type', 'note.recorded'],
+    input: `${goodLine('x')}\n`,
+    names: ['--type'],
+  },
   { name: 'import of a missing file', args: ['log', 'import', '/nonexistent/baton-export.jsonl'], names: ['file', '/nonexistent/baton-export.jsonl'] },
   { name: 'empty --dir', args: ['--dir', '', 'log', 'show'], names: ['--dir'], noDir: true },
 ];

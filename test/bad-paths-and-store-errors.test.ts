@@ -126,7 +126,15 @@ describe.skipIf(!canMount)('a store Baton cannot write: exit 5 STORE_UNAVAILABLE
     execFileSync('mount', ['-o', 'remount,bind,ro', ro]);
     const before = hashTree(dir);
     expectExit(await batonIn(ro, ['--json', ...note('refused')], { env: NOW }), 5, 'STORE_UNAVAILABLE', ro, 'read-only');
-    expectExit(await batonIn(ro, ['--json', 'log', 'append', '--events', '-', '--batch'], { env: NOW, input: '{"type":"note.recorded","stream":"note/a","data":{"text":"a"}}\n' }), 5, 'STORE_UNAVAILABLE', ro);
+    expectExit(
+      await batonIn(ro, ['--json', 'log', 'append', '--events', '-', '--batch'], {
+        env: NOW,
+        input: '{"type":"note.recorded","stream":"note/a","data":{"text":"a"}}\n',
+      }),
+      5,
+      'STORE_UNAVAILABLE',
+      ro,
+    );
     const empty = makeTempDir('baton-ro-empty-src-');
     const roEmpty = makeTempDir('baton-ro-empty-');
     expect(tryMount(['--bind', empty], roEmpty)).toBe(true);
@@ -147,7 +155,9 @@ describe.skipIf(!canMount)('a store Baton cannot write: exit 5 STORE_UNAVAILABLE
     let failures = 0;
     const big = 'x'.repeat(1500);
     for (let i = 0; i < 120 && failures < 6; i++) {
-      const batch = Array.from({ length: 1 + (i % 5) }, (_, k) => JSON.stringify({ type: 'note.recorded', stream: 'note/full', data: { text: `${i}.${k} ${big}` } })).join('\n');
+      const batch = Array.from({ length: 1 + (i % 5) }, (_, k) =>
+        JSON.stringify({ type: 'note.recorded', stream: 'note/full', data: { text: `${i}.${k} ${big}` } }),
+      ).join('\n');
       const r = await batonIn(dir, ['--json', 'log', 'append', '--events', '-', '--batch', '--each'], { env: NOW, input: `${batch}\n` });
       if (r.code === 0) {
         for (const e of (jsonLines(r.stdout)[0] as { events: { hash: string }[] }).events) acknowledged.push(e.hash);

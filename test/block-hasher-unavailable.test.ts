@@ -24,7 +24,10 @@ describe('long reads without the block hasher', () => {
     expect(await loadBlockHasher()).toBeUndefined();
     const workspace = makeTempDir();
     const store = new JsonlEventStore(workspace);
-    for (let i = 0; i < 20; i++) await store.append(Array.from({ length: 50 }, (_, j) => ({ type: 'note.recorded', stream: 'note/s', data: { text: `note ${i}-${j} with some padding` } })));
+    for (let i = 0; i < 20; i++)
+      await store.append(
+        Array.from({ length: 50 }, (_, j) => ({ type: 'note.recorded', stream: 'note/s', data: { text: `note ${i}-${j} with some padding` } })),
+      );
     await store.close();
 
     const load = vi.spyOn(SealDigests, 'load');

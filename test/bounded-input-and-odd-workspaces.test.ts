@@ -162,10 +162,27 @@ describe('a file or stdin over its limit: exit 2 naming the flag, the limit and 
     // Sparse: 64 MiB + 1 byte without writing them.
     writeFileSync(big, '');
     truncateSync(big, 64 * MiB + 1);
-    expectRefused(await batonIn(ws, ['--json', 'log', 'append', '--events', big], { env: NOW, timeoutMs: CHILD_TIMEOUT_MS }), 2, 'INVALID_INPUT', '--events: ', big, '64 MiB', '67,108,865 bytes');
+    expectRefused(
+      await batonIn(ws, ['--json', 'log', 'append', '--events', big], { env: NOW, timeoutMs: CHILD_TIMEOUT_MS }),
+      2,
+      'INVALID_INPUT',
+      '--events: ',
+      big,
+      '64 MiB',
+      '67,108,865 bytes',
+    );
     const long = join(folder, 'long.jsonl');
     writeFileSync(long, `${noteLine('fine')}\n${noteLine('x'.repeat(MiB))}\n`);
-    expectRefused(await batonIn(ws, ['--json', 'log', 'append', '--events', long], { env: NOW, timeoutMs: CHILD_TIMEOUT_MS }), 2, 'INVALID_INPUT', '--events: ', long, 'line 2', '1 MiB', 'stopped after reading');
+    expectRefused(
+      await batonIn(ws, ['--json', 'log', 'append', '--events', long], { env: NOW, timeoutMs: CHILD_TIMEOUT_MS }),
+      2,
+      'INVALID_INPUT',
+      '--events: ',
+      long,
+      'line 2',
+      '1 MiB',
+      'stopped after reading',
+    );
     expect(hashTree(ws)).toEqual(before);
   });
 
@@ -176,7 +193,11 @@ describe('a file or stdin over its limit: exit 2 naming the flag, the limit and 
     const input = Buffer.from(line.repeat(Math.ceil((64 * MiB + 1) / line.length)));
     const whole = await batonIn(ws, ['--json', 'log', 'append', '--events', '-', '--batch'], { env: NOW, input, timeoutMs: CHILD_TIMEOUT_MS * 3 });
     expectRefused(whole, 2, 'INVALID_INPUT', '--events: stdin', '64 MiB', 'stopped after reading');
-    const long = await batonIn(ws, ['--json', 'log', 'append', '--events', '-'], { env: NOW, input: `${noteLine('y'.repeat(MiB + 10))}\n`, timeoutMs: CHILD_TIMEOUT_MS });
+    const long = await batonIn(ws, ['--json', 'log', 'append', '--events', '-'], {
+      env: NOW,
+      input: `${noteLine('y'.repeat(MiB + 10))}\n`,
+      timeoutMs: CHILD_TIMEOUT_MS,
+    });
     expectRefused(long, 2, 'INVALID_INPUT', '--events: stdin', 'line 1', '1 MiB', 'stopped after reading');
     expect(hashTree(ws)).toEqual(before);
   });
@@ -186,7 +207,16 @@ describe('a file or stdin over its limit: exit 2 naming the flag, the limit and 
     const before = hashTree(ws);
     const file = join(makeTempDir('baton-import-'), 'export.jsonl');
     writeFileSync(file, 'z'.repeat(16 * MiB + 1));
-    expectRefused(await batonIn(ws, ['--json', 'log', 'import', file], { env: NOW, timeoutMs: CHILD_TIMEOUT_MS }), 2, 'INVALID_INPUT', 'file: ', file, 'line 1', '16 MiB', 'stopped after reading');
+    expectRefused(
+      await batonIn(ws, ['--json', 'log', 'import', file], { env: NOW, timeoutMs: CHILD_TIMEOUT_MS }),
+      2,
+      'INVALID_INPUT',
+      'file: ',
+      file,
+      'line 1',
+      '16 MiB',
+      'stopped after reading',
+    );
     const piped = await batonIn(ws, ['--json', 'log', 'import', '-'], { env: NOW, input: Buffer.alloc(17 * MiB, 0x7a), timeoutMs: CHILD_TIMEOUT_MS });
     expectRefused(piped, 2, 'INVALID_INPUT', 'file: stdin', 'line 1', '16 MiB', 'stopped after reading');
     expect(hashTree(ws)).toEqual(before);
@@ -198,7 +228,14 @@ describe('a file or stdin over its limit: exit 2 naming the flag, the limit and 
     const yaml = join(makeTempDir('baton-yaml-'), 'WU-1.yaml');
     writeFileSync(yaml, `id: WU-1\ntitle: Big\nlane: L1\nstatus: ready\ndescription: ${'d'.repeat(MiB)}\n`);
     const size = (MiB + 'id: WU-1\ntitle: Big\nlane: L1\nstatus: ready\ndescription: \n'.length).toLocaleString('en-US');
-    expectRefused(await batonIn(ws, ['--json', 'wu', 'import', yaml], { env: NOW, timeoutMs: CHILD_TIMEOUT_MS }), 2, 'INVALID_INPUT', 'WU-1.yaml', '1 MiB', size);
+    expectRefused(
+      await batonIn(ws, ['--json', 'wu', 'import', yaml], { env: NOW, timeoutMs: CHILD_TIMEOUT_MS }),
+      2,
+      'INVALID_INPUT',
+      'WU-1.yaml',
+      '1 MiB',
+      size,
+    );
     expect(hashTree(ws)).toEqual(before);
   });
 
@@ -265,8 +302,16 @@ const SHAPES: Shape[] = [
   { name: '.baton/log is a file', make: () => withFileAt('.baton/log'), expect: (_command, dir) => storeUnusable(join(dir, '.baton', 'log')) },
   // Reads need no cache (it is safe to delete) and no quarantine: they answer; writes, which make sure
   // every store folder is there, are refused.
-  { name: '.baton/cache is a file', make: () => withFileAt('.baton/cache'), expect: (command, dir) => (WRITES.has(command) ? storeUnusable(join(dir, '.baton', 'cache')) : { exit: 0 }) },
-  { name: '.baton/quarantine is a file', make: () => withFileAt('.baton/quarantine'), expect: (command, dir) => (WRITES.has(command) ? storeUnusable(join(dir, '.baton', 'quarantine')) : { exit: 0 }) },
+  {
+    name: '.baton/cache is a file',
+    make: () => withFileAt('.baton/cache'),
+    expect: (command, dir) => (WRITES.has(command) ? storeUnusable(join(dir, '.baton', 'cache')) : { exit: 0 }),
+  },
+  {
+    name: '.baton/quarantine is a file',
+    make: () => withFileAt('.baton/quarantine'),
+    expect: (command, dir) => (WRITES.has(command) ? storeUnusable(join(dir, '.baton', 'quarantine')) : { exit: 0 }),
+  },
   {
     name: '--dir is a regular file',
     make: async () => {
@@ -320,6 +365,8 @@ describe('odd workspace shapes: exit 5 (the store unusable) or 2 (--dir unusable
     const { dir } = await withFileAt('.baton/log');
     const r = await batonIn(dir, ['--human', 'log', 'show']);
     expect(r.code).toBe(5);
-    expect(r.stderr).toBe(`baton: STORE_UNAVAILABLE: the store folder ${join(dir, '.baton', 'log')} cannot be used: it is a file, not a folder (move it away, then run \`baton init\`); nothing was written\n`);
+    expect(r.stderr).toBe(
+      `baton: STORE_UNAVAILABLE: the store folder ${join(dir, '.baton', 'log')} cannot be used: it is a file, not a folder (move it away, then run \`baton init\`); nothing was written\n`,
+    );
   });
 });

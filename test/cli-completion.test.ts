@@ -36,7 +36,9 @@ function hasShell(name: string): boolean {
 /** What `_baton` offers for the words typed so far (the last one being completed). */
 function bashComplete(file: string, typed: string[]): string[] {
   const words = ['baton', ...typed].map((w) => `'${w}'`).join(' ');
-  const out = execFileSync('bash', ['-c', `source '${file}'; COMP_WORDS=(${words}); COMP_CWORD=${typed.length}; _baton; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
+  const out = execFileSync('bash', ['-c', `source '${file}'; COMP_WORDS=(${words}); COMP_CWORD=${typed.length}; _baton; printf '%s\\n' "\${COMPREPLY[@]}"`], {
+    encoding: 'utf8',
+  });
   return out.split('\n').filter((w) => w !== '');
 }
 
@@ -77,11 +79,22 @@ describe('baton completion', () => {
     const file = join(makeTempDir('baton-completion-'), 'baton.zsh');
     writeFileSync(file, await script('zsh'));
     expect(() => execFileSync('zsh', ['-n', file])).not.toThrow();
-    const out = execFileSync('zsh', ['-c', `autoload -U compinit && compinit -u -D; source '${file}'; f() { emulate -L sh; setopt kshglob noshglob braceexpand; COMP_WORDS=(baton wu ch); COMP_CWORD=2; _baton; print -l "\${COMPREPLY[@]}"; }; f`], { encoding: 'utf8' });
+    const out = execFileSync(
+      'zsh',
+      [
+        '-c',
+        `autoload -U compinit && compinit -u -D; source '${file}'; f() { emulate -L sh; setopt kshglob noshglob braceexpand; COMP_WORDS=(baton wu ch); COMP_CWORD=2; _baton; print -l "\${COMPREPLY[@]}"; }; f`,
+      ],
+      { encoding: 'utf8' },
+    );
     // bashcompinit's compgen does not filter by the word typed: zsh's own matching does, afterwards.
     const offered = out.split('\n').filter(Boolean);
     expect(offered).toContain('checkpoint');
-    expect(offered.sort()).toEqual(completionTree(buildProgram()).find((n) => n.path === 'wu')!.subcommands.sort());
+    expect(offered.sort()).toEqual(
+      completionTree(buildProgram())
+        .find((n) => n.path === 'wu')!
+        .subcommands.sort(),
+    );
   });
 
   it.skipIf(!hasShell('fish'))('fish -n accepts the fish script, and fish completes with it', async () => {

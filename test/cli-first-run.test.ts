@@ -22,7 +22,7 @@ describe('first run', () => {
     expect(r.stdout).toContain('Exit codes:');
   });
 
-  it.each(GROUPS.map((g) => [g]))('bare baton %s prints that group\'s help, exit 0, and writes nothing', async (group) => {
+  it.each(GROUPS.map((g) => [g]))("bare baton %s prints that group's help, exit 0, and writes nothing", async (group) => {
     expect(REGISTRARS.some((r) => r.names.includes(group))).toBe(true);
     const cwd = makeTempDir('baton-first-run-');
     const r = await runBaton(['--dir', cwd, group], { cwd });
@@ -41,7 +41,10 @@ describe('first run', () => {
 
   it('a reader that stops early (`baton --help | head -1`) ends the output quietly: no EPIPE stack trace', () => {
     // The pipe is closed before baton writes: `true` reads nothing and exits at once.
-    const r = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${BATON_BIN}" log --help | true; "${process.execPath}" "${BATON_BIN}" --help | head -c 10`], { env: childEnv(), encoding: 'utf8' });
+    const r = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${BATON_BIN}" log --help | true; "${process.execPath}" "${BATON_BIN}" --help | head -c 10`], {
+      env: childEnv(),
+      encoding: 'utf8',
+    });
     expect(r.stderr).not.toMatch(/EPIPE|Unhandled 'error' event/);
     expect(r.stdout).toBe('Usage: bat');
   });

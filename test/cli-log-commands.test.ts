@@ -2,14 +2,24 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoredEventSchema, type StoredEvent } from '../events/envelope.js';
-import { AppendedEnvelope, LogExportedEnvelope, LogImportedEnvelope, LogVerificationEnvelope } from '../src/cli/envelopes.js';
+import { AppendedEnvelope, LogExportedEnvelope, LogImportedEnvelope, LogVerificationEnvelope } from '../src/app/envelopes/foundation.js';
 import { batonIn, errorEnvelopeOf, jsonLines, runBaton, startBaton } from './helpers/cli.js';
 import { hashTree, logDir, makeTempDir, removeTempDirs, segmentBytes, storedLines } from './helpers/workspace.js';
 
 /** The foundation's log commands, through the built binary. */
 afterAll(() => removeTempDirs());
 
-const noteArgs = (stream: string, text: string, ...rest: string[]): string[] => ['log', 'append', '--type', 'note.recorded', '--stream', stream, '--data', JSON.stringify({ text }), ...rest];
+const noteArgs = (stream: string, text: string, ...rest: string[]): string[] => [
+  'log',
+  'append',
+  '--type',
+  'note.recorded',
+  '--stream',
+  stream,
+  '--data',
+  JSON.stringify({ text }),
+  ...rest,
+];
 const eventLine = (stream: string, text: string): string => JSON.stringify({ type: 'note.recorded', stream, data: { text } });
 
 async function freshWorkspace(prefix: string): Promise<string> {
@@ -50,7 +60,7 @@ describe('baton log append', () => {
     expect(stored!.data).toEqual({ text: 'hello' });
   });
 
-  it('BATON_NOW fixes both the event\'s `at` and the envelope\'s `generated_at`', async () => {
+  it("BATON_NOW fixes both the event's `at` and the envelope's `generated_at`", async () => {
     const workspace = await freshWorkspace('baton-now-');
     const stdout = await ok(workspace, noteArgs('note/a', 'clocked'), { env: { BATON_NOW: '2026-01-31T12:00:00Z' } });
     expect(AppendedEnvelope.parse(jsonLines(stdout)[0]).generated_at).toBe('2026-01-31T12:00:00.000Z');
@@ -171,7 +181,9 @@ describe('baton log show and tail', () => {
       // The last existing event is printed once tail has read the head; later appends follow it.
       await waitFor('tail -f to print the existing event', () => stdout.split('\n').length > 1);
       await ok(follow, noteArgs('note/f', 'after one'));
-      await ok(follow, ['log', 'append', '--events', '-', '--batch'], { input: `${eventLine('note/f', 'after two')}\n${eventLine('note/f', 'after three')}\n` });
+      await ok(follow, ['log', 'append', '--events', '-', '--batch'], {
+        input: `${eventLine('note/f', 'after two')}\n${eventLine('note/f', 'after three')}\n`,
+      });
       await waitFor('tail -f to print the new events', () => stdout.split('\n').length > 4);
       expect(stdout).toBe(joined(storedLines(follow)));
     } finally {
@@ -194,9 +206,17 @@ describe('baton log export and import', () => {
   beforeAll(async () => {
     source = await freshWorkspace('baton-export-');
     // The sixth event starts the session the last one acts as (a session acting on a write must be live).
-    const startExp = JSON.stringify({ type: 'session.started', stream: 'session/session_exp', data: { session_id: 'session_exp', display_name: 'Exp', ttl_seconds: 14400 } });
-    await ok(source, ['log', 'append', '--events', '-'], { input: [...Array.from({ length: 5 }, (_, i) => eventLine(`note/x${i % 2}`, `exported ${i} 日本`)), startExp].join('\n') + '\n' });
-    await ok(source, ['log', 'append', '--events', '-', '--batch', '--idempotency-key', 'b-1'], { input: `${eventLine('note/y', 'b1')}\n${eventLine('note/y', 'b2')}\n` });
+    const startExp = JSON.stringify({
+      type: 'session.started',
+      stream: 'session/session_exp',
+      data: { session_id: 'session_exp', display_name: 'Exp', ttl_seconds: 14400 },
+    });
+    await ok(source, ['log', 'append', '--events', '-'], {
+      input: [...Array.from({ length: 5 }, (_, i) => eventLine(`note/x${i % 2}`, `exported ${i} 日本`)), startExp].join('\n') + '\n',
+    });
+    await ok(source, ['log', 'append', '--events', '-', '--batch', '--idempotency-key', 'b-1'], {
+      input: `${eventLine('note/y', 'b1')}\n${eventLine('note/y', 'b2')}\n`,
+    });
     await ok(source, ['--session', 'session_exp', ...noteArgs('note/z', 'last')]);
     exportFile = join(makeTempDir('baton-export-file-'), 'log.jsonl');
     const stdout = await ok(source, ['log', 'export', '--out', exportFile]);
@@ -217,7 +237,13 @@ describe('baton log export and import', () => {
     expect(readdirSync(logDir(target))).toEqual(readdirSync(logDir(source)));
     expect(LogVerificationEnvelope.parse(jsonLines(await ok(target, ['log', 'verify']))[0])).toMatchObject({ ok: true, head_seq: 9 });
     // The imported log continues the chain and keeps its idempotency keys.
-    const retry = AppendedEnvelope.parse(jsonLines(await ok(target, ['log', 'append', '--events', '-', '--batch', '--each', '--idempotency-key', 'b-1'], { input: `${eventLine('note/y', 'b1')}\n${eventLine('note/y', 'b2')}\n` }))[0]);
+    const retry = AppendedEnvelope.parse(
+      jsonLines(
+        await ok(target, ['log', 'append', '--events', '-', '--batch', '--each', '--idempotency-key', 'b-1'], {
+          input: `${eventLine('note/y', 'b1')}\n${eventLine('note/y', 'b2')}\n`,
+        }),
+      )[0],
+    );
     expect(retry).toMatchObject({ deduplicated: true, events: [{ seq: 7 }, { seq: 8 }] });
     const next = AppendedEnvelope.parse(jsonLines(await ok(target, noteArgs('note/z', 'continued')))[0]);
     expect(next.events[0]!.seq).toBe(10);

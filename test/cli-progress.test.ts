@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppendedEnvelope } from '../src/cli/envelopes.js';
+import { AppendedEnvelope } from '../src/app/envelopes/foundation.js';
 import { BATON_BIN, batonIn, childEnv, jsonLines } from './helpers/cli.js';
 import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
 
@@ -38,6 +38,7 @@ beforeAll(async () => {
 describe('progress on a terminal', () => {
   it('log verify shows its progress line on stderr, then erases it; the result is on stdout', () => {
     const { terminal, stdout } = onTerminal(['--dir', workspace, '--human', 'log', 'verify'], { BATON_PROGRESS_AFTER_MS: '0' });
+    // eslint-disable-next-line no-control-regex -- the terminal's erase-line sequence
     expect(terminal).toMatch(/\r\x1b\[2Kverifying the log \(\d+\.\d kB\): hash chain and schemas… \d+\.\d s/);
     expect(terminal.endsWith(ERASE)).toBe(true);
     expect(stdout).toBe('log verified: 40 events, seq 1…40, hash chain unbroken\n');

@@ -38,16 +38,21 @@ for (const name of ['stdout', 'stderr']) {
 function streamsCreated(dir: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; streams: string[] }> {
   const record = join(dir, `streams-${Math.random().toString(36).slice(2)}.txt`);
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', STREAM_RECORDER, BATON_BIN, '--dir', dir, ...args], { env: childEnv({ BATON_TEST_STREAMS: record }), encoding: 'utf8' }, (error, stdout) => {
-      if (error && typeof error.code !== 'number') return reject(error);
-      let streams: string[] = [];
-      try {
-        streams = [...new Set(readFileSync(record, 'utf8').trim().split('\n'))];
-      } catch {
-        // none asked for
-      }
-      resolve({ code: error ? (error.code as number) : 0, stdout, streams });
-    });
+    execFile(
+      process.execPath,
+      ['--import', STREAM_RECORDER, BATON_BIN, '--dir', dir, ...args],
+      { env: childEnv({ BATON_TEST_STREAMS: record }), encoding: 'utf8' },
+      (error, stdout) => {
+        if (error && typeof error.code !== 'number') return reject(error);
+        let streams: string[] = [];
+        try {
+          streams = [...new Set(readFileSync(record, 'utf8').trim().split('\n'))];
+        } catch {
+          // none asked for
+        }
+        resolve({ code: error ? (error.code as number) : 0, stdout, streams });
+      },
+    );
   });
 }
 
@@ -60,16 +65,21 @@ interface Run {
 function runRecorded(dir: string, args: readonly string[], input?: string): Promise<Run> {
   const record = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, ['--import', RECORDER, BATON_BIN, '--dir', dir, ...args], { env: childEnv({ BATON_TEST_LOADED: record }), encoding: 'utf8' }, (error, stdout) => {
-      if (error && typeof error.code !== 'number') return reject(error);
-      let loaded: string[] = [];
-      try {
-        loaded = readFileSync(record, 'utf8').trim().split('\n');
-      } catch {
-        // nothing recorded
-      }
-      resolve({ code: error ? (error.code as number) : 0, stdout, loaded });
-    });
+    const child = execFile(
+      process.execPath,
+      ['--import', RECORDER, BATON_BIN, '--dir', dir, ...args],
+      { env: childEnv({ BATON_TEST_LOADED: record }), encoding: 'utf8' },
+      (error, stdout) => {
+        if (error && typeof error.code !== 'number') return reject(error);
+        let loaded: string[] = [];
+        try {
+          loaded = readFileSync(record, 'utf8').trim().split('\n');
+        } catch {
+          // nothing recorded
+        }
+        resolve({ code: error ? (error.code as number) : 0, stdout, loaded });
+      },
+    );
     child.stdin?.end(input ?? '');
   });
 }
@@ -134,7 +144,7 @@ describe('mem inbox loads neither zod nor yaml', () => {
     expect(heavyPackages(again)).toEqual([]);
   });
 
-  it('prints through the descriptor: Node\'s stdout and stderr streams (a socket for a pipe) are never created', async () => {
+  it("prints through the descriptor: Node's stdout and stderr streams (a socket for a pipe) are never created", async () => {
     const peek = await streamsCreated(dir, ['--session', reader, 'mem', 'inbox', '--no-mark', '--json']);
     expect(peek.code).toBe(0);
     expect(jsonLines(peek.stdout).at(-1)).toMatchObject({ type: 'inbox', reader_identity: 'agent:b' });
@@ -149,7 +159,11 @@ describe('mem inbox loads neither zod nor yaml', () => {
   it('invalid input loads zod for its error message', async () => {
     const bad = await runRecorded(dir, ['--session', reader, 'mem', 'inbox', '--intent', 'MAYBE', '--json']);
     expect(bad.code).toBe(2);
-    expect(jsonLines(bad.stdout).at(-1)).toMatchObject({ type: 'error', code: 'INVALID_INPUT', message: '--intent.0: must be one of INFO, PROPOSE, COUNTER, AGREE, REJECT' });
+    expect(jsonLines(bad.stdout).at(-1)).toMatchObject({
+      type: 'error',
+      code: 'INVALID_INPUT',
+      message: '--intent.0: must be one of INFO, PROPOSE, COUNTER, AGREE, REJECT',
+    });
     expect(heavyPackages(bad)).toContain('zod');
   });
 });
@@ -173,7 +187,10 @@ describe('status and orchestrate status load neither zod, yaml nor xstate', () =
     const task = (jsonLines(created.stdout).at(-1) as { task: { id: string } }).task.id;
     expect((await batonIn(dir, ['--session', session, 'task', 'transition', task, 'blocked', '--reason', 'login expired', '--json'])).code).toBe(0);
     expect((await batonIn(dir, ['initiative', 'create', 'INIT-1', '--title', 'One', '--json'])).code).toBe(0);
-    for (const [wu, deps] of [['WU-1', []], ['WU-2', ['--deps', 'WU-1']]] as const) {
+    for (const [wu, deps] of [
+      ['WU-1', []],
+      ['WU-2', ['--deps', 'WU-1']],
+    ] as const) {
       expect((await batonIn(dir, ['wu', 'create', wu, '--initiative', 'INIT-1', '--lane', 'Core', ...deps, '--json'])).code).toBe(0);
     }
     expect((await batonIn(dir, ['wu', 'claim', 'WU-1', '--json'])).code).toBe(0);
@@ -184,7 +201,11 @@ describe('status and orchestrate status load neither zod, yaml nor xstate', () =
   it('baton status', async () => {
     const run = await runRecorded(dir, ['--session', session, 'status', '--json']);
     expect(run.code).toBe(0);
-    const envelope = jsonLines(run.stdout).at(-1) as { type: string; lastStoppingPoint: { activeTasks: { state: string }[] }; baton: { initiatives: unknown[] } };
+    const envelope = jsonLines(run.stdout).at(-1) as {
+      type: string;
+      lastStoppingPoint: { activeTasks: { state: string }[] };
+      baton: { initiatives: unknown[] };
+    };
     expect(envelope.type).toBe('orchestration_status');
     expect(envelope.lastStoppingPoint.activeTasks.map((t) => t.state)).toEqual(['blocked']);
     expect(envelope.baton.initiatives).toHaveLength(1);
@@ -207,19 +228,22 @@ describe('status and orchestrate status load neither zod, yaml nor xstate', () =
   });
 });
 
-
 /**
  * `baton hook claude-code PostToolUse` runs after every tool call (≤ 2 × `node -e 0` with nothing
  * new): with a known session and nothing unread it loads neither zod, yaml nor xstate.
  */
 describe('hook claude-code PostToolUse with nothing new loads neither zod, yaml nor xstate', () => {
   let dir: string;
-  const input = () => JSON.stringify({ session_id: 'claude-fast', transcript_path: '/tmp/t.jsonl', cwd: dir, hook_event_name: 'PostToolUse', tool_name: 'Read' });
+  const input = () =>
+    JSON.stringify({ session_id: 'claude-fast', transcript_path: '/tmp/t.jsonl', cwd: dir, hook_event_name: 'PostToolUse', tool_name: 'Read' });
 
   beforeAll(async () => {
     dir = makeTempDir();
     expect((await batonIn(dir, ['init', '--json'])).code).toBe(0);
-    const start = await batonIn(dir, ['hook', 'claude-code', 'SessionStart'], { input: JSON.stringify({ session_id: 'claude-fast', cwd: dir, hook_event_name: 'SessionStart', source: 'startup' }), env: { BATON_HOOK_DEADLINE_MS: '30000' } });
+    const start = await batonIn(dir, ['hook', 'claude-code', 'SessionStart'], {
+      input: JSON.stringify({ session_id: 'claude-fast', cwd: dir, hook_event_name: 'SessionStart', source: 'startup' }),
+      env: { BATON_HOOK_DEADLINE_MS: '30000' },
+    });
     expect(start.stdout).toContain('additionalContext');
     const other = await batonIn(dir, ['session', 'start', '--json']);
     const sender = (jsonLines(other.stdout).at(-1) as { session: { id: string } }).session.id;

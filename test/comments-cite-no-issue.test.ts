@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -29,5 +29,25 @@ describe('comments', () => {
         return CITATIONS.filter((pattern) => pattern.test(text)).map((pattern) => `${relative(root, file)} matches ${pattern}`);
       });
     expect(citing).toEqual([]);
+  });
+
+  it('name only files that exist', () => {
+    // A path in a comment is a pointer for the reader; after a move it must follow the file. Test
+    // files are left out: their comments describe fixture paths inside generated workspaces.
+    const path = /\b((?:src|events|machines|deciders|projections|test|bench|scripts)\/[\w./-]+\.(?:ts|mjs|js))\b/g;
+    const stale = FOLDERS.filter((folder) => folder !== 'test')
+      .flatMap((folder) => sources(join(root, folder)))
+      .flatMap((file) => {
+        const comments = readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((line) => /^\s*(\/\/|\/?\*)/.test(line));
+        return comments.flatMap((line) =>
+          [...line.matchAll(path)]
+            .map((m) => m[1]!)
+            .filter((named) => ![named, named.replace(/\.js$/, '.ts')].some((candidate) => existsSync(join(root, candidate))))
+            .map((named) => `${relative(root, file)} names ${named}`),
+        );
+      });
+    expect(stale).toEqual([]);
   });
 });

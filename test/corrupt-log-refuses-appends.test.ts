@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LogVerificationEnvelope } from '../src/cli/envelopes.js';
+import { LogVerificationEnvelope } from '../src/app/envelopes/foundation.js';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
 import { batonIn, errorEnvelopeOf, jsonLines, runBaton } from './helpers/cli.js';
 import { makeTempDir, removeTempDirs, segmentBytes, segmentPaths, storedEvents } from './helpers/workspace.js';
@@ -22,7 +22,13 @@ async function buildLog(count: number, batch: number, options: { segmentBytes?: 
   const store = new JsonlEventStore(dir, { now: () => NOW.BATON_NOW, ...options });
   for (let seq = 1; seq <= count; seq += batch) {
     const size = Math.min(batch, count - seq + 1);
-    await store.append(Array.from({ length: size }, (_, i) => ({ type: 'note.recorded', stream: `note/s${(seq + i) % 7}`, data: { text: `event number ${seq + i} of the log` } })));
+    await store.append(
+      Array.from({ length: size }, (_, i) => ({
+        type: 'note.recorded',
+        stream: `note/s${(seq + i) % 7}`,
+        data: { text: `event number ${seq + i} of the log` },
+      })),
+    );
   }
   await store.close();
   return dir;
@@ -51,7 +57,9 @@ function corruptEvent(dir: string, seq: number): void {
 
 async function expectAppendRefused(dir: string, seq: number): Promise<void> {
   const before = segmentBytes(dir);
-  const r = await batonIn(dir, ['--json', 'log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":"after the damage"}'], { env: NOW });
+  const r = await batonIn(dir, ['--json', 'log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":"after the damage"}'], {
+    env: NOW,
+  });
   expect(r.code, r.stdout + r.stderr).toBe(3);
   const error = errorEnvelopeOf(r);
   expect(error.code).toBe('LOG_CORRUPT');
@@ -105,7 +113,13 @@ describe('a corrupt middle line refuses every append, on a short and a long log'
     const recordPath = join(dir, '.baton', 'cache', 'verified-prefix.json');
     const record = JSON.parse(readFileSync(recordPath, 'utf8')) as { segments: Record<string, unknown>[] };
     const stats = statSync(segmentPaths(dir)[0]!, { bigint: true });
-    record.segments[0] = { ...record.segments[0], ino: String(stats.ino), size: String(stats.size), mtime_ns: String(stats.mtimeNs), ctime_ns: String(stats.ctimeNs) };
+    record.segments[0] = {
+      ...record.segments[0],
+      ino: String(stats.ino),
+      size: String(stats.size),
+      mtime_ns: String(stats.mtimeNs),
+      ctime_ns: String(stats.ctimeNs),
+    };
     writeFileSync(recordPath, JSON.stringify(record));
     const show = await batonIn(dir, ['--json', 'log', 'show'], { env: NOW });
     expect(show.code).toBe(3);
@@ -121,9 +135,16 @@ describe('a corrupt middle line refuses every append, on a short and a long log'
     }
     const a = new JsonlEventStore(dir);
     const b = new JsonlEventStore(dir);
-    await Promise.all([a.append([{ type: 'note.recorded', stream: 'note/a', data: { text: 'a' } }]), b.append([{ type: 'note.recorded', stream: 'note/b', data: { text: 'b' } }])]);
+    await Promise.all([
+      a.append([{ type: 'note.recorded', stream: 'note/a', data: { text: 'a' } }]),
+      b.append([{ type: 'note.recorded', stream: 'note/b', data: { text: 'b' } }]),
+    ]);
     await Promise.all([a.close(), b.close()]);
-    const r = await batonIn(dir, ['--json', 'log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":"last"}', '--expected-version', '3'], { env: NOW });
+    const r = await batonIn(
+      dir,
+      ['--json', 'log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":"last"}', '--expected-version', '3'],
+      { env: NOW },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(storedEvents(dir).map((e) => e.seq)).toEqual(Array.from({ length: 2_006 }, (_, i) => i + 1));
   });
@@ -152,12 +173,21 @@ describe('log verify says how to recover, and that recovery works', () => {
     const restored = `${dir}-restored`;
     const restoredVerify = await batonIn(restored, ['--json', 'log', 'verify'], { env: NOW });
     expect(JSON.parse(restoredVerify.stdout)).toMatchObject({ ok: true, head_seq: 210 });
-    const again = await batonIn(restored, ['--json', 'log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":"back"}'], { env: NOW });
+    const again = await batonIn(restored, ['--json', 'log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":"back"}'], {
+      env: NOW,
+    });
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(jsonLines(again.stdout)[0]).toMatchObject({ events: [{ seq: 211 }] });
     // The old log is untouched, its events after the damage still there for inspection.
-    expect(storedEvents(restored).slice(0, 210).map((e) => e.hash)).toEqual(
-      readFileSync(segmentPaths(dir)[0]!, 'utf8').split('\n').slice(0, 210).map((line) => JSON.parse(line).hash),
+    expect(
+      storedEvents(restored)
+        .slice(0, 210)
+        .map((e) => e.hash),
+    ).toEqual(
+      readFileSync(segmentPaths(dir)[0]!, 'utf8')
+        .split('\n')
+        .slice(0, 210)
+        .map((line) => JSON.parse(line).hash),
     );
     removeLater(restored);
     removeLater(`${dir}-intact-210.jsonl`);

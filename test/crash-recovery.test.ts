@@ -189,7 +189,10 @@ async function crashLoop(w: number, seed: number): Promise<CrashStats> {
     const store = new JsonlEventStore(workspace, { segmentBytes: SEGMENT_BYTES, onRecovered: (r) => recoveredByParent.push(r) });
     const before = await readAll(store);
     // Every append the child reported as done survived the kill, with the hash it was given.
-    expect(before.map((e) => e.seq), `contiguous seqs ${where}`).toEqual(before.map((_, i) => i + 1));
+    expect(
+      before.map((e) => e.seq),
+      `contiguous seqs ${where}`,
+    ).toEqual(before.map((_, i) => i + 1));
     for (const [seq, hash] of reported) expect(before[seq - 1]?.hash, `reported seq ${seq} after kill ${t} ${where}`).toBe(hash);
     expect(before.filter(isInjected), `a torn line was read as an event ${where}`).toEqual([]);
 
@@ -250,29 +253,25 @@ async function crashLoop(w: number, seed: number): Promise<CrashStats> {
 }
 
 describe('crash recovery with SIGKILLed appenders', () => {
-  it(
-    'every append reported before a SIGKILL survives it, and the reopened log recovers, accepts appends and verifies (50 kills)',
-    async () => {
-      const baseSeed = Number(process.env['CRASH_SEED'] ?? Date.now() % 1_000_000);
-      const stats = await Promise.all(Array.from({ length: WORKSPACES }, (_, w) => crashLoop(w, baseSeed + w)));
-      const total = stats.reduce(
-        (sum, s) => ({
-          reportedAppends: sum.reportedAppends + s.reportedAppends,
-          events: sum.events + s.events,
-          segments: sum.segments + s.segments,
-          injections: sum.injections + s.injections,
-          tornByKill: sum.tornByKill + s.tornByKill,
-        }),
-        { reportedAppends: 0, events: 0, segments: 0, injections: 0, tornByKill: 0 },
-      );
-      // The kills landed while the children were appending (each kill follows a report), on logs
-      // that rolled over segments (a trial writes at least two ~280-byte lines, so ten fill 4 KB).
-      expect(total.reportedAppends).toBeGreaterThanOrEqual(WORKSPACES * KILLS_PER_WORKSPACE);
-      expect(total.segments).toBeGreaterThan(WORKSPACES);
-      console.info(`crash trials (seed ${baseSeed}): ${JSON.stringify(total)}`);
-    },
-    150_000,
-  );
+  it('every append reported before a SIGKILL survives it, and the reopened log recovers, accepts appends and verifies (50 kills)', async () => {
+    const baseSeed = Number(process.env['CRASH_SEED'] ?? Date.now() % 1_000_000);
+    const stats = await Promise.all(Array.from({ length: WORKSPACES }, (_, w) => crashLoop(w, baseSeed + w)));
+    const total = stats.reduce(
+      (sum, s) => ({
+        reportedAppends: sum.reportedAppends + s.reportedAppends,
+        events: sum.events + s.events,
+        segments: sum.segments + s.segments,
+        injections: sum.injections + s.injections,
+        tornByKill: sum.tornByKill + s.tornByKill,
+      }),
+      { reportedAppends: 0, events: 0, segments: 0, injections: 0, tornByKill: 0 },
+    );
+    // The kills landed while the children were appending (each kill follows a report), on logs
+    // that rolled over segments (a trial writes at least two ~280-byte lines, so ten fill 4 KB).
+    expect(total.reportedAppends).toBeGreaterThanOrEqual(WORKSPACES * KILLS_PER_WORKSPACE);
+    expect(total.segments).toBeGreaterThan(WORKSPACES);
+    console.info(`crash trials (seed ${baseSeed}): ${JSON.stringify(total)}`);
+  }, 150_000);
 });
 
 describe('recovery from a torn write', () => {
@@ -423,9 +422,17 @@ describe('recovery from a torn write', () => {
     await writer.append([note('after the crash')]);
     const events = await readAll(writer);
     expect(events.slice(5, 9)).toEqual(batch);
-    expect(events[9]).toMatchObject({ seq: 10, type: 'log.repaired', data: { reason: 'newline_missing', seq: 9, offset: committed.length + whole.length - 1, replaced: null } });
+    expect(events[9]).toMatchObject({
+      seq: 10,
+      type: 'log.repaired',
+      data: { reason: 'newline_missing', seq: 9, offset: committed.length + whole.length - 1, replaced: null },
+    });
     expect(quarantineFiles(workspace)).toEqual([]);
-    expect(segmentBytes(workspace).subarray(0, committed.length + whole.length).equals(Buffer.concat([committed, whole]))).toBe(true);
+    expect(
+      segmentBytes(workspace)
+        .subarray(0, committed.length + whole.length)
+        .equals(Buffer.concat([committed, whole])),
+    ).toBe(true);
     expect(await writer.verify()).toMatchObject({ ok: true, head_seq: 11 });
     await writer.close();
   });
@@ -538,7 +545,13 @@ describe('recovery from a torn write', () => {
     expect(show.stdout).toBe(committed.toString('utf8'));
     const verify = await batonIn(workspace, ['log', 'verify']);
     expect(verify.code).toBe(3);
-    expect(jsonLines(verify.stdout)[0]).toMatchObject({ type: 'log_verification', ok: false, head_seq: 3, checked: 3, first_bad: { seq: 4, offset: committed.length, tail: 'torn' } });
+    expect(jsonLines(verify.stdout)[0]).toMatchObject({
+      type: 'log_verification',
+      ok: false,
+      head_seq: 3,
+      checked: 3,
+      first_bad: { seq: 4, offset: committed.length, tail: 'torn' },
+    });
 
     const append = await batonIn(workspace, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/cli', '--data', '{"text":"d"}']);
     expect(append.code).toBe(0);

@@ -28,37 +28,46 @@ const validEnvelope = fc.record(
 );
 
 /** Valid envelopes with one field replaced, removed, or an extra key added. */
-const mutated = fc.tuple(validEnvelope, fc.constantFrom('v', 'seq', 'id', 'type', 'stream', 'at', 'actor', 'data', 'idempotency_key', 'batch_end', 'prev', 'hash', 'extra'), fc.anything()).map(
-  ([envelope, key, value]) => {
+const mutated = fc
+  .tuple(
+    validEnvelope,
+    fc.constantFrom('v', 'seq', 'id', 'type', 'stream', 'at', 'actor', 'data', 'idempotency_key', 'batch_end', 'prev', 'hash', 'extra'),
+    fc.anything(),
+  )
+  .map(([envelope, key, value]) => {
     const copy: Record<string, unknown> = { ...envelope };
     if (value === undefined) delete copy[key];
     else copy[key] = value;
     return copy;
-  },
-);
+  });
 
-const nearMisses = fc.tuple(validEnvelope, fc.constantFrom(
-  { at: '2026-13-01T00:00:00.000Z' },
-  { at: '2026-02-30T00:00:00.000Z' },
-  { at: '2026-01-01T00:00:00Z' },
-  { at: '2026-01-01T00:00:00.000+01:00' },
-  { at: '2023-02-29T00:00:00.000Z' },
-  { at: '2024-02-29T24:00:00.000Z' },
-  { at: '1900-02-29T00:00:00.000Z' },
-  { at: '2026-04-31T12:00:00.000Z' },
-  { seq: 0 },
-  { seq: 1.5 },
-  { id: '' },
-  { id: 'x'.repeat(65) },
-  { type: 'Note.recorded' },
-  { stream: 'note' },
-  { actor: '' },
-  { data: [] },
-  { prev: 'A'.repeat(64) },
-  { hash: '0'.repeat(63) },
-  { idempotency_key: 'has space' },
-  { batch_end: 0 },
-)).map(([envelope, patch]) => ({ ...envelope, ...patch }));
+const nearMisses = fc
+  .tuple(
+    validEnvelope,
+    fc.constantFrom(
+      { at: '2026-13-01T00:00:00.000Z' },
+      { at: '2026-02-30T00:00:00.000Z' },
+      { at: '2026-01-01T00:00:00Z' },
+      { at: '2026-01-01T00:00:00.000+01:00' },
+      { at: '2023-02-29T00:00:00.000Z' },
+      { at: '2024-02-29T24:00:00.000Z' },
+      { at: '1900-02-29T00:00:00.000Z' },
+      { at: '2026-04-31T12:00:00.000Z' },
+      { seq: 0 },
+      { seq: 1.5 },
+      { id: '' },
+      { id: 'x'.repeat(65) },
+      { type: 'Note.recorded' },
+      { stream: 'note' },
+      { actor: '' },
+      { data: [] },
+      { prev: 'A'.repeat(64) },
+      { hash: '0'.repeat(63) },
+      { idempotency_key: 'has space' },
+      { batch_end: 0 },
+    ),
+  )
+  .map(([envelope, patch]) => ({ ...envelope, ...patch }));
 
 describe('the compiled envelope check used by verify', () => {
   it('never accepts an envelope that the zod StoredEventSchema rejects', () => {
@@ -70,7 +79,7 @@ describe('the compiled envelope check used by verify', () => {
     );
   });
 
-  it('accepts every envelope in the writer\'s own format, so verify rarely needs zod', () => {
+  it("accepts every envelope in the writer's own format, so verify rarely needs zod", () => {
     fc.assert(
       fc.property(validEnvelope, (value) => {
         expect(StoredEventSchema.safeParse(value).success).toBe(true);

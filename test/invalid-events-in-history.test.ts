@@ -29,7 +29,10 @@ const INVALID: readonly [string, string, Record<string, unknown>][] = [
 /** Where each domain's read commands list the finding (the envelope and its findings). */
 type Finding = { seq: number; reason?: string; message?: string };
 const listed: Record<string, (views: Record<string, unknown>) => Finding[]> = {
-  coordination: (v) => [...(v['roster'] as { integrity_findings: Finding[] }).integrity_findings, ...(v['inbox'] as { integrity_findings: Finding[] }).integrity_findings],
+  coordination: (v) => [
+    ...(v['roster'] as { integrity_findings: Finding[] }).integrity_findings,
+    ...(v['inbox'] as { integrity_findings: Finding[] }).integrity_findings,
+  ],
   tasks: (v) => (v['status'] as { baton: { integrity_findings: Finding[] } }).baton.integrity_findings,
   work_units: (v) => (v['orchestrate'] as { integrity_findings: Finding[] }).integrity_findings,
   flow: (v) => (v['flow'] as { integrity_findings: Finding[] }).integrity_findings,
@@ -52,7 +55,17 @@ function writeStraightIntoLog(dir: string, events: readonly [string, string, Rec
   const firstBad = seq + 1;
   for (const [type, stream, data] of events) {
     seq += 1;
-    const base: Omit<StoredEvent, 'hash'> = { v: 1, seq, id: `01FORGED${String(seq).padStart(18, '0')}`, type, stream, at: '2026-04-17T10:05:00.000Z', actor: 'system', data, prev };
+    const base: Omit<StoredEvent, 'hash'> = {
+      v: 1,
+      seq,
+      id: `01FORGED${String(seq).padStart(18, '0')}`,
+      type,
+      stream,
+      at: '2026-04-17T10:05:00.000Z',
+      actor: 'system',
+      data,
+      prev,
+    };
     const hash = hashEvent(base);
     appendFileSync(segmentPaths(dir).at(-1)!, serializeEvent({ ...base, hash }) + '\n');
     prev = hash;
@@ -82,7 +95,10 @@ describe('schema-invalid events in the log', () => {
   it.each(INVALID.map(([type]) => [type]))('one invalid %s: every read command exits 0, log verify reports it (exit 3)', async (type) => {
     const dir = join(makeTempDir('baton-invalid-case-'), 'ws');
     cpSync(base, dir, { recursive: true });
-    const bad = writeStraightIntoLog(dir, INVALID.filter(([t]) => t === type));
+    const bad = writeStraightIntoLog(
+      dir,
+      INVALID.filter(([t]) => t === type),
+    );
     const before = readFileSync(segmentPaths(dir).at(-1)!);
 
     const views: Record<string, unknown> = {

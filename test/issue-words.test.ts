@@ -43,6 +43,8 @@ describe("zod's default messages in Baton's words", () => {
   });
 
   it('nested fields are named by their path', () => {
-    expect(said(z.strictObject({ data: z.strictObject({ text: z.string() }) }), { data: {} }, '--events line 2')).toBe('--events line 2.data.text: is required');
+    expect(said(z.strictObject({ data: z.strictObject({ text: z.string() }) }), { data: {} }, '--events line 2')).toBe(
+      '--events line 2.data.text: is required',
+    );
   });
 });

@@ -3,14 +3,14 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ALL_EVENT_DEFINITIONS } from '../events/definitions.js';
-import { envelopeSchemas, envelopeTypeOf } from '../src/cli/envelope-registry.js';
-import * as foundation from '../src/cli/envelopes.js';
-import * as coordination from '../src/cli/envelopes-coordination.js';
-import * as integrations from '../src/cli/envelopes-integrations.js';
-import * as serve from '../src/cli/envelopes-serve.js';
-import * as tasks from '../src/cli/envelopes-tasks.js';
-import * as workUnits from '../src/cli/envelopes-work-units.js';
-import * as replay from '../src/cli/envelopes-replay.js';
+import { envelopeSchemas, envelopeTypeOf } from '../src/app/envelopes/registry.js';
+import * as foundation from '../src/app/envelopes/foundation.js';
+import * as coordination from '../src/app/envelopes/coordination.js';
+import * as integrations from '../src/app/envelopes/integrations.js';
+import * as serve from '../src/app/envelopes/serve.js';
+import * as tasks from '../src/app/envelopes/tasks.js';
+import * as workUnits from '../src/app/envelopes/work-units.js';
+import * as replay from '../src/app/envelopes/replay.js';
 import * as flow from '../projections/flow/flow-envelopes.js';
 import { jsonSchemaFiles } from '../src/cli/json-schemas.js';
 import { envelopeProblem } from './helpers/envelope-schemas.js';
@@ -67,7 +67,11 @@ describe('published JSON Schemas', () => {
     const index = JSON.parse(readFileSync(join(root, 'index.json'), 'utf8')) as { envelopes: Record<string, string> };
     const offenders = Object.entries(index.envelopes)
       .filter(([type]) => !type.startsWith('orchestration_'))
-      .flatMap(([type, file]) => keys(JSON.parse(readFileSync(join(root, file), 'utf8'))).filter((k) => !/^[a-z0-9_@]+$/.test(k)).map((k) => `${type}.${k}`));
+      .flatMap(([type, file]) =>
+        keys(JSON.parse(readFileSync(join(root, file), 'utf8')))
+          .filter((k) => !/^[a-z0-9_@]+$/.test(k))
+          .map((k) => `${type}.${k}`),
+      );
     expect(offenders).toEqual([]);
   });
 

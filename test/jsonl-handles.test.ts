@@ -18,7 +18,10 @@ afterAll(removeTempDirs);
 const note = (text: string): NewEvent => ({ type: 'note.recorded', stream: 'note/handles', data: { text } });
 
 /** Handles a and b on one fresh workspace, closed after `body` whatever it does. */
-async function withHandles(body: (a: JsonlEventStore, b: JsonlEventStore, workspace: string) => Promise<void>, bOptions: JsonlStoreOptions = {}): Promise<void> {
+async function withHandles(
+  body: (a: JsonlEventStore, b: JsonlEventStore, workspace: string) => Promise<void>,
+  bOptions: JsonlStoreOptions = {},
+): Promise<void> {
   const workspace = makeTempDir();
   const a = new JsonlEventStore(workspace);
   const b = new JsonlEventStore(workspace, bOptions);
@@ -51,17 +54,20 @@ describe('handles sharing one log', () => {
 
   it('a handle whose segment did not change still follows a roll-over made by another handle (new segment at its tail seq)', async () => {
     // A tiny segment size: b's first append finds a's segment full and starts the next one.
-    await withHandles(async (a, b, workspace) => {
-      await a.append([note('a1')]);
-      await a.append([note('a2')]);
-      const fromB = await b.append([note('b1')]);
-      expect(segmentPaths(workspace).map((p) => basename(p))).toEqual([segmentName(1), segmentName(3)]);
-      // a's segment is exactly as a left it: only the new segment tells that the log moved on.
-      const next = await a.append([note('a3')]);
-      expect(next.events[0]).toMatchObject({ seq: 4, prev: fromB.events[0]!.hash });
-      expect(await seqsOf(a)).toEqual([1, 2, 3, 4]);
-      expect(await a.verify()).toEqual({ ok: true, head_seq: 4, checked: 4, first_bad: null });
-    }, { segmentBytes: 1 });
+    await withHandles(
+      async (a, b, workspace) => {
+        await a.append([note('a1')]);
+        await a.append([note('a2')]);
+        const fromB = await b.append([note('b1')]);
+        expect(segmentPaths(workspace).map((p) => basename(p))).toEqual([segmentName(1), segmentName(3)]);
+        // a's segment is exactly as a left it: only the new segment tells that the log moved on.
+        const next = await a.append([note('a3')]);
+        expect(next.events[0]).toMatchObject({ seq: 4, prev: fromB.events[0]!.hash });
+        expect(await seqsOf(a)).toEqual([1, 2, 3, 4]);
+        expect(await a.verify()).toEqual({ ok: true, head_seq: 4, checked: 4, first_bad: null });
+      },
+      { segmentBytes: 1 },
+    );
   });
 
   it('a handle appending alone keeps a contiguous chain across many appends and its own roll-overs', async () => {
@@ -132,39 +138,43 @@ describe('handles sharing one log', () => {
   it('handles appending in any interleaving, batch size and segment size keep one contiguous chain and exact stream versions', async () => {
     const step = fc.record({ handle: fc.nat(2), size: fc.integer({ min: 1, max: 3 }), stream: fc.nat(2), guarded: fc.boolean() });
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), fc.array(fc.integer({ min: 600, max: 5_000 }), { minLength: 3, maxLength: 3 }), async (steps, sizes) => {
-        const workspace = makeTempDir();
-        const handles = sizes.map((segmentBytes) => new JsonlEventStore(workspace, { segmentBytes }));
-        try {
-          const versions = [0, 0, 0];
-          let seq = 0;
-          let lastId = '';
-          for (const [i, { handle, size, stream, guarded }] of steps.entries()) {
-            const events = Array.from({ length: size }, (_, k) => ({ ...note(`s${i}-${k}`), stream: `note/h${stream}` }));
-            // A guarded append needs the handle's stream index, which it must keep up to date with the others' lines.
-            const options = guarded ? { expectedVersion: versions[stream]! } : {};
-            const result = await handles[handle]!.append(events, options);
-            expect(result.events.map((e) => e.seq)).toEqual(Array.from({ length: size }, (_, k) => seq + k + 1));
-            for (const e of result.events) {
-              expect(e.id > lastId).toBe(true);
-              lastId = e.id;
+      fc.asyncProperty(
+        fc.array(step, { minLength: 1, maxLength: 25 }),
+        fc.array(fc.integer({ min: 600, max: 5_000 }), { minLength: 3, maxLength: 3 }),
+        async (steps, sizes) => {
+          const workspace = makeTempDir();
+          const handles = sizes.map((segmentBytes) => new JsonlEventStore(workspace, { segmentBytes }));
+          try {
+            const versions = [0, 0, 0];
+            let seq = 0;
+            let lastId = '';
+            for (const [i, { handle, size, stream, guarded }] of steps.entries()) {
+              const events = Array.from({ length: size }, (_, k) => ({ ...note(`s${i}-${k}`), stream: `note/h${stream}` }));
+              // A guarded append needs the handle's stream index, which it must keep up to date with the others' lines.
+              const options = guarded ? { expectedVersion: versions[stream]! } : {};
+              const result = await handles[handle]!.append(events, options);
+              expect(result.events.map((e) => e.seq)).toEqual(Array.from({ length: size }, (_, k) => seq + k + 1));
+              for (const e of result.events) {
+                expect(e.id > lastId).toBe(true);
+                lastId = e.id;
+              }
+              seq += size;
+              versions[stream]! += size;
             }
-            seq += size;
-            versions[stream]! += size;
+            const stored = storedEvents(workspace);
+            expect(stored.map((e) => e.seq)).toEqual(Array.from({ length: seq }, (_, k) => k + 1));
+            expect(await handles[0]!.verify()).toEqual({ ok: true, head_seq: seq, checked: seq, first_bad: null });
+          } finally {
+            for (const h of handles) await h.close();
           }
-          const stored = storedEvents(workspace);
-          expect(stored.map((e) => e.seq)).toEqual(Array.from({ length: seq }, (_, k) => k + 1));
-          expect(await handles[0]!.verify()).toEqual({ ok: true, head_seq: seq, checked: seq, first_bad: null });
-        } finally {
-          for (const h of handles) await h.close();
-        }
-      }),
+        },
+      ),
       { numRuns: 40 },
     );
   });
 });
 
-describe('scanTailLines: the lines appended after a writer\'s tail, in one read', () => {
+describe("scanTailLines: the lines appended after a writer's tail, in one read", () => {
   async function logWith(count: number, batch = 1): Promise<{ workspace: string; path: string; cursor: Cursor }> {
     const workspace = makeTempDir();
     const store = new JsonlEventStore(workspace);

@@ -14,7 +14,8 @@ import { makeTempDir, removeTempDirs, segmentPaths } from './helpers/workspace.j
 afterAll(removeTempDirs);
 
 const text = (i: number): string => `event ${i} `.padEnd(900, 'x');
-const notes = (n: number, from = 0): NewEvent[] => Array.from({ length: n }, (_, i) => ({ type: 'note.recorded', stream: 'note/big', data: { text: text(from + i) } }));
+const notes = (n: number, from = 0): NewEvent[] =>
+  Array.from({ length: n }, (_, i) => ({ type: 'note.recorded', stream: 'note/big', data: { text: text(from + i) } }));
 
 async function readAll(store: JsonlEventStore): Promise<StoredEvent[]> {
   const out: StoredEvent[] = [];

@@ -5,20 +5,10 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The layering above the pure core: the CLI is one surface among the MCP server, the hooks and the
- * dashboard, so nothing below it imports from it. What is left to move is listed here by name, so
- * the list can only shrink: a new import from src/cli/ anywhere else fails.
+ * dashboard, all of them calling the application layer (src/app/), so nothing below the CLI imports
+ * from it, and the MCP server prints nothing it would have to capture.
  */
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-/** Imports from src/cli/ not yet moved below it, each with why it is still there. */
-const NOT_YET_MOVED: Record<string, string> = {
-  // The MCP server runs each tool as its CLI command and captures the envelope it prints.
-  'src/mcp/server.ts': 'CommandContext, Output, TextSink',
-  // The envelopes (the commands' typed outputs) still live in src/cli/; their compiled validators import them.
-  'src/validators.generated.ts': 'envelopes-coordination',
-  'src/tasks/validators.generated.ts': 'envelopes-tasks',
-  'src/work-units/validators.generated.ts': 'envelopes-work-units',
-};
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -38,10 +28,9 @@ function importsOf(file: string): string[] {
 describe('the layers above the pure core', () => {
   const files = sources(join(root, 'src')).filter((file) => !relative(root, file).startsWith('src/cli/'));
 
-  it('import nothing from src/cli/ but what is listed as not yet moved', () => {
+  it('import nothing from src/cli/ (generated validators included)', () => {
     const offending = files.flatMap((file) => {
       const name = relative(root, file);
-      if (name in NOT_YET_MOVED) return [];
       return importsOf(file)
         .filter((target) => target.startsWith('src/cli/'))
         .map((target) => `${name} imports ${target}`);
@@ -51,9 +40,38 @@ describe('the layers above the pure core', () => {
 
   it('flows, hooks, the dashboard and the input readers take the application context, not the CLI', () => {
     const moved = ['src/flow', 'src/integrations', 'src/serve', 'src/input', 'src/probes', 'src/work-units', 'src/app'];
-    const users = files.filter((file) => moved.some((folder) => relative(root, file).startsWith(`${folder}/`)) && !relative(root, file).endsWith('.generated.ts'));
+    const users = files.filter(
+      (file) => moved.some((folder) => relative(root, file).startsWith(`${folder}/`)) && !relative(root, file).endsWith('.generated.ts'),
+    );
     expect(users.length).toBeGreaterThan(20);
     for (const file of users) expect(readFileSync(file, 'utf8'), relative(root, file)).not.toMatch(/import[^;]*\bCommandContext\b/);
+  });
+});
+
+describe('the MCP server', () => {
+  const mcpFiles = sources(join(root, 'src/mcp'));
+  /** The stdio transport frames the protocol's messages on stdout: the one writer there. */
+  const TRANSPORT = 'src/mcp/stdio-transport.ts';
+
+  it('captures no printed output: no Output, no text sink, no std-stream hook, no stdout but the transport framing', () => {
+    expect(mcpFiles.map((file) => relative(root, file))).toContain(TRANSPORT);
+    const offending = mcpFiles.flatMap((file) => {
+      const name = relative(root, file);
+      const text = readFileSync(file, 'utf8');
+      const printing = importsOf(file)
+        .filter((target) => /^src\/cli\/(output|stdio|std-streams)(\.js)?$/.test(target))
+        .map((target) => `${name} imports ${target}`);
+      const named = (text.match(/\b(TextSink|Output|OutputMode|Capture|whenCreated)\b/g) ?? []).map((word) => `${name} names ${word}`);
+      const stdout = name === TRANSPORT ? [] : (text.match(/process\.stdout/g) ?? []).map(() => `${name} writes to process.stdout`);
+      return [...printing, ...named, ...stdout];
+    });
+    expect(offending).toEqual([]);
+  });
+
+  it('runs the application commands: the tools call src/app/commands/, never a CLI command', () => {
+    const server = readFileSync(join(root, 'src/mcp/server.ts'), 'utf8');
+    expect(importsOf(join(root, 'src/mcp/server.ts')).filter((target) => target.startsWith('src/app/commands/')).length).toBeGreaterThanOrEqual(5);
+    expect(server).not.toMatch(/cli\/commands/);
   });
 });
 

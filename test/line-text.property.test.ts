@@ -48,11 +48,17 @@ describe('line text decoding', () => {
 
   it('decodes ASCII-only blocks (the Latin-1 path) exactly', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 30 }), { minLength: 1, maxLength: 20 }), (texts) => {
-        const { bytes, lines } = block(texts);
-        expect(isAsciiBlock(bytes)).toBe(true);
-        expect(decodeAll(bytes)).toEqual(lines);
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 30 }), {
+          minLength: 1,
+          maxLength: 20,
+        }),
+        (texts) => {
+          const { bytes, lines } = block(texts);
+          expect(isAsciiBlock(bytes)).toBe(true);
+          expect(decodeAll(bytes)).toEqual(lines);
+        },
+      ),
       { numRuns: 200 },
     );
   });

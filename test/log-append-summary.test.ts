@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StoredEventSchema, type StoredEvent } from '../events/envelope.js';
-import { AppendSummaryEnvelope } from '../src/cli/envelopes.js';
+import { AppendSummaryEnvelope } from '../src/app/envelopes/foundation.js';
 import { batonIn, errorEnvelopeOf, jsonLines, startBaton, type CliResult } from './helpers/cli.js';
 import { envelopeProblem } from './helpers/envelope-schemas.js';
 import { makeTempDir, removeTempDirs, storedEvents, storedLines } from './helpers/workspace.js';
@@ -17,7 +17,8 @@ afterAll(removeTempDirs);
 
 const NOW = '2026-11-26T15:00:00.000Z';
 const env = { BATON_NOW: NOW };
-const note = (stream: string, text: string, extra: Record<string, unknown> = {}): string => JSON.stringify({ type: 'note.recorded', stream, data: { text }, ...extra });
+const note = (stream: string, text: string, extra: Record<string, unknown> = {}): string =>
+  JSON.stringify({ type: 'note.recorded', stream, data: { text }, ...extra });
 const notes = (n: number, stream = 'note/s'): string => Array.from({ length: n }, (_, i) => note(stream, `n ${i}`)).join('\n') + '\n';
 
 async function run(dir: string, args: string[], input?: string): Promise<CliResult> {
@@ -65,11 +66,15 @@ describe('log append --events in JSON mode prints one append_summary', () => {
     const first = await run(dir, ['log', 'append', '--events', file, '--batch', '--idempotency-key', 'k-1']);
     expect(first.code, first.stdout + first.stderr).toBe(0);
     const head = await lastStored(dir);
-    expect(jsonLines(first.stdout)).toEqual([{ v: 1, type: 'append_summary', generated_at: NOW, count: 4, calls: 1, first_seq: 1, last_seq: 4, head_hash: head.hash, deduplicated: 0 }]);
+    expect(jsonLines(first.stdout)).toEqual([
+      { v: 1, type: 'append_summary', generated_at: NOW, count: 4, calls: 1, first_seq: 1, last_seq: 4, head_hash: head.hash, deduplicated: 0 },
+    ]);
     await run(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/x', '--data', '{"text":"after"}']);
     const retry = await run(dir, ['log', 'append', '--events', file, '--batch', '--idempotency-key', 'k-1']);
     expect(retry.code).toBe(0);
-    expect(jsonLines(retry.stdout)).toEqual([{ v: 1, type: 'append_summary', generated_at: NOW, count: 4, calls: 1, first_seq: 1, last_seq: 4, head_hash: head.hash, deduplicated: 4 }]);
+    expect(jsonLines(retry.stdout)).toEqual([
+      { v: 1, type: 'append_summary', generated_at: NOW, count: 4, calls: 1, first_seq: 1, last_seq: 4, head_hash: head.hash, deduplicated: 4 },
+    ]);
     expect(storedEvents(dir)).toHaveLength(5);
   });
 
@@ -77,7 +82,9 @@ describe('log append --events in JSON mode prints one append_summary', () => {
     const dir = makeTempDir('baton-summary-one-');
     const r = await run(dir, ['log', 'append', '--events', '-'], notes(1));
     const head = await lastStored(dir);
-    expect(jsonLines(r.stdout)).toEqual([{ v: 1, type: 'append_summary', generated_at: NOW, count: 1, calls: 1, first_seq: 1, last_seq: 1, head_hash: head.hash, deduplicated: 0 }]);
+    expect(jsonLines(r.stdout)).toEqual([
+      { v: 1, type: 'append_summary', generated_at: NOW, count: 1, calls: 1, first_seq: 1, last_seq: 1, head_hash: head.hash, deduplicated: 0 },
+    ]);
     const human = await run(dir, ['--human', 'log', 'append', '--events', '-'], notes(1));
     expect(human.stdout).toBe(`appended 1 event in 1 batch: seq 2…2, head ${(await lastStored(dir)).hash.slice(0, 12)}\n`);
   });
@@ -86,7 +93,9 @@ describe('log append --events in JSON mode prints one append_summary', () => {
     const dir = makeTempDir('baton-summary-single-');
     const r = await run(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/x', '--data', '{"text":"one"}']);
     const event = await lastStored(dir);
-    expect(r.stdout).toBe(`${JSON.stringify({ v: 1, type: 'appended', generated_at: NOW, events: [{ seq: 1, id: event.id, type: 'note.recorded', stream: 'note/x', hash: event.hash }], deduplicated: false })}\n`);
+    expect(r.stdout).toBe(
+      `${JSON.stringify({ v: 1, type: 'appended', generated_at: NOW, events: [{ seq: 1, id: event.id, type: 'note.recorded', stream: 'note/x', hash: event.hash }], deduplicated: false })}\n`,
+    );
   });
 });
 
@@ -95,7 +104,10 @@ describe('--each keeps an appended envelope per call', () => {
     const dir = makeTempDir('baton-summary-each-');
     const r = await run(dir, ['log', 'append', '--events', '-', '--each'], notes(3));
     expect(r.code).toBe(0);
-    const expected = storedEvents(dir).map((e) => `${JSON.stringify({ v: 1, type: 'appended', generated_at: NOW, events: [{ seq: e.seq, id: e.id, type: e.type, stream: e.stream, hash: e.hash }], deduplicated: false })}\n`);
+    const expected = storedEvents(dir).map(
+      (e) =>
+        `${JSON.stringify({ v: 1, type: 'appended', generated_at: NOW, events: [{ seq: e.seq, id: e.id, type: e.type, stream: e.stream, hash: e.hash }], deduplicated: false })}\n`,
+    );
     expect(expected).toHaveLength(3);
     expect(r.stdout).toBe(expected.join(''));
   });
@@ -134,7 +146,17 @@ describe('an append that fails half-way reports what landed, then the error', ()
     expect(lines).toHaveLength(2);
     const landed = storedEvents(dir);
     expect(landed.map((e) => (e.data as { text: string }).text)).toEqual(['one', 'two']);
-    expect(lines[0]).toEqual({ v: 1, type: 'append_summary', generated_at: NOW, count: 2, calls: 2, first_seq: 1, last_seq: 2, head_hash: landed[1]!.hash, deduplicated: 0 });
+    expect(lines[0]).toEqual({
+      v: 1,
+      type: 'append_summary',
+      generated_at: NOW,
+      count: 2,
+      calls: 2,
+      first_seq: 1,
+      last_seq: 2,
+      head_hash: landed[1]!.hash,
+      deduplicated: 0,
+    });
     expect(errorEnvelopeOf(r).code).toBe('CONFLICT');
   });
 

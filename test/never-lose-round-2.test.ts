@@ -19,13 +19,15 @@ async function workspaceWithNotes(texts: readonly string[], prefix = 'baton-ack-
   const dir = makeTempDir(prefix);
   expect((await batonIn(dir, ['init'])).code).toBe(0);
   for (const text of texts) {
-    const r = await batonIn(dir, ['--json', 'log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', JSON.stringify({ text })], { env: NOW });
+    const r = await batonIn(dir, ['--json', 'log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', JSON.stringify({ text })], {
+      env: NOW,
+    });
     expect(r.code, r.stderr).toBe(0);
   }
   return dir;
 }
 
-describe('an export never lands in any workspace\'s .baton/, and never replaces a file unasked', () => {
+describe("an export never lands in any workspace's .baton/, and never replaces a file unasked", () => {
   it('baton --dir A log export --out B/.baton/log/000000000001.jsonl is refused: B keeps its three events and verifies', async () => {
     const a = await workspaceWithNotes(['a1'], 'baton-export-a-');
     const b = await workspaceWithNotes(['b1', 'b2', 'b3'], 'baton-export-b-');
@@ -37,7 +39,7 @@ describe('an export never lands in any workspace\'s .baton/, and never replaces 
     expect(JSON.parse(verify.stdout)).toMatchObject({ ok: true, head_seq: 3 });
   });
 
-  it('refuses a new file in another workspace\'s .baton/ too, reached directly or through a link, and a renamed store\'s log/', async () => {
+  it("refuses a new file in another workspace's .baton/ too, reached directly or through a link, and a renamed store's log/", async () => {
     const a = await workspaceWithNotes(['a1'], 'baton-export-a-');
     const b = await workspaceWithNotes(['b1', 'b2'], 'baton-export-b-');
     const outside = makeTempDir('baton-export-links-');
@@ -134,7 +136,12 @@ describe('a whole last event whose newline is missing or damaged is acknowledged
 
     const repair = await batonIn(dir, ['--json', 'log', 'repair'], { env: NOW });
     expect(repair.code, repair.stderr).toBe(0);
-    expect(jsonLines(repair.stdout)[0]).toMatchObject({ type: 'log_repair', action: 'repaired', head_seq: 2, record: { reason: 'newline_missing', seq: 1, offset: committed.length - 1, replaced: null } });
+    expect(jsonLines(repair.stdout)[0]).toMatchObject({
+      type: 'log_repair',
+      action: 'repaired',
+      head_seq: 2,
+      record: { reason: 'newline_missing', seq: 1, offset: committed.length - 1, replaced: null },
+    });
     const retry = await batonIn(dir, keyed, { env: NOW });
     expect(jsonLines(retry.stdout)[0]).toMatchObject({ deduplicated: true, events: acknowledged.events.map((e) => ({ seq: e.seq, hash: e.hash })) });
     expect(storedEvents(dir).map((e) => e.type)).toEqual(['note.recorded', 'log.repaired']);
@@ -150,7 +157,10 @@ describe('a whole last event whose newline is missing or damaged is acknowledged
     expect(verify.code).toBe(3);
     expect(jsonLines(verify.stdout)[0]).toMatchObject({ ok: false, head_seq: 2, first_bad: { seq: 3, offset: thirdStart, tail: 'torn' } });
     const repair = await batonIn(dir, ['--json', 'log', 'repair'], { env: NOW });
-    expect(jsonLines(repair.stdout)[0]).toMatchObject({ action: 'quarantined', record: { reason: 'torn_tail', offset: thirdStart, bytes: committed.length - 40 - thirdStart } });
+    expect(jsonLines(repair.stdout)[0]).toMatchObject({
+      action: 'quarantined',
+      record: { reason: 'torn_tail', offset: thirdStart, bytes: committed.length - 40 - thirdStart },
+    });
     expect(JSON.parse((await batonIn(dir, ['--json', 'log', 'verify'], { env: NOW })).stdout)).toMatchObject({ ok: true, head_seq: 3 });
   });
 });
@@ -160,7 +170,7 @@ describe('no file outside .baton/ is written through a link Baton did not create
   function plantFileLink(dir: string, rel: string): { outside: string; victim: string } {
     const outside = makeTempDir('baton-elsewhere-');
     const victim = join(outside, 'target');
-    writeFileSync(victim, 'not Baton\'s\n');
+    writeFileSync(victim, "not Baton's\n");
     mkdirSync(join(dir, rel, '..'), { recursive: true });
     symlinkSync(victim, join(dir, rel));
     return { outside, victim };
@@ -173,7 +183,7 @@ describe('no file outside .baton/ is written through a link Baton did not create
     const r = await batonIn(ws, ['--json', '--dir', ws, 'init', '--gitignore'], { env: NOW });
     expectRefused(r, 3, 'SYMLINK_REFUSED', '.gitignore');
     expect(hashTree(outside)).toEqual(digest);
-    expect(readFileSync(victim, 'utf8')).toBe('not Baton\'s\n');
+    expect(readFileSync(victim, 'utf8')).toBe("not Baton's\n");
     // A dangling link is no way out either: nothing is created where it points.
     const dangling = makeTempDir('baton-gitignore-');
     const nowhere = join(makeTempDir('baton-elsewhere-'), 'absent');
@@ -218,7 +228,7 @@ describe('no file outside .baton/ is written through a link Baton did not create
     expect(ws.headSeq()).toBe(head);
   });
 
-  it('Agent Flow\'s deep-dive state file link is refused: nothing written outside', async () => {
+  it("Agent Flow's deep-dive state file link is refused: nothing written outside", async () => {
     const ws = makeTempDir('baton-flow-links-');
     const { outside } = plantFileLink(ws, '.claude/deep-dive.local.md');
     const digest = hashTree(outside);

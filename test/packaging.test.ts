@@ -16,7 +16,13 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 afterAll(removeTempDirs);
 
 /** What the tarball may hold: the CLI bundle, the library and its types, and the documents. */
-const ALLOWED = [/^dist\/bin\/[^/]+\.js$/, /^dist\/bin\/validators\.codecache$/, /^dist\/(src|events|machines|deciders|projections)\/.+\.(js|d\.ts)$/, /^(package\.json|README\.md|ARCHITECTURE\.md|LICENSE)$/, /^schemas\/.+\.json$/];
+const ALLOWED = [
+  /^dist\/bin\/[^/]+\.js$/,
+  /^dist\/bin\/validators\.codecache$/,
+  /^dist\/(src|events|machines|deciders|projections)\/.+\.(js|d\.ts)$/,
+  /^(package\.json|README\.md|ARCHITECTURE\.md|LICENSE)$/,
+  /^schemas\/.+\.json$/,
+];
 
 describe('the packed package', () => {
   let tarball: string;
@@ -24,7 +30,11 @@ describe('the packed package', () => {
 
   it('holds only what runs: no tests, no benches, no sources or maps; a LICENSE and the baton bin', async () => {
     const out = makeTempDir('baton-pack-');
-    const { stdout } = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', out], { cwd: root, env: childEnv(), maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', out], {
+      cwd: root,
+      env: childEnv(),
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[]; size: number; unpackedSize: number }[];
     tarball = join(out, packed!.filename);
     files = packed!.files.map((f) => f.path);
@@ -36,7 +46,7 @@ describe('the packed package', () => {
     expect(files).toContain('LICENSE');
     expect(files).toContain('schemas/index.json');
     expect(files).toContain('schemas/envelopes/error.schema.json');
-    expect(files.some((f) => /(^|\/)(test|bench)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toBe(false);
+    expect(files.some((f) => /(^|\/)(test|bench)\//.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toBe(false);
     // A budget, so that nothing large creeps in unnoticed.
     expect(packed!.unpackedSize).toBeLessThan(12 * 1024 * 1024);
   }, 120_000);
@@ -44,7 +54,10 @@ describe('the packed package', () => {
   it('installs into a fresh prefix and its baton runs: --version, init, a claim, status', async () => {
     expect(tarball).toBeDefined();
     const prefix = makeTempDir('baton-prefix-');
-    await exec('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--ignore-scripts', tarball], { env: childEnv(), maxBuffer: 64 * 1024 * 1024 });
+    await exec('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--ignore-scripts', tarball], {
+      env: childEnv(),
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const bin = join(prefix, 'bin', 'baton');
     const ws = makeTempDir('baton-installed-');
     const env = childEnv({ BATON_NOW: '2026-04-17T10:00:00Z' });
@@ -64,7 +77,15 @@ describe('the packed package', () => {
     expect(status.baton.initiatives.map((i) => i.initiative)).toEqual(['INIT-1']);
     // The installed library finds its block hasher (hash-wasm, a runtime dependency): the XXH3-128 reference vector for no bytes.
     const hasher = pathToFileURL(join(prefix, 'lib', 'node_modules', 'baton-state', 'dist', 'src', 'store', 'jsonl', 'block-hasher.js')).href;
-    const digest = await exec(process.execPath, ['--input-type=module', '-e', `const { loadBlockHasher } = await import(${JSON.stringify(hasher)}); console.log((await loadBlockHasher())(new Uint8Array(0)));`], { env, cwd: ws });
+    const digest = await exec(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { loadBlockHasher } = await import(${JSON.stringify(hasher)}); console.log((await loadBlockHasher())(new Uint8Array(0)));`,
+      ],
+      { env, cwd: ws },
+    );
     expect(digest.stdout.trim()).toBe('99aa06d3014798d86001c324468d497f');
   }, 240_000);
 });

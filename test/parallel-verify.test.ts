@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defineEvent } from '../events/catalog.js';
 import { StoredEventSchema, type NewEvent } from '../events/envelope.js';
 import { createCatalog } from '../events/index.js';
-import { LogVerificationEnvelope } from '../src/cli/envelopes.js';
+import { LogVerificationEnvelope } from '../src/app/envelopes/foundation.js';
 import { isBatonError } from '../src/errors.js';
 import { ChainChecker } from '../src/store/chain-checker.js';
 import type { VerifyReport } from '../src/store/contract.js';
@@ -117,7 +117,7 @@ function brokenLog(base: number, tail: Tail, corruption: Corruption): string {
   /** Every line (its bytes with the newline) of every file, and which file it is in. */
   const lines = files.flatMap((file, f) => {
     const out: { f: number; bytes: Buffer }[] = [];
-    for (let start = 0; start < file.bytes.length; ) {
+    for (let start = 0; start < file.bytes.length;) {
       const nl = file.bytes.indexOf(0x0a, start);
       const end = nl < 0 ? file.bytes.length : nl + 1;
       out.push({ f, bytes: file.bytes.subarray(start, end) });
@@ -187,22 +187,28 @@ describe('parallel verify gives the serial report', () => {
   it('for ranges checked on their own and merged in log order (random range sizes: one to dozens of ranges per segment)', async () => {
     let bad = 0;
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 1 }), tailArb, corruptionArb, fc.integer({ min: 40, max: 5_000 }), async (base, tail, corruption, rangeBytes) => {
-        const dir = brokenLog(base, tail, corruption);
-        try {
-          const serial = await serialVerify(dir);
-          const plan = planRanges(listSegments(logDir(dir)), () => rangeBytes);
-          const merged = await mergeRanges(plan, (range) => checkRange(range, new ChainChecker(catalog, 'first-line')));
-          // The ranges answer for the committed lines; the store then names an uncommitted tail itself, either way.
-          const committed = serial.first_bad?.tail !== undefined ? { ...serial, ok: true, first_bad: null } : serial;
-          expect(merged).toEqual(committed);
-          // toEqual ignores key order; the CLI prints the report as JSON.
-          expect(JSON.stringify(merged)).toBe(JSON.stringify(committed));
-          if (!serial.ok) bad += 1;
-        } finally {
-          rmSync(dir, { recursive: true, force: true });
-        }
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 1 }),
+        tailArb,
+        corruptionArb,
+        fc.integer({ min: 40, max: 5_000 }),
+        async (base, tail, corruption, rangeBytes) => {
+          const dir = brokenLog(base, tail, corruption);
+          try {
+            const serial = await serialVerify(dir);
+            const plan = planRanges(listSegments(logDir(dir)), () => rangeBytes);
+            const merged = await mergeRanges(plan, (range) => checkRange(range, new ChainChecker(catalog, 'first-line')));
+            // The ranges answer for the committed lines; the store then names an uncommitted tail itself, either way.
+            const committed = serial.first_bad?.tail !== undefined ? { ...serial, ok: true, first_bad: null } : serial;
+            expect(merged).toEqual(committed);
+            // toEqual ignores key order; the CLI prints the report as JSON.
+            expect(JSON.stringify(merged)).toBe(JSON.stringify(committed));
+            if (!serial.ok) bad += 1;
+          } finally {
+            rmSync(dir, { recursive: true, force: true });
+          }
+        },
+      ),
       { numRuns: 200 },
     );
     // The corruptions do break logs (most of them).
@@ -267,7 +273,11 @@ describe('when verify stays serial', () => {
       class FailingWorker extends EventEmitter {
         constructor() {
           super();
-          setImmediate(() => (failure === 'error' ? this.emit('error', new Error('Cannot find module verify-worker.js')) : (this.emit('message', { kind: 'ready' }), this.emit('exit', 1))));
+          setImmediate(() =>
+            failure === 'error'
+              ? this.emit('error', new Error('Cannot find module verify-worker.js'))
+              : (this.emit('message', { kind: 'ready' }), this.emit('exit', 1)),
+          );
         }
         postMessage(): void {}
         terminate(): Promise<number> {
@@ -291,7 +301,12 @@ describe('when verify stays serial', () => {
   });
 
   it('refuses a threshold or range size that is not a byte count', () => {
-    for (const options of [{ parallelVerifyMinBytes: -1 }, { parallelVerifyMinBytes: Number.NaN }, { parallelVerifyRangeBytes: 0 }, { parallelVerifyRangeBytes: 1.5 }]) {
+    for (const options of [
+      { parallelVerifyMinBytes: -1 },
+      { parallelVerifyMinBytes: Number.NaN },
+      { parallelVerifyRangeBytes: 0 },
+      { parallelVerifyRangeBytes: 1.5 },
+    ]) {
       let error: unknown;
       try {
         new JsonlEventStore(baseDirs[1]!, options);

@@ -22,7 +22,13 @@ async function buildLog(options: { segmentBytes?: number } = {}): Promise<string
   const dir = makeTempDir('baton-partial-read-');
   const store = new JsonlEventStore(dir, { now: () => NOW, ...options });
   for (let seq = 1; seq <= EVENTS; seq += 100) {
-    await store.append(Array.from({ length: 100 }, (_, i) => ({ type: 'note.recorded', stream: `note/s${(seq + i) % 7}`, data: { text: `event number ${seq + i} of the log` } })));
+    await store.append(
+      Array.from({ length: 100 }, (_, i) => ({
+        type: 'note.recorded',
+        stream: `note/s${(seq + i) % 7}`,
+        data: { text: `event number ${seq + i} of the log` },
+      })),
+    );
   }
   await store.close();
   return dir;
@@ -49,7 +55,12 @@ function locate(dir: string, seq: number): { path: string; segment: string; offs
     const text = readFileSync(path, 'utf8');
     const at = text.indexOf(`{"v":1,"seq":${seq},`);
     if (at < 0) continue;
-    return { path, segment: basename(path), offset: Buffer.byteLength(text.slice(0, at)), letter: Buffer.byteLength(text.slice(0, text.indexOf('event number', at))) };
+    return {
+      path,
+      segment: basename(path),
+      offset: Buffer.byteLength(text.slice(0, at)),
+      letter: Buffer.byteLength(text.slice(0, text.indexOf('event number', at))),
+    };
   }
   throw new Error(`seq ${seq} not found`);
 }

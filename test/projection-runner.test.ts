@@ -49,7 +49,13 @@ const noteTexts: Projection<NoteTextsState, { v: 1; type: 'note_texts'; generate
     }
     return state;
   },
-  view: (state, now) => ({ v: 1, type: 'note_texts', generated_at: now, count: state.count, last: state.order.map((s): [string, string] => [s, state.last[s]!]) }),
+  view: (state, now) => ({
+    v: 1,
+    type: 'note_texts',
+    generated_at: now,
+    count: state.count,
+    last: state.order.map((s): [string, string] => [s, state.last[s]!]),
+  }),
 };
 
 const arbEvent: fc.Arbitrary<NewEvent> = fc.oneof(
@@ -110,7 +116,11 @@ function viewsOf(runs: readonly ProjectionRun<unknown, unknown>[]): string {
 }
 
 /** A store that delegates to another and counts reads, or tampers with what they return. */
-function wrapStore(inner: EventStore, onRead: (options: ReadOptions) => void, mapRead?: (events: AsyncIterable<StoredEvent>) => AsyncIterable<StoredEvent>): EventStore {
+function wrapStore(
+  inner: EventStore,
+  onRead: (options: ReadOptions) => void,
+  mapRead?: (events: AsyncIterable<StoredEvent>) => AsyncIterable<StoredEvent>,
+): EventStore {
   return new Proxy(inner, {
     get(target, key, receiver) {
       if (key === 'read') {
@@ -142,30 +152,34 @@ describe.each(Object.keys(STORES) as (keyof typeof STORES)[])('projection runner
 
   it('folding incrementally through snapshots at random cut points equals folding from scratch, byte for byte', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(arbEvent, { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 5 }), fc.integer({ min: 1, max: 4 }), async (events, rawCuts, chunk) =>
-        withFresh(async ({ store, cacheDir }) => {
-          const cuts = [...new Set(rawCuts.map((c) => c % (events.length + 1)))].sort((a, b) => a - b);
-          let appended = 0;
-          let snapshotSeq = 0;
-          for (const cut of [...cuts, events.length]) {
-            await appendAll(store, events.slice(appended, cut), chunk);
-            appended = cut;
-            const incremental = await runProjections(store, [logStatsProjection, noteTexts], { catalog, cacheDir, now: NOW, snapshotEvery: 1 });
-            const scratch = await runProjections(store, [logStatsProjection, noteTexts], { catalog, now: NOW });
-            for (const run of incremental) {
-              expect(run.from_snapshot).toBe(snapshotSeq > 0);
-              expect(run.folded).toBe(cut - snapshotSeq);
-              expect(run.seq).toBe(cut);
+      fc.asyncProperty(
+        fc.array(arbEvent, { maxLength: 30 }),
+        fc.array(fc.nat(), { maxLength: 5 }),
+        fc.integer({ min: 1, max: 4 }),
+        async (events, rawCuts, chunk) =>
+          withFresh(async ({ store, cacheDir }) => {
+            const cuts = [...new Set(rawCuts.map((c) => c % (events.length + 1)))].sort((a, b) => a - b);
+            let appended = 0;
+            let snapshotSeq = 0;
+            for (const cut of [...cuts, events.length]) {
+              await appendAll(store, events.slice(appended, cut), chunk);
+              appended = cut;
+              const incremental = await runProjections(store, [logStatsProjection, noteTexts], { catalog, cacheDir, now: NOW, snapshotEvery: 1 });
+              const scratch = await runProjections(store, [logStatsProjection, noteTexts], { catalog, now: NOW });
+              for (const run of incremental) {
+                expect(run.from_snapshot).toBe(snapshotSeq > 0);
+                expect(run.folded).toBe(cut - snapshotSeq);
+                expect(run.seq).toBe(cut);
+              }
+              expect(scratch.every((r) => !r.from_snapshot && r.folded === cut && r.snapshot.kind === SnapshotOutcome.DISABLED)).toBe(true);
+              expect(viewsOf(incremental)).toBe(viewsOf(scratch));
+              expect(viewsOf(incremental)).toBe(await referenceViews(store));
+              // The states agree too, in the form a snapshot stores them.
+              expect(JSON.stringify(logStatsProjection.serialize!(incremental[0].state))).toBe(JSON.stringify(logStatsProjection.serialize!(scratch[0].state)));
+              expect(JSON.stringify(incremental[1].state)).toBe(JSON.stringify(scratch[1].state));
+              if (cut > 0) snapshotSeq = cut;
             }
-            expect(scratch.every((r) => !r.from_snapshot && r.folded === cut && r.snapshot.kind === SnapshotOutcome.DISABLED)).toBe(true);
-            expect(viewsOf(incremental)).toBe(viewsOf(scratch));
-            expect(viewsOf(incremental)).toBe(await referenceViews(store));
-            // The states agree too, in the form a snapshot stores them.
-            expect(JSON.stringify(logStatsProjection.serialize!(incremental[0].state))).toBe(JSON.stringify(logStatsProjection.serialize!(scratch[0].state)));
-            expect(JSON.stringify(incremental[1].state)).toBe(JSON.stringify(scratch[1].state));
-            if (cut > 0) snapshotSeq = cut;
-          }
-        }),
+          }),
       ),
       { numRuns: RUNS[kind] },
     );
@@ -381,7 +395,12 @@ describe('projection runner', () => {
     await appendAll(store, notes(11, 'w'));
     expect(await runProjection(store, scaled, { catalog, cacheDir, now: NOW })).toMatchObject({ from_snapshot: true, folded: 11, snapshot_written: false });
     await appendAll(store, notes(1, 'x'));
-    expect(await runProjection(store, scaled, { catalog, cacheDir, now: NOW })).toMatchObject({ from_snapshot: true, folded: 12, snapshot_written: true, seq: 18 });
+    expect(await runProjection(store, scaled, { catalog, cacheDir, now: NOW })).toMatchObject({
+      from_snapshot: true,
+      folded: 12,
+      snapshot_written: true,
+      seq: 18,
+    });
   });
 
   it('folds several projections in one pass over the log, each from its own snapshot', async () => {
@@ -501,7 +520,7 @@ describe('views over one fold (Projection.fold)', () => {
     const first = family();
     await runProjection(store, first.member('a'), { catalog, now: NOW, cacheDir, snapshotEvery: 1 }); // snapshot of a at seq 6
     await appendAll(store, notes(4), 2);
-    const { counter, member } = family(1, (first.member('x').fold as object));
+    const { counter, member } = family(1, first.member('x').fold as object);
     const runs = await runProjections(store, [member('a'), member('b'), member('c', 2)], { catalog, now: NOW, cacheDir });
     expect(runs.map((r) => r.view)).toEqual(['a:10@10', 'b:10@10', 'c:10@10']);
     expect(runs[0]!.from_snapshot).toBe(true);

@@ -23,8 +23,14 @@ describe('the pure core', () => {
   const files = PURE.flatMap((folder) => sources(join(root, folder)));
 
   it('is every file of its four folders', () => {
-    for (const folder of PURE) expect(files.some((f) => relative(root, f).startsWith(`${folder}/`)), folder).toBe(true);
-    expect(files.map((f) => relative(root, f))).toEqual(expect.arrayContaining(['projections/log-stats.ts', 'projections/projection.ts', 'deciders/decision.ts', 'events/baton-event.ts']));
+    for (const folder of PURE)
+      expect(
+        files.some((f) => relative(root, f).startsWith(`${folder}/`)),
+        folder,
+      ).toBe(true);
+    expect(files.map((f) => relative(root, f))).toEqual(
+      expect.arrayContaining(['projections/log-stats.ts', 'projections/projection.ts', 'deciders/decision.ts', 'events/baton-event.ts']),
+    );
   });
 
   it('imports nothing with I/O, nothing from src/, and never reads the clock or the environment', () => {

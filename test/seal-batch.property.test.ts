@@ -70,7 +70,12 @@ describe('sealBatch', () => {
   });
 
   it('hands back bytes the batch owns unless the caller borrows the sealing buffer', () => {
-    const note = (text: string): ValidatedBatch => ({ events: [{ type: 'note.recorded', stream: 'note/a', data: { text }, actor: undefined, at: undefined }], digest: '', idempotencyKey: undefined, expected: new Map() });
+    const note = (text: string): ValidatedBatch => ({
+      events: [{ type: 'note.recorded', stream: 'note/a', data: { text }, actor: undefined, at: undefined }],
+      digest: '',
+      idempotencyKey: undefined,
+      expected: new Map(),
+    });
     const head = { seq: 0, hash: '0'.repeat(64) };
     const ctx = { now: () => '2025-06-07T08:09:10.000Z', defaultActor: 'system' };
     const owned = sealBatch(note('first'), head, ctx);

@@ -136,7 +136,10 @@ describe('the cache of seal-checked blocks', () => {
     expect(checkers).toHaveLength(1);
     expect(start.mock.calls[0]![0][0]).toBe(paths[firstChanged]);
     expect(checkers[0]!.linesCheckedHere).toBe(0);
-    expect(outcome.error).toMatchObject({ code: 'LOG_CORRUPT', details: { segment: target.split('/').at(-1), reason: 'hash does not match the event content (tampered)' } });
+    expect(outcome.error).toMatchObject({
+      code: 'LOG_CORRUPT',
+      details: { segment: target.split('/').at(-1), reason: 'hash does not match the event content (tampered)' },
+    });
     expect(outcome).toEqual(await readAll(workspace, NO_CACHE, 'read'));
   });
 
@@ -151,7 +154,10 @@ describe('the cache of seal-checked blocks', () => {
     const loads = spyOnLoads();
     const outcome = await cached('read', workspace);
     const lineStart = bytes.lastIndexOf(0x0a, at) + 1;
-    expect(outcome.error).toMatchObject({ code: 'LOG_CORRUPT', details: { seq: 5001, offset: lineStart, reason: 'hash does not match the event content (tampered)' } });
+    expect(outcome.error).toMatchObject({
+      code: 'LOG_CORRUPT',
+      details: { seq: 5001, offset: lineStart, reason: 'hash does not match the event content (tampered)' },
+    });
     expect(outcome.seqs).toHaveLength(5000);
     expect(loads()[0]!.blocksVouched).toBeGreaterThanOrEqual(1);
     expect(outcome).toEqual(await readAll(workspace, NO_CACHE, 'read'));
@@ -180,7 +186,10 @@ describe('the cache of seal-checked blocks', () => {
     ['of another version', (real: string[]) => JSON.stringify({ v: 3, digests: real })],
     ['holding one digest that is not 32 hex digits', (real: string[]) => JSON.stringify({ v: 2, digests: [...real, 'ABC'] })],
     // The format before XXH3: the SHA-256 of the very same blocks.
-    ['of version 1, SHA-256 digests of the same blocks', (_real: string[], workspace: string) => JSON.stringify({ v: 1, digests: segmentPaths(workspace).map((path) => sha256Hex(readFileSync(path))) })],
+    [
+      'of version 1, SHA-256 digests of the same blocks',
+      (_real: string[], workspace: string) => JSON.stringify({ v: 1, digests: segmentPaths(workspace).map((path) => sha256Hex(readFileSync(path))) }),
+    ],
   ])('a cache file %s is an empty cache (even when it names the right blocks), and is replaced', async (_name, spoil) => {
     const workspace = copyOf(small);
     await cached('read', workspace);
@@ -193,7 +202,7 @@ describe('the cache of seal-checked blocks', () => {
     expect(JSON.parse(readFileSync(cacheFile(workspace), 'utf8'))).toEqual({ v: 2, digests: real });
   });
 
-  it('a block is known by the XXH3-128 of its bytes, the reader\'s 1 MiB blocks cut at line ends', async () => {
+  it("a block is known by the XXH3-128 of its bytes, the reader's 1 MiB blocks cut at line ends", async () => {
     const hasher = await loadBlockHasher();
     // The reference vector of XXH3-128 (seed 0) for no bytes.
     expect(hasher!(new Uint8Array(0))).toBe('99aa06d3014798d86001c324468d497f');
@@ -203,7 +212,7 @@ describe('the cache of seal-checked blocks', () => {
     // The blocks as the reader cuts them: 1 MiB, ending after the last whole line within it.
     const bytes = readFileSync(segmentPaths(workspace)[0]!);
     const blocks: string[] = [];
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       const end = bytes.lastIndexOf(0x0a, Math.min(bytes.length, at + (1 << 20)) - 1) + 1;
       blocks.push(await xxhash128(bytes.subarray(at, end)));
       at = end;
@@ -212,7 +221,7 @@ describe('the cache of seal-checked blocks', () => {
     expect(recorded).toEqual(blocks);
   });
 
-  it('processes saving at once keep each other\'s blocks, and the newest 8,192 are kept', async () => {
+  it("processes saving at once keep each other's blocks, and the newest 8,192 are kept", async () => {
     const dir = makeTempDir();
     const hex = (i: number) => i.toString(16).padStart(32, '0');
     const hasher = (await loadBlockHasher())!;

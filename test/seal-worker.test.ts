@@ -97,7 +97,10 @@ describe('seal checks on a worker thread', () => {
     expectWorkerDidTheChecking(start);
     const lineStart = bytes.lastIndexOf(0x0a, at) + 1;
     const seq = Number(/"seq":(\d+)/.exec(bytes.toString('utf8', lineStart, lineStart + 40))![1]);
-    expect(outcome.error).toMatchObject({ code: 'LOG_CORRUPT', details: { seq, offset: lineStart, reason: 'hash does not match the event content (tampered)' } });
+    expect(outcome.error).toMatchObject({
+      code: 'LOG_CORRUPT',
+      details: { seq, offset: lineStart, reason: 'hash does not match the event content (tampered)' },
+    });
     expect(outcome.seqs).toHaveLength(seq - 1);
     expect(outcome).toEqual(await readAll(workspace, INLINE, 'read'));
   });
@@ -107,7 +110,7 @@ describe('seal checks on a worker thread', () => {
     const segment = segmentPaths(workspace)[1]!;
     const bytes = readFileSync(segment);
     const lines: { offset: number; length: number; hash: string }[] = [];
-    for (let start = 0; start < bytes.length; ) {
+    for (let start = 0; start < bytes.length;) {
       const nl = bytes.indexOf(0x0a, start);
       const text = bytes.toString('utf8', start, nl);
       lines.push({ offset: start, length: nl + 1 - start, hash: (JSON.parse(text) as { hash: string }).hash });
@@ -130,12 +133,25 @@ describe('seal checks on a worker thread', () => {
     const sizes = segmentPaths(base).map((path) => readFileSync(path).length);
     const total = sizes.reduce((a, b) => a + b, 0);
     /** The hash field of a random line: its seal breaks and the next line's `prev` no longer matches. */
-    const inHash = fc.record({ segment: fc.nat({ max: sizes.length - 1 }), line: fc.nat({ max: 1_000 }), digit: fc.nat({ max: 63 }), field: fc.constant('hash') });
+    const inHash = fc.record({
+      segment: fc.nat({ max: sizes.length - 1 }),
+      line: fc.nat({ max: 1_000 }),
+      digit: fc.nat({ max: 63 }),
+      field: fc.constant('hash'),
+    });
     /** The batch_end of a random line, another digit: its seal breaks and it no longer agrees with its batch. */
-    const inBatchEnd = fc.record({ segment: fc.nat({ max: sizes.length - 1 }), line: fc.nat({ max: 1_000 }), digit: fc.constant(0), field: fc.constant('batch_end') });
+    const inBatchEnd = fc.record({
+      segment: fc.nat({ max: sizes.length - 1 }),
+      line: fc.nat({ max: 1_000 }),
+      digit: fc.constant(0),
+      field: fc.constant('batch_end'),
+    });
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.tuple(fc.oneof(fc.integer({ min: 0, max: total - 1 }), inHash, inBatchEnd), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 2 }),
+        fc.array(fc.tuple(fc.oneof(fc.integer({ min: 0, max: total - 1 }), inHash, inBatchEnd), fc.integer({ min: 1, max: 255 })), {
+          minLength: 1,
+          maxLength: 2,
+        }),
         fc.constantFrom<'read' | 'readChunks' | 'readLines'>('read', 'readChunks', 'readLines'),
         async (changes, how) => {
           const workspace = copyOfBase();
@@ -153,7 +169,10 @@ describe('seal checks on a worker thread', () => {
               const bytes = files[segment]!;
               const starts = [0];
               for (let nl = bytes.indexOf(0x0a); nl >= 0 && nl + 1 < bytes.length; nl = bytes.indexOf(0x0a, nl + 1)) starts.push(nl + 1);
-              const withBatch = where.field === 'batch_end' ? starts.filter((start) => bytes.toString('utf8', start, bytes.indexOf(0x0a, start)).includes('"batch_end":')) : starts;
+              const withBatch =
+                where.field === 'batch_end'
+                  ? starts.filter((start) => bytes.toString('utf8', start, bytes.indexOf(0x0a, start)).includes('"batch_end":'))
+                  : starts;
               if (withBatch.length === 0) continue;
               const lineStart = withBatch[where.line % withBatch.length]!;
               const key = where.field === 'hash' ? '"hash":"' : '"batch_end":';

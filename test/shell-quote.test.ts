@@ -11,10 +11,7 @@ function shPrintf(format: string, words: string): string {
 }
 
 // Every character a shell treats specially, the safe set, and a non-ASCII letter; no NUL (argv cannot hold it).
-const unit = fc.oneof(
-  fc.constantFrom(...` \t\n'"\\$\`!#&*;|<>(){}[]?~^%,=@+:./_-é`.split('')),
-  fc.constantFrom('a', 'Z', '0', '9'),
-);
+const unit = fc.oneof(fc.constantFrom(...` \t\n'"\\$\`!#&*;|<>(){}[]?~^%,=@+:./_-é`.split('')), fc.constantFrom('a', 'Z', '0', '9'));
 const token = fc.string({ unit, maxLength: 12 });
 
 /** The one POSIX shell quoting of the resume command and the handoff commands (projections/shell-quote.ts). */

@@ -17,11 +17,83 @@ import { resumeInvocationFrom } from '../src/tasks/settings.js';
  * path gives the same settings, or the same error, as the zod + `yaml` path.
  */
 
-const KEYS = ['store', 'kind', 'url', 'workspace_id', 'session_ttl', 'display_name_pool', 'a2a', 'profile', 'flow', 'a', 'b-c', '_x', 'null', 'True', '__proto__'];
+const KEYS = [
+  'store',
+  'kind',
+  'url',
+  'workspace_id',
+  'session_ttl',
+  'display_name_pool',
+  'a2a',
+  'profile',
+  'flow',
+  'a',
+  'b-c',
+  '_x',
+  'null',
+  'True',
+  '__proto__',
+];
 const SCALARS = [
-  'jsonl', 'postgres', 'postgres://u@h:5432/db', 'local', 'hosted', 'ws-1', '4h', '90s', '30m', '2d', '4x', '0', '7', '007', '12', '3600', '1e3', '0x1F', '0o7', '.5', '5.',
-  '-1', '+1', 'true', 'True', 'TRUE', 'tRue', 'false', 'null', 'Null', '~', 'yes', 'on', 'NaN', '.nan', '.inf', 'a:b', 'a:', ':a', 'b#c', 'Ada', 'Bob', 'ada',
-  "'quoted'", '"dq"', '[a]', '{a: 1}', '&anchor', '*alias', '%x', '@x', '`x', '|', '>', '-', '- a', 'x y', '9007199254740993', '123456789012345',
+  'jsonl',
+  'postgres',
+  'postgres://u@h:5432/db',
+  'local',
+  'hosted',
+  'ws-1',
+  '4h',
+  '90s',
+  '30m',
+  '2d',
+  '4x',
+  '0',
+  '7',
+  '007',
+  '12',
+  '3600',
+  '1e3',
+  '0x1F',
+  '0o7',
+  '.5',
+  '5.',
+  '-1',
+  '+1',
+  'true',
+  'True',
+  'TRUE',
+  'tRue',
+  'false',
+  'null',
+  'Null',
+  '~',
+  'yes',
+  'on',
+  'NaN',
+  '.nan',
+  '.inf',
+  'a:b',
+  'a:',
+  ':a',
+  'b#c',
+  'Ada',
+  'Bob',
+  'ada',
+  "'quoted'",
+  '"dq"',
+  '[a]',
+  '{a: 1}',
+  '&anchor',
+  '*alias',
+  '%x',
+  '@x',
+  '`x',
+  '|',
+  '>',
+  '-',
+  '- a',
+  'x y',
+  '9007199254740993',
+  '123456789012345',
 ];
 
 type Doc = { [key: string]: Doc | string | string[] | null };
@@ -42,8 +114,53 @@ const docOf = (keys: readonly string[], scalars: readonly string[]): fc.Arbitrar
 const docArb = docOf(KEYS, SCALARS);
 
 /** The work-unit sections (work-units.md §15), their keys and values on and off their rules. */
-const WU_KEYS = ['orchestration', 'stall_threshold', 'max_active_workers', 'default_client', 'default_claim_mode', 'worktrees_dir', 'contamination_ignore', 'lane_defaults', 'lock_policy', 'wip_limit', 'lanes', 'Core', 'Docs', 'prep', 'commands', 'probes', 'enabled', 'wu_yaml_paths', 'store', 'kind'];
-const WU_SCALARS = ['4h', '90m', '0m', '1x', '0', '1', '3', '1000', '1001', 'codex', 'generic', 'nope', 'worktree', 'branch-pr', 'all', 'active', 'none', 'true', 'false', 'null', 'jsonl', 'docs', 'wt'];
+const WU_KEYS = [
+  'orchestration',
+  'stall_threshold',
+  'max_active_workers',
+  'default_client',
+  'default_claim_mode',
+  'worktrees_dir',
+  'contamination_ignore',
+  'lane_defaults',
+  'lock_policy',
+  'wip_limit',
+  'lanes',
+  'Core',
+  'Docs',
+  'prep',
+  'commands',
+  'probes',
+  'enabled',
+  'wu_yaml_paths',
+  'store',
+  'kind',
+];
+const WU_SCALARS = [
+  '4h',
+  '90m',
+  '0m',
+  '1x',
+  '0',
+  '1',
+  '3',
+  '1000',
+  '1001',
+  'codex',
+  'generic',
+  'nope',
+  'worktree',
+  'branch-pr',
+  'all',
+  'active',
+  'none',
+  'true',
+  'false',
+  'null',
+  'jsonl',
+  'docs',
+  'wt',
+];
 
 interface Style {
   indent: number;
@@ -106,8 +223,14 @@ async function outcome<T>(run: () => T | Promise<T>): Promise<{ value: T } | { e
 
 describe('parseSimpleYaml', () => {
   it('reads the configs baton writes and the usual hand edits', () => {
-    expect(parseSimpleYaml('# Baton workspace settings (see README). The log under log/ is the only source of truth.\nstore:\n  kind: jsonl\n')).toStrictEqual({ store: { kind: 'jsonl' } });
-    expect(parseSimpleYaml('store:\n  kind: postgres\n  url: postgres://u@db:5432/baton  # team\nsession_ttl: 4h\ndisplay_name_pool:\n  - Ada\n  - Grace\na2a:\n  profile: hosted\n  workspace_id: ws-1\n')).toStrictEqual({
+    expect(parseSimpleYaml('# Baton workspace settings (see README). The log under log/ is the only source of truth.\nstore:\n  kind: jsonl\n')).toStrictEqual({
+      store: { kind: 'jsonl' },
+    });
+    expect(
+      parseSimpleYaml(
+        'store:\n  kind: postgres\n  url: postgres://u@db:5432/baton  # team\nsession_ttl: 4h\ndisplay_name_pool:\n  - Ada\n  - Grace\na2a:\n  profile: hosted\n  workspace_id: ws-1\n',
+      ),
+    ).toStrictEqual({
       store: { kind: 'postgres', url: 'postgres://u@db:5432/baton' },
       session_ttl: '4h',
       display_name_pool: ['Ada', 'Grace'],
@@ -119,7 +242,20 @@ describe('parseSimpleYaml', () => {
   });
 
   it('is unsure of what it does not fully understand', () => {
-    for (const text of ["a: 'x'", 'a: [1, 2]', 'a: 1.5', 'a: 007', '- a', 'a:\n\tb: 1', 'a: 1\na: 2', '  a: 1', 'a: b: c', 'a: x y', '\ufeffa: 1', 'a: 1\r\n']) {
+    for (const text of [
+      "a: 'x'",
+      'a: [1, 2]',
+      'a: 1.5',
+      'a: 007',
+      '- a',
+      'a:\n\tb: 1',
+      'a: 1\na: 2',
+      '  a: 1',
+      'a: b: c',
+      'a: x y',
+      '\ufeffa: 1',
+      'a: 1\r\n',
+    ]) {
       expect(parseSimpleYaml(text), text).toBe(UNSURE);
     }
   });

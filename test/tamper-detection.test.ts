@@ -2,7 +2,7 @@ import { closeSync, cpSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalog } from '../events/index.js';
-import { LogVerificationEnvelope } from '../src/cli/envelopes.js';
+import { LogVerificationEnvelope } from '../src/app/envelopes/foundation.js';
 import { JsonlEventStore } from '../src/store/jsonl/jsonl-store.js';
 import { segmentName } from '../src/store/jsonl/layout.js';
 import { batonIn, inParallel, jsonLines } from './helpers/cli.js';
@@ -43,13 +43,29 @@ beforeAll(async () => {
     JSON.stringify({ type: 'note.recorded', stream: `note/s${i % 3}`, data: { text }, ...(key ? { idempotency_key: key } : {}) });
   // 15 single appends (some keyed, some with multi-byte characters), a batch of 4, one with --session.
   // The last single starts the session the final append acts as (a session acting on a write must be live).
-  const startSession = JSON.stringify({ type: 'session.started', stream: 'session/session_tamper7', data: { session_id: 'session_tamper7', display_name: 'Seven', ttl_seconds: 14400 } });
-  const singles = Array.from({ length: 15 }, (_, i) => (i === 14 ? startSession : line(i, i % 4 === 0 ? `naïve café ✓ 日本 #${i}` : `note number ${i}`, i % 5 === 0 ? `key-${i}` : undefined)));
+  const startSession = JSON.stringify({
+    type: 'session.started',
+    stream: 'session/session_tamper7',
+    data: { session_id: 'session_tamper7', display_name: 'Seven', ttl_seconds: 14400 },
+  });
+  const singles = Array.from({ length: 15 }, (_, i) =>
+    i === 14 ? startSession : line(i, i % 4 === 0 ? `naïve café ✓ 日本 #${i}` : `note number ${i}`, i % 5 === 0 ? `key-${i}` : undefined),
+  );
   const env = { BATON_NOW: '2026-02-01T09:30:00Z' };
   expect((await batonIn(workspace, ['log', 'append', '--events', '-'], { input: singles.join('\n') + '\n', env })).code).toBe(0);
   const batch = Array.from({ length: 4 }, (_, i) => line(i, `batch member ${i}`));
-  expect((await batonIn(workspace, ['log', 'append', '--events', '-', '--batch', '--idempotency-key', 'the-batch'], { input: batch.join('\n') + '\n', env })).code).toBe(0);
-  expect((await batonIn(workspace, ['--session', 'session_tamper7', 'log', 'append', '--type', 'note.recorded', '--stream', 'note/last', '--data', '{"text":"the end"}'], { env })).code).toBe(0);
+  expect(
+    (await batonIn(workspace, ['log', 'append', '--events', '-', '--batch', '--idempotency-key', 'the-batch'], { input: batch.join('\n') + '\n', env })).code,
+  ).toBe(0);
+  expect(
+    (
+      await batonIn(
+        workspace,
+        ['--session', 'session_tamper7', 'log', 'append', '--type', 'note.recorded', '--stream', 'note/last', '--data', '{"text":"the end"}'],
+        { env },
+      )
+    ).code,
+  ).toBe(0);
 
   const segments = segmentPaths(workspace);
   expect(segments.map((p) => p.slice(-18))).toEqual([segmentName(1)]);
@@ -109,8 +125,18 @@ describe('tamper detection by log verify', () => {
           const line = lineOf(p);
           const isFinalNewline = p === original.length - 1;
           const expected = isFinalNewline
-            ? { ok: false, head_seq: lineCount - 1, checked: lineCount - 1, first_bad: { seq: lineCount, offset: lineStarts[line]!, segment: segmentName(1), reason: report.first_bad?.reason, tail: 'unterminated_event' } }
-            : { ok: false, head_seq: headBefore[line], checked: line, first_bad: { seq: line + 1, offset: lineStarts[line]!, segment: segmentName(1), reason: report.first_bad?.reason } };
+            ? {
+                ok: false,
+                head_seq: lineCount - 1,
+                checked: lineCount - 1,
+                first_bad: { seq: lineCount, offset: lineStarts[line]!, segment: segmentName(1), reason: report.first_bad?.reason, tail: 'unterminated_event' },
+              }
+            : {
+                ok: false,
+                head_seq: headBefore[line],
+                checked: line,
+                first_bad: { seq: line + 1, offset: lineStarts[line]!, segment: segmentName(1), reason: report.first_bad?.reason },
+              };
           try {
             expect(report).toEqual(expected);
           } catch {
@@ -151,10 +177,17 @@ describe('tamper detection by log verify', () => {
         try {
           expect(result.code).toBe(3);
           if (human) {
-            expect(result.stdout).toMatch(new RegExp(`^log NOT valid at seq ${line + 1} \\(${segmentName(1).replace('.', '\\.')}, byte ${lineStarts[line]}\\): `));
+            expect(result.stdout).toMatch(
+              new RegExp(`^log NOT valid at seq ${line + 1} \\(${segmentName(1).replace('.', '\\.')}, byte ${lineStarts[line]}\\): `),
+            );
           } else {
             const envelope = LogVerificationEnvelope.parse(jsonLines(result.stdout)[0]);
-            expect(envelope).toMatchObject({ ok: false, head_seq: headBefore[line], checked: line, first_bad: { seq: line + 1, offset: lineStarts[line], segment: segmentName(1) } });
+            expect(envelope).toMatchObject({
+              ok: false,
+              head_seq: headBefore[line],
+              checked: line,
+              first_bad: { seq: line + 1, offset: lineStarts[line], segment: segmentName(1) },
+            });
           }
           return undefined;
         } catch (error) {
@@ -175,7 +208,12 @@ describe('tamper detection by log verify', () => {
     closeSync(fd);
     const verify = await batonIn(copy, ['log', 'verify']);
     expect(verify.code).toBe(3);
-    expect(jsonLines(verify.stdout)[0]).toMatchObject({ ok: false, head_seq: 19, checked: 19, first_bad: { seq: 20, offset: lineStarts[19], tail: 'unterminated_event' } });
+    expect(jsonLines(verify.stdout)[0]).toMatchObject({
+      ok: false,
+      head_seq: 19,
+      checked: 19,
+      first_bad: { seq: 20, offset: lineStarts[19], tail: 'unterminated_event' },
+    });
     const show = await batonIn(copy, ['log', 'show', '--from', '19']);
     expect(jsonLines(show.stdout).map((e) => (e as { seq: number }).seq)).toEqual([19]);
     const append = await batonIn(copy, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/x', '--data', '{"text":"after"}']);

@@ -150,15 +150,14 @@ describe('upcasting legacy shapes on read', () => {
 
   it('decodes every envelope shape (idempotency key, batch_end, both, neither) into the same envelope, key for key and in order', () => {
     const base = todayEvent(1, GENESIS_HASH, 'in a batch');
-    const shapes: StoredEvent[] = [
-      base,
-      { ...base, idempotency_key: 'k-1' },
-      { ...base, batch_end: 3 },
-      { ...base, idempotency_key: 'k-2', batch_end: 3 },
-    ];
+    const shapes: StoredEvent[] = [base, { ...base, idempotency_key: 'k-1' }, { ...base, batch_end: 3 }, { ...base, idempotency_key: 'k-2', batch_end: 3 }];
     for (const stored of shapes) {
       // In the stored (canonical) order: idempotency_key and batch_end between data and prev.
-      const canonical = Object.fromEntries(['v', 'seq', 'id', 'type', 'stream', 'at', 'actor', 'data', 'idempotency_key', 'batch_end', 'prev', 'hash'].filter((k) => k in stored).map((k) => [k, stored[k as keyof StoredEvent]]));
+      const canonical = Object.fromEntries(
+        ['v', 'seq', 'id', 'type', 'stream', 'at', 'actor', 'data', 'idempotency_key', 'batch_end', 'prev', 'hash']
+          .filter((k) => k in stored)
+          .map((k) => [k, stored[k as keyof StoredEvent]]),
+      );
       const accepted = createCatalog().accept(canonical as StoredEvent);
       expect(JSON.stringify(accepted)).toBe(JSON.stringify(canonical));
     }

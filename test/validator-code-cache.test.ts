@@ -54,7 +54,7 @@ describe('the validators code cache', () => {
     expect(compiler.stats).toEqual({ cached: 11, compiled: 0 });
   });
 
-  it('compiles from the text what it has no code for: another text under the same name, a missing file, another Node\'s cache', () => {
+  it("compiles from the text what it has no code for: another text under the same name, a missing file, another Node's cache", () => {
     const dir = makeTempDir('baton-code-cache-');
     const file = join(dir, 'validators.codecache');
     writeValidatorCodeCache(file, [note]);
@@ -83,7 +83,7 @@ describe('the validators code cache', () => {
     expect(garbage.stats).toEqual({ cached: 0, compiled: 1 });
   });
 
-  it('serves a validator called by id alone (as the bin\'s bundles call it) from the file\'s text, with its code when this Node wrote it', () => {
+  it("serves a validator called by id alone (as the bin's bundles call it) from the file's text, with its code when this Node wrote it", () => {
     const dir = makeTempDir('baton-code-cache-');
     const file = join(dir, 'validators.codecache');
     writeValidatorCodeCache(file, validators);
@@ -108,7 +108,10 @@ describe('the validators code cache', () => {
     const dir = makeTempDir('baton-code-cache-');
     const file = join(dir, 'validators.codecache');
     expect(() => codeCacheCompiler(file).compile(NOTE, note.params, undefined)).toThrow(`validator ${NOTE}: its text is not in ${file}`);
-    writeValidatorCodeCache(file, validators.filter((v) => v.id !== NOTE));
+    writeValidatorCodeCache(
+      file,
+      validators.filter((v) => v.id !== NOTE),
+    );
     expect(() => codeCacheCompiler(file).compile(NOTE, note.params, undefined)).toThrow(`validator ${NOTE}: its text is not in ${file}`);
     writeFileSync(file, 'not a validators file');
     expect(() => codeCacheCompiler(file).compile(NOTE, note.params, undefined)).toThrow(`validator ${NOTE}: its text is not in ${file}`);
@@ -123,26 +126,42 @@ describe('the validators code cache', () => {
     expect(damaged.stats).toEqual({ cached: 0, compiled: 1 });
   });
 
-  it('the bin\'s bundles carry no validator text: every call names its validator, and the file holds the text', () => {
+  it("the bin's bundles carry no validator text: every call names its validator, and the file holds the text", () => {
     const bin = join(ROOT, 'dist/bin');
-    const bundles = readdirSync(bin).filter((name) => name.endsWith('.js')).map((name) => readFileSync(join(bin, name), 'utf8'));
-    const all = readGeneratedValidators(ROOT, OUTPUTS.map((output) => output.file));
+    const bundles = readdirSync(bin)
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => readFileSync(join(bin, name), 'utf8'));
+    const all = readGeneratedValidators(
+      ROOT,
+      OUTPUTS.map((output) => output.file),
+    );
     expect(all.length).toBeGreaterThan(50);
     for (const v of all) {
       // esbuild prints the id and constants as they are, and a text in whatever quotes suit it.
       const call = `compileValidator(${JSON.stringify(v.id)}, ${JSON.stringify(v.params)}`;
-      expect(bundles.some((code) => code.includes(`${call}, `)), `${v.id}'s text is in a bundle`).toBe(false);
+      expect(
+        bundles.some((code) => code.includes(`${call}, `)),
+        `${v.id}'s text is in a bundle`,
+      ).toBe(false);
     }
     // The catalog needs every event type's validator: each is in the bin, called by id.
-    for (const v of validators) expect(bundles.some((code) => code.includes(`compileValidator(${JSON.stringify(v.id)}, ${JSON.stringify(v.params)})`)), `no bundle calls ${v.id} by id`).toBe(true);
+    for (const v of validators)
+      expect(
+        bundles.some((code) => code.includes(`compileValidator(${JSON.stringify(v.id)}, ${JSON.stringify(v.params)})`)),
+        `no bundle calls ${v.id} by id`,
+      ).toBe(true);
     const compiler = codeCacheCompiler(join(bin, 'validators.codecache'));
     for (const v of all) expect(() => compiler.compile(v.id, v.params, undefined)).not.toThrow();
     expect(compiler.stats.compiled).toBe(0);
   });
 
-  it('the build writes the bin\'s cache with every generated validator in it', () => {
+  it("the build writes the bin's cache with every generated validator in it", () => {
     const compiler = codeCacheCompiler(join(ROOT, 'dist/bin/validators.codecache'));
-    for (const v of readGeneratedValidators(ROOT, OUTPUTS.map((output) => output.file))) compiler.compile(v.id, v.params, v.body);
+    for (const v of readGeneratedValidators(
+      ROOT,
+      OUTPUTS.map((output) => output.file),
+    ))
+      compiler.compile(v.id, v.params, v.body);
     expect(compiler.stats.compiled).toBe(0);
     expect(compiler.stats.cached).toBeGreaterThan(50);
   });

@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { WorkspaceEnvelope } from '../src/cli/envelopes.js';
+import { WorkspaceEnvelope } from '../src/app/envelopes/foundation.js';
 import { batonIn, jsonLines } from './helpers/cli.js';
 import { makeTempDir, modesUnder, removeTempDirs, segmentPaths } from './helpers/workspace.js';
 

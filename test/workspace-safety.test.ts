@@ -135,7 +135,12 @@ describe('planted symlinks inside the workspace are refused, nothing written out
     rmSync(join(dir, '.baton', 'log'), { recursive: true });
     symlinkSync(join(other, '.baton', 'log'), join(dir, '.baton', 'log'));
     const before = segmentBytes(other);
-    for (const args of [['log', 'verify'], ['log', 'show'], ['status'], ['log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":"x"}']]) {
+    for (const args of [
+      ['log', 'verify'],
+      ['log', 'show'],
+      ['status'],
+      ['log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":"x"}'],
+    ]) {
       expectRefused(await batonIn(dir, ['--json', ...args], { env: NOW }), 3, 'SYMLINK_REFUSED', join('.baton', 'log'));
     }
     expect(segmentBytes(other).equals(before)).toBe(true);
@@ -161,7 +166,10 @@ describe('planted symlinks inside the workspace are refused, nothing written out
     const dir = makeTempDir('baton-flow-safety-');
     expect((await batonIn(dir, ['--json', 'init'], { env: NOW })).code).toBe(0);
     const outside = plantLink(dir, '.claude');
-    for (const args of [['flow', 'init', 'Ship', 'it'], ['deep-dive', 'init']]) {
+    for (const args of [
+      ['flow', 'init', 'Ship', 'it'],
+      ['deep-dive', 'init'],
+    ]) {
       expectRefused(await batonIn(dir, ['--json', ...args], { env: NOW }), 3, 'SYMLINK_REFUSED', '.claude');
     }
     expect(readdirSync(outside)).toEqual([]);

@@ -24,7 +24,11 @@ function report(result: AppendResult, key: string | undefined): void {
   process.stdout.write(JSON.stringify(line) + '\n');
 }
 
-const note = (i: number, k: number): NewEvent => ({ type: 'note.recorded', stream: `note/${tag}-${k % 3}`, data: { text: `${tag} #${i}.${k} ${'x'.repeat(Math.floor(Math.random() * 300))}` } });
+const note = (i: number, k: number): NewEvent => ({
+  type: 'note.recorded',
+  stream: `note/${tag}-${k % 3}`,
+  data: { text: `${tag} #${i}.${k} ${'x'.repeat(Math.floor(Math.random() * 300))}` },
+});
 
 if (mode === 'loop') {
   const store = new JsonlEventStore(workspace, { segmentBytes: Number(sizeText) });

@@ -42,9 +42,15 @@ export async function byteFlipCampaign(options: { flips: number; seed: number; r
   mkdirSync(base, { recursive: true });
   // All but the last event: each copy's healthy append through the CLI makes it `total`.
   const store = new JsonlEventStore(base);
-  for (let seq = 1; seq < total; ) {
+  for (let seq = 1; seq < total;) {
     const size = Math.min(total - seq, random() < 0.5 ? 1 : 2 + Math.floor(random() * 8));
-    await store.append(Array.from({ length: size }, (_, k) => ({ type: 'note.recorded', stream: `note/f${k % 4}`, data: { text: `flip target ${seq + k} ✓ ${'y'.repeat(Math.floor(random() * 120))}` } })));
+    await store.append(
+      Array.from({ length: size }, (_, k) => ({
+        type: 'note.recorded',
+        stream: `note/f${k % 4}`,
+        data: { text: `flip target ${seq + k} ✓ ${'y'.repeat(Math.floor(random() * 120))}` },
+      })),
+    );
     seq += size;
   }
   await store.close();
@@ -144,7 +150,8 @@ async function checkRefused(copy: string, segment: string, seq: number, result: 
   const append = await runCli(['--json', '--dir', copy, ...NOTE, '{"text":"after a flip"}']);
   const refused = [expectExit(result, where, 'log show', show, 3), expectExit(result, where, 'log append', append, 3)].every(Boolean);
   const changed = changedPaths(flipped, snapshotTree(logDir));
-  if (changed.length > 0 || !readFileSync(segment).equals(bytes)) record(result, 'changedOnRefusal', `${where}: the refused commands changed ${changed.join(', ') || 'the segment'}`);
+  if (changed.length > 0 || !readFileSync(segment).equals(bytes))
+    record(result, 'changedOnRefusal', `${where}: the refused commands changed ${changed.join(', ') || 'the segment'}`);
   else if (refused) count(result, 'show and append refused, log unchanged');
 }
 
@@ -157,7 +164,8 @@ async function checkRepaired(copy: string, segment: string, before: Buffer, seq:
   const verify = await runCli(['--json', '--dir', copy, 'log', 'verify']);
   if (expectExit(result, where, 'log verify', verify, 3)) {
     const bad = verification(verify)?.first_bad;
-    if (bad?.seq !== seq || bad.tail !== 'unterminated_event') record(result, 'otherFailures', `${where}: verify named ${JSON.stringify(bad)}, not seq ${seq} as an unterminated_event`);
+    if (bad?.seq !== seq || bad.tail !== 'unterminated_event')
+      record(result, 'otherFailures', `${where}: verify named ${JSON.stringify(bad)}, not seq ${seq} as an unterminated_event`);
     else {
       result.checked += 1;
       count(result, 'named by verify');
@@ -179,7 +187,11 @@ async function checkRepaired(copy: string, segment: string, before: Buffer, seq:
   const repaired = added[0];
   const appended = (JSON.parse(append.stdout.trim().split('\n')[0]!) as { events: { seq: number }[] }).events[0]?.seq;
   if (repaired?.type !== 'log.repaired' || repaired.seq !== seq + 1 || repaired.data['seq'] !== seq || appended !== seq + 2) {
-    record(result, 'otherFailures', `${where}: after the repair the log goes on with ${JSON.stringify(added.map((e) => [e.seq, e.type, e.data]))}, the append got seq ${appended}`);
+    record(
+      result,
+      'otherFailures',
+      `${where}: after the repair the log goes on with ${JSON.stringify(added.map((e) => [e.seq, e.type, e.data]))}, the append got seq ${appended}`,
+    );
     return;
   }
   const again = await runCli(['--json', '--dir', copy, 'log', 'verify']);

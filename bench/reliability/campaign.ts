@@ -26,7 +26,13 @@ export interface CampaignSizes {
 /** The campaigns, by the names `--only` matches (a part of the name is enough: `crash`, `cli`, `storm`). */
 export const CAMPAIGNS = ['cli-crash', 'library-crash', 'cli-storm', 'library-storm', 'flip', 'fuzz'] as const;
 
-export async function runCampaigns(options: { sizes: CampaignSizes; seed: number; root: string; only?: readonly string[]; log?: (line: string) => void }): Promise<CampaignResult[]> {
+export async function runCampaigns(options: {
+  sizes: CampaignSizes;
+  seed: number;
+  root: string;
+  only?: readonly string[];
+  log?: (line: string) => void;
+}): Promise<CampaignResult[]> {
   const wanted = (name: string): boolean => (options.only ?? []).length === 0 || options.only!.some((o) => name.includes(o));
   const results: CampaignResult[] = [];
   const dir = (name: string): string => {
@@ -49,13 +55,36 @@ export async function runCampaigns(options: { sizes: CampaignSizes; seed: number
   };
   const { sizes, seed } = options;
   if (wanted('cli-crash') && sizes.cliCrashTrials > 0) {
-    finished(await cliCrashCampaign({ trials: sizes.cliCrashTrials, seed, root: dir('cli-crash'), parallel: 2, onProgress: progressEvery(100, 'CLI crash', 'trials') }));
+    finished(
+      await cliCrashCampaign({
+        trials: sizes.cliCrashTrials,
+        seed,
+        root: dir('cli-crash'),
+        parallel: 2,
+        onProgress: progressEvery(100, 'CLI crash', 'trials'),
+      }),
+    );
   }
   if (wanted('library-crash') && sizes.libraryCrashTrials > 0) {
-    finished(await libraryCrashCampaign({ trials: sizes.libraryCrashTrials, seed, root: dir('library-crash'), onProgress: progressEvery(100, 'library crash', 'trials') }));
+    finished(
+      await libraryCrashCampaign({
+        trials: sizes.libraryCrashTrials,
+        seed,
+        root: dir('library-crash'),
+        onProgress: progressEvery(100, 'library crash', 'trials'),
+      }),
+    );
   }
   if (wanted('cli-storm') && sizes.stormKeys > 0 && sizes.stormProcesses > 0) {
-    finished(await cliStormCampaign({ processes: sizes.stormProcesses, keys: sizes.stormKeys, seed, root: dir('cli-storm'), onProgress: progressEvery(250, 'CLI storm', 'invocations') }));
+    finished(
+      await cliStormCampaign({
+        processes: sizes.stormProcesses,
+        keys: sizes.stormKeys,
+        seed,
+        root: dir('cli-storm'),
+        onProgress: progressEvery(250, 'CLI storm', 'invocations'),
+      }),
+    );
   }
   if (wanted('library-storm') && sizes.libraryStormAppends > 0 && sizes.stormProcesses > 0) {
     finished(await libraryStormCampaign({ processes: sizes.stormProcesses, appends: sizes.libraryStormAppends, root: dir('library-storm') }));
@@ -64,7 +93,9 @@ export async function runCampaigns(options: { sizes: CampaignSizes; seed: number
     finished(...(await byteFlipCampaign({ flips: sizes.flips, seed, root: dir('flip') })));
   }
   if (wanted('fuzz') && sizes.invocations > 0) {
-    finished(...(await fuzzCampaign({ invocations: sizes.invocations, seed, root: dir('fuzz'), parallel: 2, onProgress: progressEvery(500, 'fuzz', 'invocations') })));
+    finished(
+      ...(await fuzzCampaign({ invocations: sizes.invocations, seed, root: dir('fuzz'), parallel: 2, onProgress: progressEvery(500, 'fuzz', 'invocations') })),
+    );
   }
   return results;
 }

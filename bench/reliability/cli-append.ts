@@ -35,13 +35,18 @@ export interface AppendInvocation {
 /** The arguments after `--json --dir WS`, and the stdin. */
 export function appendArguments(invocation: AppendInvocation): { args: string[]; input: string } {
   const keyFlag = invocation.key !== undefined ? ['--idempotency-key', invocation.key] : [];
-  const line = (note: Note): string => JSON.stringify({ type: 'note.recorded', stream: note.stream, data: { text: note.text }, ...(note.key !== undefined ? { idempotency_key: note.key } : {}) });
+  const line = (note: Note): string =>
+    JSON.stringify({ type: 'note.recorded', stream: note.stream, data: { text: note.text }, ...(note.key !== undefined ? { idempotency_key: note.key } : {}) });
   if (invocation.shape === AppendShape.single) {
     const note = invocation.notes[0]!;
-    return { args: ['log', 'append', '--type', 'note.recorded', '--stream', note.stream, '--data', JSON.stringify({ text: note.text }), ...keyFlag], input: '' };
+    return {
+      args: ['log', 'append', '--type', 'note.recorded', '--stream', note.stream, '--data', JSON.stringify({ text: note.text }), ...keyFlag],
+      input: '',
+    };
   }
   const input = invocation.notes.map((n) => `${line(n)}\n`).join('');
-  if (invocation.shape === AppendShape.batch) return { args: ['log', 'append', '--events', '-', '--batch', ...(invocation.summary === true ? [] : ['--each']), ...keyFlag], input };
+  if (invocation.shape === AppendShape.batch)
+    return { args: ['log', 'append', '--events', '-', '--batch', ...(invocation.summary === true ? [] : ['--each']), ...keyFlag], input };
   return { args: ['log', 'append', '--events', '-', '--each'], input };
 }
 
@@ -85,4 +90,3 @@ export function acknowledgedBy(invocation: AppendInvocation, run: CliRun): Ackno
     throw new Error(`exit 0 printed a ${envelope.type} envelope`);
   });
 }
-

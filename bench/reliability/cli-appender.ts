@@ -10,7 +10,11 @@ import type { Violation } from './outcome.js';
  * so the log tells whose an event is.
  */
 export function drawAppend(random: () => number, tag: string): AppendInvocation {
-  const note = (k: number, key?: string): Note => ({ stream: `note/${tag}-${k % 3}`, text: `${tag}.${k} ${'x'.repeat(Math.floor(random() * 300))}`, ...(key !== undefined ? { key } : {}) });
+  const note = (k: number, key?: string): Note => ({
+    stream: `note/${tag}-${k % 3}`,
+    text: `${tag}.${k} ${'x'.repeat(Math.floor(random() * 300))}`,
+    ...(key !== undefined ? { key } : {}),
+  });
   const keyed = random() < 0.35;
   const shape = random();
   if (shape < 0.4) return { shape: AppendShape.single, notes: [note(0)], ...(keyed ? { key: tag } : {}) };

@@ -32,11 +32,26 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const VICTIM_ATTEMPTS = 5;
 
 /** What the row counts, in the order it prints them. */
-const COVERED = ['CLI appenders killed', 'killed after the write landed', 'killed after printing, before exit 0', 'keyed victims retried', 'CLI appends acknowledged', 'CLI bystanders', 'library bystanders'] as const;
+const COVERED = [
+  'CLI appenders killed',
+  'killed after the write landed',
+  'killed after printing, before exit 0',
+  'keyed victims retried',
+  'CLI appends acknowledged',
+  'CLI bystanders',
+  'library bystanders',
+] as const;
 
 type Bystander = { kind: 'cli'; loop: CliAppendLoop } | { kind: 'library'; child: LibraryAppender };
 
-export async function cliCrashCampaign(options: { trials: number; seed: number; root: string; trialsPerLog?: number; parallel?: number; onProgress?: (done: number) => void }): Promise<CampaignResult> {
+export async function cliCrashCampaign(options: {
+  trials: number;
+  seed: number;
+  root: string;
+  trialsPerLog?: number;
+  parallel?: number;
+  onProgress?: (done: number) => void;
+}): Promise<CampaignResult> {
   const started = Date.now();
   const result = emptyResult('crash: CLI appenders (SIGKILL)');
   for (const label of COVERED) count(result, label, 0);
@@ -107,7 +122,8 @@ export async function cliCrashCampaign(options: { trials: number; seed: number; 
           }
           b.child.kill();
           const outcome = await b.child.done;
-          if (outcome.signal !== 'SIGKILL') record(result, 'otherFailures', `${where}: a library bystander ended by itself (code ${outcome.code}): ${outcome.stderr.slice(0, 300)}`);
+          if (outcome.signal !== 'SIGKILL')
+            record(result, 'otherFailures', `${where}: a library bystander ended by itself (code ${outcome.code}): ${outcome.stderr.slice(0, 300)}`);
           const reports = parseReports(outcome.stdout);
           for (const ack of reports) ledger.add(ack, result, where);
           acknowledged.push(...reports);
@@ -116,7 +132,10 @@ export async function cliCrashCampaign(options: { trials: number; seed: number; 
       );
 
       // A keyed victim is retried, as an agent retries after a crash.
-      const retry = victim !== undefined && fullyKeyed(victim.invocation) ? finished(victim.invocation, await startAppend(workspace, victim.invocation).done, `the retry of ${victim.tag}`) : undefined;
+      const retry =
+        victim !== undefined && fullyKeyed(victim.invocation)
+          ? finished(victim.invocation, await startAppend(workspace, victim.invocation).done, `the retry of ${victim.tag}`)
+          : undefined;
 
       const events = await checkLog(workspace, acknowledged, result, where);
       if (victim !== undefined) judgeVictim(victim, retry, events, result, where);
@@ -135,7 +154,13 @@ export async function cliCrashCampaign(options: { trials: number; seed: number; 
  * the retry was answered by what the victim had stored); a retried victim's events are there
  * exactly once.
  */
-function judgeVictim(victim: { invocation: AppendInvocation; run: CliRun; tag: string }, retry: readonly Acknowledged[] | undefined, events: readonly StoredEvent[], result: CampaignResult, where: string): void {
+function judgeVictim(
+  victim: { invocation: AppendInvocation; run: CliRun; tag: string },
+  retry: readonly Acknowledged[] | undefined,
+  events: readonly StoredEvent[],
+  result: CampaignResult,
+  where: string,
+): void {
   count(result, 'CLI appenders killed');
   if (victim.run.stdout.trim() !== '') count(result, 'killed after printing, before exit 0');
   const prefix = `${victim.tag}.`;
@@ -144,7 +169,12 @@ function judgeVictim(victim: { invocation: AppendInvocation; run: CliRun; tag: s
   if (retry !== undefined ? retry.some((ack) => ack.deduplicated) : stored > 0) count(result, 'killed after the write landed');
   if (retry !== undefined) {
     count(result, 'keyed victims retried');
-    if (stored !== wanted) record(result, 'otherFailures', `${where}: the keyed ${victim.invocation.shape} ${victim.tag}, killed and retried, has ${stored} events stored, not ${wanted}`);
+    if (stored !== wanted)
+      record(
+        result,
+        'otherFailures',
+        `${where}: the keyed ${victim.invocation.shape} ${victim.tag}, killed and retried, has ${stored} events stored, not ${wanted}`,
+      );
   } else if (stored !== 0 && stored !== wanted && victim.invocation.shape !== AppendShape.lines) {
     record(result, 'partialBatches', `${where}: ${stored} of the ${wanted} events of the killed ${victim.invocation.shape} ${victim.tag} are stored`);
   }

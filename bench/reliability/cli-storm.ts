@@ -33,7 +33,7 @@ function plan(mine: readonly StormKey[], random: () => number): AppendInvocation
   }
   order.push(...later);
   const invocations: AppendInvocation[] = [];
-  for (let i = 0; i < order.length; ) {
+  for (let i = 0; i < order.length;) {
     const key = order[i]!;
     if (key.notes.length > 1) {
       invocations.push({ shape: AppendShape.batch, notes: key.notes, key: key.key, summary: random() < 0.3 });
@@ -56,7 +56,13 @@ function plan(mine: readonly StormKey[], random: () => number): AppendInvocation
   return invocations;
 }
 
-export async function cliStormCampaign(options: { processes: number; keys: number; seed: number; root: string; onProgress?: (done: number) => void }): Promise<CampaignResult> {
+export async function cliStormCampaign(options: {
+  processes: number;
+  keys: number;
+  seed: number;
+  root: string;
+  onProgress?: (done: number) => void;
+}): Promise<CampaignResult> {
   const started = Date.now();
   const result = emptyResult(`storm: ${options.processes} CLI processes, raced keys`);
   const random = seeded(options.seed ^ 0x570);
@@ -64,7 +70,13 @@ export async function cliStormCampaign(options: { processes: number; keys: numbe
   mkdirSync(workspace, { recursive: true });
   const keys: StormKey[] = Array.from({ length: options.keys }, (_, k) => {
     const size = random() < 0.3 ? 2 + Math.floor(random() * 4) : 1;
-    return { key: `storm-${k}`, notes: Array.from({ length: size }, (_, i) => ({ stream: `note/storm-${k % 5}`, text: `storm key ${k} #${i} ${'z'.repeat(Math.floor(random() * 200))}` })) };
+    return {
+      key: `storm-${k}`,
+      notes: Array.from({ length: size }, (_, i) => ({
+        stream: `note/storm-${k % 5}`,
+        text: `storm key ${k} #${i} ${'z'.repeat(Math.floor(random() * 200))}`,
+      })),
+    };
   });
   // Who appends each key: every process with even odds, and never fewer than two.
   const takers = keys.map(() => {
@@ -91,7 +103,12 @@ export async function cliStormCampaign(options: { processes: number; keys: numbe
         const outcome = settle(invocation, await startAppend(workspace, invocation).done);
         invocations += 1;
         options.onProgress?.(invocations);
-        if ('failure' in outcome) record(result, outcome.failure.kind, `storm process ${p}, ${invocation.shape} of ${invocation.key ?? invocation.notes.map((n) => n.key).join(' ')}: ${outcome.failure.message}`);
+        if ('failure' in outcome)
+          record(
+            result,
+            outcome.failure.kind,
+            `storm process ${p}, ${invocation.shape} of ${invocation.key ?? invocation.notes.map((n) => n.key).join(' ')}: ${outcome.failure.message}`,
+          );
         else byProcess[p]!.push(...outcome.acknowledged);
       }
     }),
@@ -110,12 +127,23 @@ export async function cliStormCampaign(options: { processes: number; keys: numbe
   for (const { key, notes } of keys) {
     const list = answers.get(key) ?? [];
     const stored = list.filter((a) => !a.ack.deduplicated);
-    if (stored.length !== 1) record(result, 'otherFailures', `key ${key}: ${stored.length} acknowledgements stored it (processes ${stored.map((a) => a.process).join(', ')}), not one`);
+    if (stored.length !== 1)
+      record(
+        result,
+        'otherFailures',
+        `key ${key}: ${stored.length} acknowledgements stored it (processes ${stored.map((a) => a.process).join(', ')}), not one`,
+      );
     const first = list[0];
     for (const other of list.slice(1)) {
-      if (!sameAnswer(first!.ack, other.ack)) record(result, 'otherFailures', `key ${key}: process ${first!.process} was given seqs ${first!.ack.seqs.join(',')}, process ${other.process} ${other.ack.seqs.join(',')} (or other hashes)`);
+      if (!sameAnswer(first!.ack, other.ack))
+        record(
+          result,
+          'otherFailures',
+          `key ${key}: process ${first!.process} was given seqs ${first!.ack.seqs.join(',')}, process ${other.process} ${other.ack.seqs.join(',')} (or other hashes)`,
+        );
     }
-    if (first !== undefined && first.ack.seqs.length !== notes.length) record(result, 'otherFailures', `key ${key}: acknowledged ${first.ack.seqs.length} events for its ${notes.length}`);
+    if (first !== undefined && first.ack.seqs.length !== notes.length)
+      record(result, 'otherFailures', `key ${key}: acknowledged ${first.ack.seqs.length} events for its ${notes.length}`);
     const processes = new Set(list.map((a) => a.process));
     if (processes.size >= 2) count(result, 'keys raced by 2+ processes');
     count(result, 'deduplicated answers', list.length - stored.length);
@@ -128,7 +156,8 @@ export async function cliStormCampaign(options: { processes: number; keys: numbe
   const perKey = new Map<string, number>();
   for (const event of events) if (event.idempotency_key !== undefined) perKey.set(event.idempotency_key, (perKey.get(event.idempotency_key) ?? 0) + 1);
   for (const { key, notes } of keys) {
-    if ((perKey.get(key) ?? 0) !== notes.length) record(result, 'otherFailures', `key ${key}: ${perKey.get(key) ?? 0} events stored under it for its ${notes.length}`);
+    if ((perKey.get(key) ?? 0) !== notes.length)
+      record(result, 'otherFailures', `key ${key}: ${perKey.get(key) ?? 0} events stored under it for its ${notes.length}`);
   }
   result.trials = invocations;
   result.seconds = (Date.now() - started) / 1000;

@@ -25,7 +25,10 @@ function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return Object.assign(env, extra);
 }
 
-export function runCli(args: readonly string[], options: { env?: Record<string, string>; input?: string; cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  options: { env?: Record<string, string>; input?: string; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliRun> {
   const env = childEnv(options.env);
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -61,7 +64,10 @@ export interface RunningCli {
  * Start `baton ARGS…` (the environment as `runCli` builds it, `input` on its stdin) and hand back the
  * means to kill it. Never rejects: a failure to start reads as exit 1.
  */
-export function startCli(args: readonly string[], options: { input?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): RunningCli {
+export function startCli(
+  args: readonly string[],
+  options: { input?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): RunningCli {
   const child = spawn(process.execPath, [BATON_BIN, ...args], { env: childEnv(options.env), cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

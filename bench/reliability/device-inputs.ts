@@ -23,7 +23,12 @@ export const DEVICE_DRAWS = DEVICE_READERS.flatMap((reader) => DEVICES.map((devi
 /** A refusal takes well under a second; one that reads on is stopped here, not when memory runs out. */
 export const DEVICE_TIMEOUT_MS = 15_000;
 
-export function deviceDraw(draw: (typeof DEVICE_DRAWS)[number], random: () => number, place: Place, index: number): { args: string[]; check: Omit<InvocationCheck, 'timeoutMs' | 'rerunOnTimeout'> } {
+export function deviceDraw(
+  draw: (typeof DEVICE_DRAWS)[number],
+  random: () => number,
+  place: Place,
+  index: number,
+): { args: string[]; check: Omit<InvocationCheck, 'timeoutMs' | 'rerunOnTimeout'> } {
   const mode = random() < 0.5 ? '--json' : '--human';
   if (!draw.reader.emptyWorkspace) return { args: [mode, '--dir', place.ws, ...draw.reader.args(draw.device)], check: { exits: [2, 5], named: [] } };
   const empty = join(place.home, `import-${index}`);

@@ -55,7 +55,13 @@ export function describeArgs(args: readonly string[]): string {
   return `baton ${args.map((a) => (a.length > 60 ? `${JSON.stringify(a.slice(0, 40))}…(${a.length})` : JSON.stringify(a))).join(' ')}`;
 }
 
-export async function checkedInvocation(args: readonly string[], env: Record<string, string>, place: Place, result: CampaignResult, check: InvocationCheck): Promise<CliRun> {
+export async function checkedInvocation(
+  args: readonly string[],
+  env: Record<string, string>,
+  place: Place,
+  result: CampaignResult,
+  check: InvocationCheck,
+): Promise<CliRun> {
   const workspace = check.workspace === undefined ? place.ws : check.workspace;
   const homeRel = relative(place.home, workspace ?? place.ws);
   const notWorkspace = (rel: string): boolean => under(rel, homeRel);

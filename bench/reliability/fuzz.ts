@@ -83,17 +83,26 @@ async function seedWorkspace(root: string): Promise<Fixture> {
     return JSON.parse(r.stdout.trim().split('\n')[0]!);
   };
   await run(['init']);
-  const s1 = ((await run(['session', 'start', '--client', 'codex', '--agent-identity', 'codex:impl', '--goal', 'fuzz'])) as { session: { id: string } }).session.id;
+  const s1 = ((await run(['session', 'start', '--client', 'codex', '--agent-identity', 'codex:impl', '--goal', 'fuzz'])) as { session: { id: string } }).session
+    .id;
   const s2 = ((await run(['session', 'start', '--client', 'claude-code', '--agent-identity', 'claude:rev'])) as { session: { id: string } }).session.id;
-  const signal = (await run(['--session', s1, 'mem', 'signal', 'proposal', '--to', s2, '--intent', 'PROPOSE'])) as { signal: { signal_id: string; thread_id: string } };
+  const signal = (await run(['--session', s1, 'mem', 'signal', 'proposal', '--to', s2, '--intent', 'PROPOSE'])) as {
+    signal: { signal_id: string; thread_id: string };
+  };
   await run(['initiative', 'create', 'INIT-1', '--title', 'Fuzz', '--lanes', 'Core,Docs']);
   await run(['wu', 'create', 'WU-1', '--initiative', 'INIT-1', '--lane', 'Core', '--title', 'one', '--code-paths', 'src/**']);
   await run(['wu', 'create', 'WU-2', '--initiative', 'INIT-1', '--lane', 'Docs', '--title', 'two', '--deps', 'WU-1']);
-  const task = ((await run(['--session', s1, 'task', 'create', '--label', 'fuzzing'])) as { task?: { id?: string }; id?: string });
+  const task = (await run(['--session', s1, 'task', 'create', '--label', 'fuzzing'])) as { task?: { id?: string }; id?: string };
   await run(['log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":"seed"}']);
   return {
     seedWorkspace: seedDir,
-    ids: { session: s1, session2: s2, task: task.task?.id ?? task.id ?? 'task_000000000000000000000000', thread: signal.signal.thread_id, signal: signal.signal.signal_id },
+    ids: {
+      session: s1,
+      session2: s2,
+      task: task.task?.id ?? task.id ?? 'task_000000000000000000000000',
+      thread: signal.signal.thread_id,
+      signal: signal.signal.signal_id,
+    },
   };
 }
 
@@ -227,7 +236,8 @@ export async function fuzzCampaign(options: FuzzOptions): Promise<CampaignResult
     // Each planted file link, with the command that writes its file: refused, the file it points at untouched.
     for (const link of links) {
       count(results.links, link.label);
-      if (left-- > 0) await special(results.links, ['--json', '--dir', ws, ...link.command], { exits: [3], named: [], timeoutMs: TIMEOUT_MS, rerunOnTimeout: true }, place);
+      if (left-- > 0)
+        await special(results.links, ['--json', '--dir', ws, ...link.command], { exits: [3], named: [], timeoutMs: TIMEOUT_MS, rerunOnTimeout: true }, place);
     }
     if (left-- > 0) {
       const shape = WORKSPACE_SHAPES[index % WORKSPACE_SHAPES.length]!;
@@ -297,7 +307,8 @@ export async function fuzzCampaign(options: FuzzOptions): Promise<CampaignResult
     results.random.trials += batch.length;
   }
   const seedChanged = changedPaths(seedBefore, snapshotTree(fx.seedWorkspace));
-  if (seedChanged.length > 0) record(results.random, 'writesOutside', `the seed workspace (outside every epoch) changed: ${seedChanged.slice(0, 3).join(', ')}`);
+  if (seedChanged.length > 0)
+    record(results.random, 'writesOutside', `the seed workspace (outside every epoch) changed: ${seedChanged.slice(0, 3).join(', ')}`);
   count(results.random, 'commands drawn', drawn.size);
   count(results.random, 'fuzzed invocations in all', done);
   results.random.seconds = (Date.now() - started) / 1000;

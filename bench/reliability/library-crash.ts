@@ -17,7 +17,13 @@ import { count, emptyResult, record, type CampaignResult } from './outcome.js';
  */
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function libraryCrashCampaign(options: { trials: number; seed: number; root: string; trialsPerLog?: number; onProgress?: (done: number) => void }): Promise<CampaignResult> {
+export async function libraryCrashCampaign(options: {
+  trials: number;
+  seed: number;
+  root: string;
+  trialsPerLog?: number;
+  onProgress?: (done: number) => void;
+}): Promise<CampaignResult> {
   const started = Date.now();
   const result = emptyResult('crash: library appenders (SIGKILL)');
   const random = seeded(options.seed);
@@ -45,7 +51,8 @@ export async function libraryCrashCampaign(options: { trials: number; seed: numb
     const outcomes = await Promise.all([main, ...bystanders].map((c) => c.done));
     clearTimeout(guard);
     for (const outcome of outcomes) {
-      if (outcome.signal !== 'SIGKILL') record(result, 'otherFailures', `${where}: an appender ended by itself (code ${outcome.code}): ${outcome.stderr.slice(0, 300)}`);
+      if (outcome.signal !== 'SIGKILL')
+        record(result, 'otherFailures', `${where}: an appender ended by itself (code ${outcome.code}): ${outcome.stderr.slice(0, 300)}`);
       const reports = parseReports(outcome.stdout);
       for (const ack of reports) ledger.add(ack, result, where);
       acknowledged.push(...reports);

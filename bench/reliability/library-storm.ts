@@ -20,7 +20,12 @@ export async function libraryStormCampaign(options: { processes: number; appends
   const acknowledged: Acknowledged[] = [];
   const ledger = new AcknowledgedSeqs();
   for (const [p, outcome] of outcomes.entries()) {
-    if (outcome.code !== 0) record(result, outcome.code === 1 ? 'exit1' : 'otherFailures', `storm process ${p} exited ${outcome.code ?? outcome.signal}: ${outcome.stderr.slice(0, 300)}`);
+    if (outcome.code !== 0)
+      record(
+        result,
+        outcome.code === 1 ? 'exit1' : 'otherFailures',
+        `storm process ${p} exited ${outcome.code ?? outcome.signal}: ${outcome.stderr.slice(0, 300)}`,
+      );
     const reports = parseReports(outcome.stdout + '\n');
     for (const ack of reports) ledger.add(ack, result, 'library storm');
     acknowledged.push(...reports);
@@ -35,7 +40,8 @@ export async function libraryStormCampaign(options: { processes: number; appends
     byKey.set(ack.key, answer);
   }
   const stored = (await checkLog(workspace, acknowledged, result, 'library storm')).length;
-  if (stored !== options.processes * options.appends) record(result, 'otherFailures', `library storm: ${stored} events stored for ${options.processes * options.appends} keys`);
+  if (stored !== options.processes * options.appends)
+    record(result, 'otherFailures', `library storm: ${stored} events stored for ${options.processes * options.appends} keys`);
   count(result, 'keys', byKey.size);
   result.trials = options.processes * options.appends;
   result.seconds = (Date.now() - started) / 1000;

@@ -27,7 +27,8 @@ export class AcknowledgedSeqs {
       const hash = ack.hashes[i];
       if (hash === null || hash === undefined) return;
       const before = this.hashes.get(seq);
-      if (before !== undefined && before !== hash) record(result, 'reusedSeqs', `${where}: seq ${seq} acknowledged as ${before.slice(0, 12)}, then as ${hash.slice(0, 12)}`);
+      if (before !== undefined && before !== hash)
+        record(result, 'reusedSeqs', `${where}: seq ${seq} acknowledged as ${before.slice(0, 12)}, then as ${hash.slice(0, 12)}`);
       else this.hashes.set(seq, hash);
     });
   }
@@ -89,7 +90,8 @@ export async function checkLog(workspace: string, acknowledged: readonly Acknowl
     }
     if (tail !== undefined) {
       const settled = await store.verify();
-      if (!settled.ok) record(result, 'otherFailures', `${where}: after the next append settled a ${tail} tail, verify still fails at ${JSON.stringify(settled.first_bad)}`);
+      if (!settled.ok)
+        record(result, 'otherFailures', `${where}: after the next append settled a ${tail} tail, verify still fails at ${JSON.stringify(settled.first_bad)}`);
     }
     return events;
   } finally {

@@ -75,13 +75,41 @@ export function violations(result: CampaignResult): number {
 }
 
 export function formatTable(results: readonly CampaignResult[]): string {
-  const header = ['campaign', 'trials', 'checked', 'ack lost', 'reused seq', 'partial batch', 'exit 1', 'changed on refusal', 'outside writes', 'hung', 'other', 'seconds', 'covered'];
+  const header = [
+    'campaign',
+    'trials',
+    'checked',
+    'ack lost',
+    'reused seq',
+    'partial batch',
+    'exit 1',
+    'changed on refusal',
+    'outside writes',
+    'hung',
+    'other',
+    'seconds',
+    'covered',
+  ];
   const covered = (r: CampaignResult): string =>
     Object.entries(r.covered)
       .map(([label, n]) => `${label} ${n}`)
       .join(', ');
   const rows = results.map((r) =>
-    [r.name, r.trials, r.checked, r.acknowledgedLost, r.reusedSeqs, r.partialBatches, r.exit1, r.changedOnRefusal, r.writesOutside, r.hung, r.otherFailures, r.seconds.toFixed(0), covered(r)].map(String),
+    [
+      r.name,
+      r.trials,
+      r.checked,
+      r.acknowledgedLost,
+      r.reusedSeqs,
+      r.partialBatches,
+      r.exit1,
+      r.changedOnRefusal,
+      r.writesOutside,
+      r.hung,
+      r.otherFailures,
+      r.seconds.toFixed(0),
+      covered(r),
+    ].map(String),
   );
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: readonly string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;

@@ -12,7 +12,15 @@ import { CAMPAIGNS, runCampaigns, type CampaignSizes } from './campaign.js';
 import { formatTable, reportViolationsTo, violations } from './outcome.js';
 
 function parse(argv: readonly string[]): { sizes: CampaignSizes; seed: number; only: string[] } {
-  const sizes: CampaignSizes = { cliCrashTrials: 1000, libraryCrashTrials: 500, stormProcesses: 8, stormKeys: 250, libraryStormAppends: 1000, flips: 100, invocations: 5000 };
+  const sizes: CampaignSizes = {
+    cliCrashTrials: 1000,
+    libraryCrashTrials: 500,
+    stormProcesses: 8,
+    stormKeys: 250,
+    libraryStormAppends: 1000,
+    flips: 100,
+    invocations: 5000,
+  };
   let seed = Date.now() % 1_000_000;
   const only: string[] = [];
   for (let i = 0; i < argv.length; i++) {

@@ -42,7 +42,13 @@ const REPLACED: Partial<Record<WorkspaceShape, string>> = {
  * Make the shape (a copy of the seeded workspace with a file in place of a folder, or a regular file
  * to name as `--dir`) in the epoch's home, and the invocation of one store command against it.
  */
-export function shapeDraw(shape: WorkspaceShape, random: () => number, seedWorkspace: string, place: Place, index: number): { args: string[]; check: Omit<InvocationCheck, 'timeoutMs' | 'rerunOnTimeout'> } {
+export function shapeDraw(
+  shape: WorkspaceShape,
+  random: () => number,
+  seedWorkspace: string,
+  place: Place,
+  index: number,
+): { args: string[]; check: Omit<InvocationCheck, 'timeoutMs' | 'rerunOnTimeout'> } {
   const { args: command, writes } = STORE_COMMANDS[Math.floor(random() * STORE_COMMANDS.length)]!;
   const mode = random() < 0.5 ? '--json' : '--human';
   if (shape === WorkspaceShape.procSelf) return { args: [mode, '--dir', '/proc/self', ...command], check: { exits: [2, 5], named: [], workspace: null } };

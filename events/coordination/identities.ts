@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { AGENT_IDENTITY_PATTERN, CANONICAL_IDENTITY_PATTERN, DISPLAY_NAME_PATTERN, INITIATIVE_ID_PATTERN, INITIATIVE_ID_RULE, ROLE_PATTERN, SESSION_ID_PATTERN, SIGNAL_ID_PATTERN, THREAD_ID_PATTERN, WORKSPACE_ID_PATTERN, WU_ID_PATTERN } from './vocabulary.js';
+import {
+  AGENT_IDENTITY_PATTERN,
+  CANONICAL_IDENTITY_PATTERN,
+  DISPLAY_NAME_PATTERN,
+  INITIATIVE_ID_PATTERN,
+  INITIATIVE_ID_RULE,
+  ROLE_PATTERN,
+  SESSION_ID_PATTERN,
+  SIGNAL_ID_PATTERN,
+  THREAD_ID_PATTERN,
+  WORKSPACE_ID_PATTERN,
+  WU_ID_PATTERN,
+} from './vocabulary.js';
 import { noComma, noControlChars, notBlank } from './rules.js';
 
 /**
@@ -13,9 +25,7 @@ export * from './vocabulary.js';
 export const isoTime = z.iso.datetime({ offset: false });
 export const sessionId = z.string().regex(SESSION_ID_PATTERN, 'must match ^session_[A-Za-z0-9_-]+$ (at most 128 characters)');
 export const displayName = z.string().regex(DISPLAY_NAME_PATTERN, 'must match ^[A-Za-z][A-Za-z0-9_-]{0,31}$');
-export const agentIdentity = z
-  .string()
-  .regex(AGENT_IDENTITY_PATTERN, 'must match ^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$ and not start with session_');
+export const agentIdentity = z.string().regex(AGENT_IDENTITY_PATTERN, 'must match ^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$ and not start with session_');
 export const canonicalIdentity = z.string().regex(CANONICAL_IDENTITY_PATTERN, 'must be a session id, an agent identity or system');
 export const signalId = z.string().regex(SIGNAL_ID_PATTERN, 'must match ^sig-[0-9a-z]{4,64}$');
 export const threadId = z.string().regex(THREAD_ID_PATTERN, 'must match ^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$');

@@ -9,9 +9,4 @@ export * from './session.js';
 export * from './signal.js';
 export * from './work-unit-facts.js';
 
-export const COORDINATION_EVENTS = [
-  ...SESSION_EVENTS,
-  ...SIGNAL_EVENTS,
-  ...RECEIPT_EVENTS,
-  ...WU_PREP_EVENTS,
-] as const;
+export const COORDINATION_EVENTS = [...SESSION_EVENTS, ...SIGNAL_EVENTS, ...RECEIPT_EVENTS, ...WU_PREP_EVENTS] as const;

@@ -14,7 +14,11 @@ export const SessionStartedData = z.strictObject({
   branch: optionalText(250).optional(),
   worktree: optionalText(1000).optional(),
   client_type: z.enum(CLIENT_TYPES).optional(),
-  ttl_seconds: z.number().int().min(1).max(365 * 24 * 3600),
+  ttl_seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(365 * 24 * 3600),
 });
 export type SessionStartedData = z.infer<typeof SessionStartedData>;
 
@@ -27,5 +31,9 @@ export type SessionEndedData = z.infer<typeof SessionEndedData>;
 export const SESSION_EVENTS = eventsOn('session', [
   { type: 'session.started', schema: SessionStartedData, description: 'A session began; it reserved a display name from the pool.' },
   { type: 'session.heartbeat', schema: SessionHeartbeatData, description: 'A session says it is still alive.' },
-  { type: 'session.ended', schema: SessionEndedData, description: 'A session ended (by itself or by anyone reclaiming its name); its display name is free again.' },
+  {
+    type: 'session.ended',
+    schema: SessionEndedData,
+    description: 'A session ended (by itself or by anyone reclaiming its name); its display name is free again.',
+  },
 ]);

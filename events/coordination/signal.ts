@@ -37,10 +37,7 @@ const signalShape = {
   intent: z.enum(INTENTS),
   interrupt_class: z.enum(INTERRUPT_CLASSES),
   requires_ack: z.boolean(),
-  message: z
-    .string()
-    .max(MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`)
-    .refine(notBlank, 'must not be empty after trimming'),
+  message: z.string().max(MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`).refine(notBlank, 'must not be empty after trimming'),
   idempotency_key: idempotencyKey.optional(),
   origin: z.string().regex(ORIGIN_PATTERN, 'must match ^[a-z][a-z0-9_-]{0,31}$'),
   wu_id: wuId.optional(),

@@ -11,7 +11,11 @@ export const focusPath = z
   .string()
   .min(1)
   .max(1000)
-  .refine((p) => !p.startsWith('/') && !p.split('/').includes('..') && !p.includes('\\') && !/[\u0000-\u001f]/.test(p), 'must be a relative path inside the workspace, without ".."');
+  .refine(
+    // eslint-disable-next-line no-control-regex -- a control character is what it refuses
+    (p) => !p.startsWith('/') && !p.split('/').includes('..') && !p.includes('\\') && !/[\u0000-\u001f]/.test(p),
+    'must be a relative path inside the workspace, without ".."',
+  );
 
 export const DeepDiveInitializedData = z.strictObject({
   deep_dive_id: deepDiveId,
@@ -25,7 +29,10 @@ export type DeepDiveInitializedData = z.infer<typeof DeepDiveInitializedData>;
 
 const sectionText = z.string().max(MAX_SECTION_LENGTH, `must be at most ${MAX_SECTION_LENGTH} characters`);
 export const DeepDiveSections = z.strictObject(
-  Object.fromEntries(DEEP_DIVE_SECTIONS.map((name) => [name, sectionText.optional()])) as Record<(typeof DEEP_DIVE_SECTIONS)[number], z.ZodOptional<typeof sectionText>>,
+  Object.fromEntries(DEEP_DIVE_SECTIONS.map((name) => [name, sectionText.optional()])) as Record<
+    (typeof DEEP_DIVE_SECTIONS)[number],
+    z.ZodOptional<typeof sectionText>
+  >,
 );
 export type DeepDiveSections = z.infer<typeof DeepDiveSections>;
 
@@ -34,7 +41,11 @@ export type DeepDiveSections = z.infer<typeof DeepDiveSections>;
  * carried through every compile, in the order first seen. Text "" drops it.
  */
 export const ExtraSection = z.strictObject({
-  title: z.string().min(1).max(200).regex(/^[^\n\r]+$/, 'must be one line'),
+  title: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^\n\r]+$/, 'must be one line'),
   text: sectionText,
 });
 export type ExtraSection = z.infer<typeof ExtraSection>;
@@ -54,5 +65,10 @@ export const DeepDiveEventType = { initialized: 'deep_dive.initialized', compile
 const streams = ['deep_dive'];
 export const DEEP_DIVE_EVENT_DEFINITIONS = [
   defineEvent({ type: DeepDiveEventType.initialized, schema: DeepDiveInitializedData, streams, description: 'A deep dive was initialized (or refreshed).' }),
-  defineEvent({ type: DeepDiveEventType.compiled, schema: DeepDiveCompiledData, streams, description: 'Deep-dive sections were compiled (merged into the previous ones).' }),
+  defineEvent({
+    type: DeepDiveEventType.compiled,
+    schema: DeepDiveCompiledData,
+    streams,
+    description: 'Deep-dive sections were compiled (merged into the previous ones).',
+  }),
 ] as const;

@@ -21,8 +21,12 @@ export const FLOW_ID_PATTERN = /^flow_[A-Za-z0-9_-]+$/;
 export const flowId = z.string().regex(FLOW_ID_PATTERN, 'must look like flow_<id>');
 const phase = z.enum(PHASES);
 /** Any agent name (Agent Flow stores any string); one line, so it cannot break a rendered file. */
-// eslint-disable-next-line no-control-regex
-export const AgentName = z.string().min(1).max(MAX_AGENT_NAME_LENGTH).regex(/^[^\u0000-\u001f\u007f]+$/, 'must be one line without control characters');
+export const AgentName = z
+  .string()
+  .min(1)
+  .max(MAX_AGENT_NAME_LENGTH)
+  // eslint-disable-next-line no-control-regex -- a control character is what it refuses
+  .regex(/^[^\u0000-\u001f\u007f]+$/, 'must be one line without control characters');
 const agent = AgentName;
 const message = z.string().max(MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`);
 const iteration = z.number().int().min(1);

@@ -14,6 +14,14 @@ export const subagentKind = z.string().regex(KIND_PATTERN, 'must match ^[a-z][a-
 
 /** The wizard's documented subagent kinds (§1.5); other kinds are accepted but leave its enum. */
 export const WIZARD_SUBAGENT_KINDS = [
-  'framework_detection', 'integration', 'taxonomy', 'instrumentation', 'chart_creation',
-  'dashboard_creation', 'verification', 'feature_discovery', 'mcp_install', 'unknown',
+  'framework_detection',
+  'integration',
+  'taxonomy',
+  'instrumentation',
+  'chart_creation',
+  'dashboard_creation',
+  'verification',
+  'feature_discovery',
+  'mcp_install',
+  'unknown',
 ] as const;

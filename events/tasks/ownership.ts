@@ -14,7 +14,10 @@ export const PullRequestOwnership = z.strictObject({
   kind: z.literal(OwnershipKind.pull_request),
   number: z.number().int().positive('must be a positive integer'),
   repo: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'must be owner/name'),
-  url: z.string().regex(/^https?:\/\/\S+$/, 'must be an http or https URL').max(2048),
+  url: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'must be an http or https URL')
+    .max(2048),
   state: prState.optional(),
 });
 export const FileOwnership = z.strictObject({ kind: z.literal(OwnershipKind.file), path: text(4096) });

@@ -47,6 +47,14 @@ export type TaskOwnershipAddedData = z.infer<typeof TaskOwnershipAddedData>;
 
 export const TASK_LIFECYCLE_EVENTS = eventsOn('task', [
   { type: 'task.created', schema: TaskCreatedData, description: 'A task was created in a session, queued or running.' },
-  { type: 'task.transitioned', schema: TaskTransitionedData, description: 'A task moved from the state the command saw to another (one of the 18 legal moves).' },
-  { type: 'task.ownership_added', schema: TaskOwnershipAddedData, description: 'A task claimed a branch, worktree, pull request or file (or updated one it owns).' },
+  {
+    type: 'task.transitioned',
+    schema: TaskTransitionedData,
+    description: 'A task moved from the state the command saw to another (one of the 18 legal moves).',
+  },
+  {
+    type: 'task.ownership_added',
+    schema: TaskOwnershipAddedData,
+    description: 'A task claimed a branch, worktree, pull request or file (or updated one it owns).',
+  },
 ]);

@@ -97,6 +97,10 @@ export const DEFINITION_EVENTS = [
   ...eventsOn('wu', [
     { type: 'wu.defined', schema: WuDefinedData, description: 'A work unit was defined (the first baton wu create).' },
     { type: 'wu.updated', schema: WuUpdatedData, description: 'Fields of a work unit definition changed (a later baton wu create).' },
-    { type: 'observation.wu_yaml', schema: ObservationWuYamlData, description: 'A LumenFlow WU YAML file was read and its read fields changed (baton wu import, YAML probe).' },
+    {
+      type: 'observation.wu_yaml',
+      schema: ObservationWuYamlData,
+      description: 'A LumenFlow WU YAML file was read and its read fields changed (baton wu import, YAML probe).',
+    },
   ]),
 ] as const;

@@ -57,13 +57,48 @@ export const DelegationPickedUpData = z.strictObject({ wu_id: wuId, delegation_i
 export const DelegationCompletedData = z.looseObject({ wu_id: wuId, delegation_id: delegationId });
 
 export const LIFECYCLE_EVENTS = [
-  defineEvent({ type: 'wu.claimed', schema: WuClaimedData, streams: ['wu'], description: 'A work unit was claimed (baton wu claim); takeover_from names a dead claimant.' }),
+  defineEvent({
+    type: 'wu.claimed',
+    schema: WuClaimedData,
+    streams: ['wu'],
+    description: 'A work unit was claimed (baton wu claim); takeover_from names a dead claimant.',
+  }),
   defineEvent({ type: 'wu.checkpointed', schema: WuCheckpointedData, streams: ['wu'], description: 'Progress on a claimed work unit (baton wu checkpoint).' }),
-  defineEvent({ type: 'wu.worker_returned', schema: WuWorkerReturnedData, streams: ['wu'], description: 'The worker handed the work unit back (baton wu return).' }),
+  defineEvent({
+    type: 'wu.worker_returned',
+    schema: WuWorkerReturnedData,
+    streams: ['wu'],
+    description: 'The worker handed the work unit back (baton wu return).',
+  }),
   defineEvent({ type: 'wu.blocked', schema: WuBlockedData, streams: ['wu'], description: 'A work unit was blocked, with a reason (baton wu block).' }),
-  defineEvent({ type: 'wu.unblocked', schema: WuUnblockedData, streams: ['wu'], description: 'A blocked work unit returned to its state before the block (baton wu unblock).' }),
-  defineEvent({ type: 'wu.released', schema: WuReleasedData, streams: ['wu'], description: 'A claim or handoff was released; the work unit is ready again (baton wu release).' }),
-  defineEvent({ type: 'wu.stamped', schema: WuStampedData, streams: ['wu'], description: 'A work unit was finished and its done stamp written (baton wu done).' }),
-  defineEvent({ type: 'delegation.picked_up', schema: DelegationPickedUpData, streams: ['wu'], description: 'An integration reports a delegated worker picked the work unit up.' }),
-  defineEvent({ type: 'delegation.completed', schema: DelegationCompletedData, streams: ['wu'], description: 'An integration reports a delegated worker finished (counts as a return).' }),
+  defineEvent({
+    type: 'wu.unblocked',
+    schema: WuUnblockedData,
+    streams: ['wu'],
+    description: 'A blocked work unit returned to its state before the block (baton wu unblock).',
+  }),
+  defineEvent({
+    type: 'wu.released',
+    schema: WuReleasedData,
+    streams: ['wu'],
+    description: 'A claim or handoff was released; the work unit is ready again (baton wu release).',
+  }),
+  defineEvent({
+    type: 'wu.stamped',
+    schema: WuStampedData,
+    streams: ['wu'],
+    description: 'A work unit was finished and its done stamp written (baton wu done).',
+  }),
+  defineEvent({
+    type: 'delegation.picked_up',
+    schema: DelegationPickedUpData,
+    streams: ['wu'],
+    description: 'An integration reports a delegated worker picked the work unit up.',
+  }),
+  defineEvent({
+    type: 'delegation.completed',
+    schema: DelegationCompletedData,
+    streams: ['wu'],
+    description: 'An integration reports a delegated worker finished (counts as a return).',
+  }),
 ] as const;

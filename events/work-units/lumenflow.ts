@@ -10,12 +10,24 @@ import { codePath, initiativeId, initiativeSlug, laneName, requiredText, text, w
 
 /** LumenFlow's WU event kinds (`wu-events.jsonl` `type`). */
 export const LumenflowWuEventKind = {
-  claim: 'claim', create: 'create', checkpoint: 'checkpoint', block: 'block', unblock: 'unblock', release: 'release', complete: 'complete', delegation: 'delegation',
+  claim: 'claim',
+  create: 'create',
+  checkpoint: 'checkpoint',
+  block: 'block',
+  unblock: 'unblock',
+  release: 'release',
+  complete: 'complete',
+  delegation: 'delegation',
 } as const;
 export type LumenflowWuEventKind = (typeof LumenflowWuEventKind)[keyof typeof LumenflowWuEventKind];
 export const LUMENFLOW_WU_EVENT_KINDS = Object.values(LumenflowWuEventKind);
 
-const isoTime = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO-8601 UTC time (YYYY-MM-DDTHH:mm:ss.sssZ)');
+const isoTime = z
+  .string()
+  .refine(
+    (s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(s) && !Number.isNaN(Date.parse(s)),
+    'must be an ISO-8601 UTC time (YYYY-MM-DDTHH:mm:ss.sssZ)',
+  );
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest');
 const shortText = (max: number) => text(max).nullable().optional();
 
@@ -97,12 +109,24 @@ export type SettingsRecordedData = z.infer<typeof SettingsRecordedData>;
 export const LUMENFLOW_EVENTS = [
   ...eventsOn('initiative', [
     { type: 'initiative.updated', schema: InitiativeUpdatedData, description: 'Fields of an initiative changed (baton initiative update).' },
-    { type: 'observation.initiative_yaml', schema: ObservationInitiativeYamlData, description: 'A LumenFlow initiative YAML file was read and its read fields changed (baton import lumenflow).' },
+    {
+      type: 'observation.initiative_yaml',
+      schema: ObservationInitiativeYamlData,
+      description: 'A LumenFlow initiative YAML file was read and its read fields changed (baton import lumenflow).',
+    },
   ]),
   ...eventsOn('wu', [
-    { type: 'observation.lumenflow_wu_event', schema: ObservationLumenflowWuEventData, description: 'A line of LumenFlow\'s wu-events.jsonl, with its original timestamp (baton import lumenflow).' },
+    {
+      type: 'observation.lumenflow_wu_event',
+      schema: ObservationLumenflowWuEventData,
+      description: "A line of LumenFlow's wu-events.jsonl, with its original timestamp (baton import lumenflow).",
+    },
   ]),
   ...eventsOn('settings', [
-    { type: 'settings.recorded', schema: SettingsRecordedData, description: 'Lane and capacity settings read from a repository\'s own configuration (baton import lumenflow).' },
+    {
+      type: 'settings.recorded',
+      schema: SettingsRecordedData,
+      description: "Lane and capacity settings read from a repository's own configuration (baton import lumenflow).",
+    },
   ]),
 ] as const;

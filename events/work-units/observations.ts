@@ -14,7 +14,11 @@ export const ObservationStampFileData = z.strictObject({
   path: z.string().min(1).max(4096),
   present: z.boolean(),
   valid: z.boolean(),
-  content_hash: z.string().regex(/^[0-9a-f]{64}$/).nullable().optional(),
+  content_hash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable()
+    .optional(),
 });
 
 export const OBSERVATION_EVENTS = [
@@ -24,6 +28,6 @@ export const OBSERVATION_EVENTS = [
     { type: 'observation.stamp_file', schema: ObservationStampFileData, description: 'The stamp probe saw a done stamp file appear, change or disappear.' },
   ]),
   ...eventsOn('workspace', [
-    { type: 'observation.dirty_paths', schema: ObservationDirtyPathsData, description: 'The dirty probe saw the root checkout\'s uncommitted paths change.' },
+    { type: 'observation.dirty_paths', schema: ObservationDirtyPathsData, description: "The dirty probe saw the root checkout's uncommitted paths change." },
   ]),
 ] as const;

@@ -38,6 +38,16 @@ export const HandoffEmittedData = z.strictObject({
 export type HandoffEmittedData = z.infer<typeof HandoffEmittedData>;
 
 export const ORCHESTRATION_EVENTS = [
-  defineEvent({ type: 'orchestration.attempt_started', schema: AttemptStartedData, streams: ['initiative'], description: 'orchestrate run started a launch attempt, recording the settings it used.' }),
-  defineEvent({ type: 'handoff.emitted', schema: HandoffEmittedData, streams: ['initiative'], description: 'orchestrate run wrote a handoff for a work unit (relaunch: a new window).' }),
+  defineEvent({
+    type: 'orchestration.attempt_started',
+    schema: AttemptStartedData,
+    streams: ['initiative'],
+    description: 'orchestrate run started a launch attempt, recording the settings it used.',
+  }),
+  defineEvent({
+    type: 'handoff.emitted',
+    schema: HandoffEmittedData,
+    streams: ['initiative'],
+    description: 'orchestrate run wrote a handoff for a work unit (relaunch: a new window).',
+  }),
 ] as const;

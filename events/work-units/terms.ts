@@ -18,7 +18,13 @@ export function isValidBranchName(name: string): boolean {
 }
 
 export const WuType = {
-  feature: 'feature', bug: 'bug', documentation: 'documentation', process: 'process', tooling: 'tooling', chore: 'chore', refactor: 'refactor',
+  feature: 'feature',
+  bug: 'bug',
+  documentation: 'documentation',
+  process: 'process',
+  tooling: 'tooling',
+  chore: 'chore',
+  refactor: 'refactor',
 } as const;
 export type WuType = (typeof WuType)[keyof typeof WuType];
 export const WU_TYPES = Object.values(WuType);
@@ -36,9 +42,18 @@ export function isWorktreeMode(mode: ClaimedMode): boolean {
 
 /** LumenFlow's 12 YAML statuses (§3.4). */
 export const YamlStatus = {
-  todo: 'todo', ready: 'ready', backlog: 'backlog',
-  in_progress: 'in_progress', blocked: 'blocked',
-  done: 'done', completed: 'completed', cancelled: 'cancelled', abandoned: 'abandoned', deferred: 'deferred', closed: 'closed', superseded: 'superseded',
+  todo: 'todo',
+  ready: 'ready',
+  backlog: 'backlog',
+  in_progress: 'in_progress',
+  blocked: 'blocked',
+  done: 'done',
+  completed: 'completed',
+  cancelled: 'cancelled',
+  abandoned: 'abandoned',
+  deferred: 'deferred',
+  closed: 'closed',
+  superseded: 'superseded',
 } as const;
 export type YamlStatus = (typeof YamlStatus)[keyof typeof YamlStatus];
 export const YAML_STATUSES = Object.values(YamlStatus);
@@ -49,9 +64,19 @@ export function isTerminalYamlStatus(status: string): boolean {
 
 /** The 13 orchestration states (§6.1), in decision-table order. */
 export const OrchestrationState = {
-  done: 'done', contaminated: 'contaminated', blocked: 'blocked', awaiting_merge: 'awaiting_merge', ready_for_finish: 'ready_for_finish',
-  worker_returned: 'worker_returned', needs_relaunch: 'needs_relaunch', stalled: 'stalled', active: 'active', claimed: 'claimed',
-  handoff_emitted: 'handoff_emitted', eligible: 'eligible', planned: 'planned',
+  done: 'done',
+  contaminated: 'contaminated',
+  blocked: 'blocked',
+  awaiting_merge: 'awaiting_merge',
+  ready_for_finish: 'ready_for_finish',
+  worker_returned: 'worker_returned',
+  needs_relaunch: 'needs_relaunch',
+  stalled: 'stalled',
+  active: 'active',
+  claimed: 'claimed',
+  handoff_emitted: 'handoff_emitted',
+  eligible: 'eligible',
+  planned: 'planned',
 } as const;
 export type OrchestrationState = (typeof OrchestrationState)[keyof typeof OrchestrationState];
 export const ORCHESTRATION_STATES = Object.values(OrchestrationState);
@@ -78,8 +103,27 @@ export function compareWuIds(a: string, b: string): number {
  * fields; test/work-units/settings.test.ts checks the order).
  */
 export const DEFINITION_FIELD_NAMES = [
-  'initiative', 'title', 'description', 'acceptance', 'lane', 'type', 'priority', 'dependencies', 'blocked_by', 'blocks', 'code_paths',
-  'phase', 'labels', 'created', 'claimed_mode', 'claimed_branch', 'claimed_at', 'worktree_path', 'blocked_reason', 'completed_at', 'status',
+  'initiative',
+  'title',
+  'description',
+  'acceptance',
+  'lane',
+  'type',
+  'priority',
+  'dependencies',
+  'blocked_by',
+  'blocks',
+  'code_paths',
+  'phase',
+  'labels',
+  'created',
+  'claimed_mode',
+  'claimed_branch',
+  'claimed_at',
+  'worktree_path',
+  'blocked_reason',
+  'completed_at',
+  'status',
 ] as const;
 
 /** The fields `wu create` sets (work-units.md §3.1), in the order a definition lists them. */

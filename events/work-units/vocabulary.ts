@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTROL_CHARS, initiativeId, wuId } from '../coordination/identities.js';
+import { CONTROL_CHARS, initiativeId } from '../coordination/identities.js';
 import { isValidBranchName, SLUG_PATTERN } from './terms.js';
 
 /**

@@ -78,6 +78,12 @@ export function convergenceView(state: CoordinationState, now: string, thread: s
 export const convergenceProjection = coordinationProjection('convergence', (state, now, args) => {
   const thread = typeof args['thread'] === 'string' ? args['thread'] : undefined;
   const workspace = typeof args['workspace_id'] === 'string' ? args['workspace_id'] : undefined;
-  if (thread !== undefined) return convergenceView(state, now, thread, workspace) ?? { v: 1 as const, type: 'convergence', generated_at: now, thread_id: thread, state: null };
-  return { v: 1 as const, type: 'convergences', generated_at: now, threads: [...state.threads.keys()].map((t) => convergenceView(state, now, t, workspace)).filter((v) => v !== null) };
+  if (thread !== undefined)
+    return convergenceView(state, now, thread, workspace) ?? { v: 1 as const, type: 'convergence', generated_at: now, thread_id: thread, state: null };
+  return {
+    v: 1 as const,
+    type: 'convergences',
+    generated_at: now,
+    threads: [...state.threads.keys()].map((t) => convergenceView(state, now, t, workspace)).filter((v) => v !== null),
+  };
 });

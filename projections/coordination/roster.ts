@@ -77,6 +77,12 @@ export function coordinationProjection<V>(
 }
 
 /** The fold every coordination command runs (one snapshot shared by all of them). */
-export const coordinationStateProjection = coordinationProjection('coordination', (_state, now) => ({ v: 1 as const, type: 'coordination', generated_at: now }));
+export const coordinationStateProjection = coordinationProjection('coordination', (_state, now) => ({
+  v: 1 as const,
+  type: 'coordination',
+  generated_at: now,
+}));
 
-export const rosterProjection = coordinationProjection('roster', (state, now, args) => rosterView(state, now, { includeStale: args['include_stale'] === true }));
+export const rosterProjection = coordinationProjection('roster', (state, now, args) =>
+  rosterView(state, now, { includeStale: args['include_stale'] === true }),
+);

@@ -1,17 +1,27 @@
 import { SessionStatus, SYSTEM_IDENTITY } from '../../events/coordination/vocabulary.js';
+import { livenessOf, type SessionClock } from './liveness.js';
 import type { CoordinationState, SessionRecord } from './state.js';
 
 /** Session queries over the fold: effective status, reader identity, token resolution (§1, §6.2). */
 
-/** `abandoned` while stored-active and `now − last_heartbeat_at > ttl` (strictly greater). Never stored. */
+/** The liveness facts of a coordination session record (liveness.ts: the one rule). */
+export function clockOf(session: SessionRecord): SessionClock {
+  return {
+    last_heartbeat_at: session.last_heartbeat_at,
+    ttl_seconds: session.ttl_seconds,
+    ended: session.stored_status === SessionStatus.active ? false : session.stored_status,
+  };
+}
+
+/** `abandoned` while stored-active and `now − last_heartbeat_at > ttl` (strictly greater): stale. Never stored. */
 export function effectiveStatus(session: SessionRecord, now: string): SessionStatus {
-  if (session.stored_status !== SessionStatus.active) return session.stored_status;
-  const idleMs = Date.parse(now) - Date.parse(session.last_heartbeat_at);
-  return idleMs > session.ttl_seconds * 1000 ? SessionStatus.abandoned : SessionStatus.active;
+  const liveness = livenessOf(clockOf(session), now);
+  if (liveness.kind === 'ended') return liveness.status;
+  return liveness.kind === 'stale' ? SessionStatus.abandoned : SessionStatus.active;
 }
 
 export function isLive(session: SessionRecord, now: string): boolean {
-  return effectiveStatus(session, now) === SessionStatus.active;
+  return livenessOf(clockOf(session), now).kind === 'live';
 }
 
 export function readerIdentityOf(session: SessionRecord): string {
@@ -37,8 +47,7 @@ export type Resolution = { ok: true; identity: string; sessions: SessionRecord[]
  * `acceptAbandoned` widens "live" to non-ended sessions (hooks drain, §9.3).
  */
 export function resolveToken(state: CoordinationState, now: string, token: string, options: { acceptAbandoned?: boolean } = {}): Resolution {
-  const usable = (s: SessionRecord): boolean =>
-    options.acceptAbandoned ? s.stored_status === SessionStatus.active : isLive(s, now);
+  const usable = (s: SessionRecord): boolean => (options.acceptAbandoned ? s.stored_status === SessionStatus.active : isLive(s, now));
   const all = [...state.sessions.values()];
   const live = all.filter(usable);
   const stages: (() => SessionRecord[])[] = [

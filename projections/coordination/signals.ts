@@ -97,7 +97,12 @@ export function inboxView(state: CoordinationState, now: string, query: InboxQue
  * Hook-queue eligibility (§5.3, §9.1): directed (never broadcast), class interrupt or priority,
  * still unread by the reader; `interrupt` first, then seq.
  */
-export function pendingHookRecords(state: CoordinationState, reader: string, workspace: WorkspaceFilter, queued: ReadonlySet<string> = new Set()): SignalRecord[] {
+export function pendingHookRecords(
+  state: CoordinationState,
+  reader: string,
+  workspace: WorkspaceFilter,
+  queued: ReadonlySet<string> = new Set(),
+): SignalRecord[] {
   const out = state.signals.filter((record) => {
     if (!inWorkspace(record, workspace) || !isDirectedTo(record, reader)) return false;
     if (receiptState(state, record.data.signal_id, reader) !== null) return false;

@@ -38,7 +38,9 @@ type PhaseEntry = Extract<Entry, { kind: 'phase' }>;
 type GroupEntry = Extract<Entry, { kind: 'group' }>;
 
 export function initialEntries(at: string): Entry[] {
-  return [{ kind: 'phase', phase: Phase.exploration, iteration: 1, agent: PHASE_AGENT.exploration, status: GateStatus.in_progress, at, message: null, earlier: [] }];
+  return [
+    { kind: 'phase', phase: Phase.exploration, iteration: 1, agent: PHASE_AGENT.exploration, status: GateStatus.in_progress, at, message: null, earlier: [] },
+  ];
 }
 
 function lastIndex(entries: readonly Entry[], test: (e: Entry) => boolean): number {
@@ -69,7 +71,10 @@ export function applyEntry(entries: Entry[], fact: FlowFact, at: string): Entry[
         const sub = { status: GateStatus.pending, at: null, result: null };
         return [...entries, { kind: 'group', iteration: d.iteration, started_at: at, merged: null, review: sub, verification: { ...sub } }];
       }
-      return [...entries, { kind: 'phase', phase: d.to, iteration: d.iteration, agent: PHASE_AGENT[d.to], status: GateStatus.in_progress, at, message: null, earlier: [] }];
+      return [
+        ...entries,
+        { kind: 'phase', phase: d.to, iteration: d.iteration, agent: PHASE_AGENT[d.to], status: GateStatus.in_progress, at, message: null, earlier: [] },
+      ];
     }
     case FlowEventType.teammate_recorded: {
       const d = fact.data;
@@ -82,7 +87,10 @@ export function applyEntry(entries: Entry[], fact: FlowFact, at: string): Entry[
       const i = lastIndex(entries, (e) => e.kind === 'group');
       if (i < 0) return entries;
       const prev = entries[i] as GroupEntry;
-      return replaceAt(entries, i, { ...prev, merged: { status: fact.data.all_passed ? GateStatus.passed : GateStatus.failed, completed_at: at, summary: fact.data.summary } });
+      return replaceAt(entries, i, {
+        ...prev,
+        merged: { status: fact.data.all_passed ? GateStatus.passed : GateStatus.failed, completed_at: at, summary: fact.data.summary },
+      });
     }
     case FlowEventType.iteration_started:
       return [...entries, { kind: 'iteration', iteration: fact.data.iteration, failed_phase: fact.data.failed_phase, at }];

@@ -67,14 +67,22 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 /** The machine event a stored fact records, for facts a command decides (not consequences). */
 export function machineEventOf(fact: FlowFact, at: string): FlowMachineEvent | null {
-  const opt = <K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> => (value === undefined ? {} : ({ [key]: value } as Record<K, string>));
+  const opt = <K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> =>
+    value === undefined ? {} : ({ [key]: value } as Record<K, string>);
   switch (fact.type) {
     case FlowEventType.gate_recorded:
       return { type: 'RECORD_GATE', status: fact.data.status, agent: fact.data.agent, ...opt('message', fact.data.message), at };
     case FlowEventType.phase_changed:
       return { type: 'ADVANCE', to: fact.data.to, at };
     case FlowEventType.teammate_recorded:
-      return { type: 'RECORD_TEAMMATE', teammate: fact.data.teammate, status: fact.data.status, agent: fact.data.agent, ...opt('result', fact.data.result), at };
+      return {
+        type: 'RECORD_TEAMMATE',
+        teammate: fact.data.teammate,
+        status: fact.data.status,
+        agent: fact.data.agent,
+        ...opt('result', fact.data.result),
+        at,
+      };
     case FlowEventType.group_merged:
       return { type: 'MERGE', at };
     case FlowEventType.completed:
@@ -120,7 +128,8 @@ export function applyFlowFact(record: FlowRecord, fact: FlowFact, at: string): {
   const result = step(record.context, event);
   if (!result.accepted) return { error: `the flow machine refuses ${event.type} in phase ${record.context.current_phase} (${record.context.status})` };
   const [first, ...rest] = result.facts;
-  if (first === undefined || !sameJson(first, fact)) return { error: `the flow machine would record ${first ? JSON.stringify(first.data) : 'nothing'} for this ${event.type}` };
+  if (first === undefined || !sameJson(first, fact))
+    return { error: `the flow machine would record ${first ? JSON.stringify(first.data) : 'nothing'} for this ${event.type}` };
   let entries = record.entries;
   for (const f of result.facts) entries = applyEntry(entries, f, at);
   return { record: { ...counted, context: { ...result.context, outbox: [] }, entries, expected: rest } };
@@ -146,13 +155,21 @@ export function applyFlowEvent(state: FlowState, event: BatonEvent): FlowState {
   }
   switch (event.type) {
     case FlowEventType.started: {
-      const record: FlowRecord = { stream: event.stream, version: 1, start_mode: event.data.mode, context: startedContext(event.data, event.at), entries: initialEntries(event.at), expected: [] };
+      const record: FlowRecord = {
+        stream: event.stream,
+        version: 1,
+        start_mode: event.data.mode,
+        context: startedContext(event.data, event.at),
+        entries: initialEntries(event.at),
+        expected: [],
+      };
       return { ...withFlow(state, record), latest: event.data.variant };
     }
     case DeepDiveEventType.initialized:
       return { ...state, deep_dive: initializedRecord(event.data, event.stream, event.at) };
     case DeepDiveEventType.compiled:
-      if (state.deep_dive === null || state.deep_dive.stream !== event.stream) return finding(state, event, 'a compile of a deep dive that is not the latest one');
+      if (state.deep_dive === null || state.deep_dive.stream !== event.stream)
+        return finding(state, event, 'a compile of a deep dive that is not the latest one');
       return { ...state, deep_dive: compiledRecord(state.deep_dive, event.data, event.at) };
   }
   if (!isFlowFact(event)) return state;

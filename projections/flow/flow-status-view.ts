@@ -11,7 +11,9 @@ export function flowView(ctx: FlowContext): FlowView {
   const gates: FlowView['gates'] = {};
   for (const phase of VARIANT_GATES[ctx.variant]) {
     const g = ctx.gates[phase];
-    gates[phase] = g ? { status: g.status, timestamp: g.timestamp, agent: g.agent, message: g.message } : { status: 'pending', timestamp: null, agent: null, message: null };
+    gates[phase] = g
+      ? { status: g.status, timestamp: g.timestamp, agent: g.agent, message: g.message }
+      : { status: 'pending', timestamp: null, agent: null, message: null };
   }
   const current = ctx.current_phase;
   return {

@@ -94,18 +94,33 @@ function iterationSuffix(iteration: number): string {
 function entryLines(entry: Entry): string[] {
   switch (entry.kind) {
     case 'phase': {
-      const lines = [`### Phase: ${PHASE_TITLE[entry.phase]}${iterationSuffix(entry.iteration)}`, `- Agent: ${entry.agent}`, `- Status: ${STATUS_WORD[entry.status]}`];
+      const lines = [
+        `### Phase: ${PHASE_TITLE[entry.phase]}${iterationSuffix(entry.iteration)}`,
+        `- Agent: ${entry.agent}`,
+        `- Status: ${STATUS_WORD[entry.status]}`,
+      ];
       lines.push(entry.status === GateStatus.in_progress ? `- Started: ${fileTime(entry.at)}` : `- Timestamp: ${fileTime(entry.at)}`);
       if (entry.message !== null) lines.push(`- Message: ${oneLine(entry.message)}`);
       for (const e of entry.earlier) lines.push(`- Earlier: FAILED at ${fileTime(e.at)}${e.message === null ? '' : `: ${oneLine(e.message)}`}`);
       return lines;
     }
     case 'group': {
-      const lines = [`### Phase: ${PHASE_TITLE[Phase.review_verification]}${iterationSuffix(entry.iteration)}`, `- Started: ${fileTime(entry.started_at)}`, '- Mode: team'];
+      const lines = [
+        `### Phase: ${PHASE_TITLE[Phase.review_verification]}${iterationSuffix(entry.iteration)}`,
+        `- Started: ${fileTime(entry.started_at)}`,
+        '- Mode: team',
+      ];
       if (entry.merged !== null) {
-        lines.push(`- Status: ${STATUS_WORD[entry.merged.status]}`, `- Completed: ${fileTime(entry.merged.completed_at)}`, `- Summary: ${oneLine(entry.merged.summary)}`);
+        lines.push(
+          `- Status: ${STATUS_WORD[entry.merged.status]}`,
+          `- Completed: ${fileTime(entry.merged.completed_at)}`,
+          `- Summary: ${oneLine(entry.merged.summary)}`,
+        );
       }
-      for (const [title, sub] of [['Review (Lawliet)', entry.review], ['Verification (Alphonse)', entry.verification]] as const) {
+      for (const [title, sub] of [
+        ['Review (Lawliet)', entry.review],
+        ['Verification (Alphonse)', entry.verification],
+      ] as const) {
         lines.push('', `#### ${title}`, `- Status: ${STATUS_WORD[sub.status]}`);
         if (sub.status === GateStatus.pending || sub.at === null) continue;
         lines.push(sub.status === GateStatus.in_progress ? `- Started: ${fileTime(sub.at)}` : `- Timestamp: ${fileTime(sub.at)}`);
@@ -116,11 +131,27 @@ function entryLines(entry: Entry): string[] {
     case 'iteration':
       return [`### Iteration ${entry.iteration}`, `- Reason: ${entry.failed_phase} failed`, `- Timestamp: ${fileTime(entry.at)}`];
     case 'mode':
-      return ['### Mode Changed', '- From: team', '- To: sequential', `- Timestamp: ${fileTime(entry.at)}`, ...(entry.message === null ? [] : [`- Message: ${oneLine(entry.message)}`])];
+      return [
+        '### Mode Changed',
+        '- From: team',
+        '- To: sequential',
+        `- Timestamp: ${fileTime(entry.at)}`,
+        ...(entry.message === null ? [] : [`- Message: ${oneLine(entry.message)}`]),
+      ];
     case 'complete':
-      return ['### Orchestration Complete', `- Agent: ${entry.agent}`, `- Timestamp: ${fileTime(entry.at)}`, ...(entry.message === null ? [] : [`- Message: ${oneLine(entry.message)}`])];
+      return [
+        '### Orchestration Complete',
+        `- Agent: ${entry.agent}`,
+        `- Timestamp: ${fileTime(entry.at)}`,
+        ...(entry.message === null ? [] : [`- Message: ${oneLine(entry.message)}`]),
+      ];
     case 'abort':
-      return ['### Orchestration Aborted', `- Reason: ${oneLine(entry.reason)}`, `- Timestamp: ${fileTime(entry.at)}`, ...(entry.message === null ? [] : [`- Message: ${oneLine(entry.message)}`])];
+      return [
+        '### Orchestration Aborted',
+        `- Reason: ${oneLine(entry.reason)}`,
+        `- Timestamp: ${fileTime(entry.at)}`,
+        ...(entry.message === null ? [] : [`- Message: ${oneLine(entry.message)}`]),
+      ];
   }
 }
 
@@ -128,7 +159,13 @@ function entryLines(entry: Entry): string[] {
 export function renderFlowFile(record: FlowRecord): string {
   const ctx = record.context;
   const team = ctx.variant === Variant.team;
-  const body: string[] = [team ? '## Team Orchestration Log' : '## Orchestration Log', '', '### Session Started', `- Task: ${JSON.stringify(ctx.task)}`, `- Max Iterations: ${ctx.max_iterations}`];
+  const body: string[] = [
+    team ? '## Team Orchestration Log' : '## Orchestration Log',
+    '',
+    '### Session Started',
+    `- Task: ${JSON.stringify(ctx.task)}`,
+    `- Max Iterations: ${ctx.max_iterations}`,
+  ];
   if (team) body.push(`- Mode: ${record.start_mode}`, `- Team Available: ${String(ctx.team_available ?? false)}`);
   // No body line is exactly `---`: Agent Flow's scripts read the frontmatter with
   // `sed -n '/^---$/,/^---$/p'`, a range that would start again at such a line and run to the end.

@@ -5,9 +5,17 @@
 const SEP = '(?:\\s+|-)';
 const TOKEN_QUALIFIER = '(?:access|api|auth|refresh|session)';
 const PHRASES = [
-  'auth', 'authentication', 'unauthenticated', 'unauthori[sz]ed', 're-?auth', 'reauthenticate',
-  `log${SEP}?in`, `log${SEP}?out`, `logged${SEP}(?:in|out)`,
-  `sign${SEP}?in`, `signed${SEP}(?:in|out)`,
+  'auth',
+  'authentication',
+  'unauthenticated',
+  'unauthori[sz]ed',
+  're-?auth',
+  'reauthenticate',
+  `log${SEP}?in`,
+  `log${SEP}?out`,
+  `logged${SEP}(?:in|out)`,
+  `sign${SEP}?in`,
+  `signed${SEP}(?:in|out)`,
   'credentials?',
   `(?:expired|invalid|revoked|missing)\\s+(?:${TOKEN_QUALIFIER}\\s+)?token`,
   'token\\s+(?:expired|invalid|revoked)',

@@ -118,12 +118,17 @@ export const lastStoppingPointProjection: Projection<LastStoppingPointState, Sta
 
 export const tasksViewProjection = tasksProjection('tasks', (state, now, args) => {
   const filter = str(args, 'state');
-  return tasksEnvelope(state, viewContextFrom(args, now), { state: filter === undefined ? undefined : parseStateFilter(filter), sessionId: str(args, 'session_id') });
+  return tasksEnvelope(state, viewContextFrom(args, now), {
+    state: filter === undefined ? undefined : parseStateFilter(filter),
+    sessionId: str(args, 'session_id'),
+  });
 });
 
 // The replay views take their commands' arguments (tasks.md §11.3): `task <id>` and `session <id>`
 // take the id as a positional argument, as `--task` / `--session-id` do.
-export const taskViewProjection = tasksProjection('task', (state, now, args) => taskEnvelope(state, viewContextFrom(args, now), required(withTarget(args, 'task'), 'task')));
+export const taskViewProjection = tasksProjection('task', (state, now, args) =>
+  taskEnvelope(state, viewContextFrom(args, now), required(withTarget(args, 'task'), 'task')),
+);
 
 export const sessionsViewProjection = tasksProjection('sessions', (state, now, args) => sessionsEnvelope(state, viewContextFrom(args, now)));
 

@@ -201,8 +201,10 @@ function applyTransitioned(state: TasksState, event: EventOf<'task.transitioned'
     return finding(`superseded_by ${d.superseded_by} is not another existing task`);
   }
   if (d.checkpoint !== undefined && d.to !== TaskState.waiting_for_user) return finding('a checkpoint outside waiting_for_user');
-  if (d.result !== undefined && (d.result.outcome !== d.to || !isTerminal(d.to))) return finding(`result outcome '${d.result.outcome}' differs from the target '${d.to}'`);
-  if (d.result?.error !== undefined && d.to !== TaskState.failed && d.to !== TaskState.cancelled) return finding('an error on a result that is neither failed nor cancelled');
+  if (d.result !== undefined && (d.result.outcome !== d.to || !isTerminal(d.to)))
+    return finding(`result outcome '${d.result.outcome}' differs from the target '${d.to}'`);
+  if (d.result?.error !== undefined && d.to !== TaskState.failed && d.to !== TaskState.cancelled)
+    return finding('an error on a result that is neither failed nor cancelled');
 
   task.state = d.to;
   task.updated_at = event.at;

@@ -119,7 +119,9 @@ export interface TasksEnvelope extends Head<'orchestration_tasks'> {
 
 export function tasksEnvelope(state: TasksState, ctx: ViewContext, filters: { state?: TaskState | undefined; sessionId?: string | undefined }): TasksEnvelope {
   const session = filters.sessionId === undefined ? undefined : requireSession(state, filters.sessionId, 'session_id');
-  const tasks = tasksInOrder(state).filter((t) => (filters.state === undefined || t.state === filters.state) && (session === undefined || t.session_id === session));
+  const tasks = tasksInOrder(state).filter(
+    (t) => (filters.state === undefined || t.state === filters.state) && (session === undefined || t.session_id === session),
+  );
   return { ...head('orchestration_tasks', ctx), tasks: tasks.map(wizardTask) };
 }
 
@@ -164,7 +166,9 @@ export function sessionEnvelope(state: TasksState, ctx: ViewContext, rawId: stri
   return {
     ...head('orchestration_session', ctx),
     session: wizardSession(s, effectiveStatus(s, ctx.now), ctx.installDir),
-    tasks: tasksInOrder(state).filter((t) => t.session_id === id).map(wizardTask),
+    tasks: tasksInOrder(state)
+      .filter((t) => t.session_id === id)
+      .map(wizardTask),
     baton: { subagents: [...state.subagents.values()].filter((a) => a.session_id === id).map(wizardSubagent) },
   };
 }

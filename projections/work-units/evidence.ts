@@ -115,8 +115,69 @@ function dirtyPaths(ctx: EvidenceContext): string[] {
   return paths;
 }
 
+/** The claimed worktree and branch of evidenceOf (claim, then handoff, then the YAML) and what was observed of each. */
+function workspaceFacts(wu: WuRecord, claim: WuRecord['claim'], handoff: WuRecord['handoff'], yamlClaimed: boolean) {
+  const wtSource = claim?.worktree_path ? claim : handoff?.worktree_path ? handoff : null;
+  const yamlWt = yamlClaimed && wu.def.worktree_path !== undefined ? wu.def.worktree_path : null;
+  const worktree_path = fact1<string | null>(wtSource?.worktree_path ?? yamlWt, wtSource ?? (yamlWt !== null ? wu.def_seq['worktree_path'] : null));
+  const wtObs = worktree_path.value !== null && Object.hasOwn(wu.worktrees, worktree_path.value) ? wu.worktrees[worktree_path.value]! : null;
+
+  const brSource = claim?.branch ? claim : handoff?.branch ? handoff : null;
+  const yamlBr = yamlClaimed && wu.def.claimed_branch !== undefined ? wu.def.claimed_branch : null;
+  const branchValue = brSource?.branch ?? yamlBr ?? wtObs?.branch ?? null;
+  const branch = fact1<string | null>(branchValue, brSource ?? (yamlBr !== null ? wu.def_seq['claimed_branch'] : wtObs));
+  const brObs = branch.value !== null && Object.hasOwn(wu.branches, branch.value) ? wu.branches[branch.value]! : null;
+  return { worktree_path, wtObs, branch, brObs };
+}
+
+/**
+ * last_activity_at and inactive of evidenceOf. `presentObs` is the observation of the present
+ * workspace (worktree or branch by mode), undefined when the workspace is not present.
+ */
+function activityFacts(
+  wu: WuRecord,
+  ctx: EvidenceContext,
+  claim: WuRecord['claim'],
+  pickup: WuRecord['pickup'],
+  presentObs: Mark | null | undefined,
+): { last_activity_at: Fact<string | null>; inactive: Fact<boolean> } {
+  // last_activity_at: the latest activity in the window, or the claimant's heartbeat.
+  const activities: Mark[] = [
+    claim,
+    inWindow(wu, wu.checkpoint) ? wu.checkpoint : null,
+    inWindow(wu, wu.unblock) ? wu.unblock : null,
+    pickup,
+    inWindow(wu, wu.signal) ? wu.signal : null,
+    inWindow(wu, wu.yaml_claimed_at) ? wu.yaml_claimed_at : null,
+  ].filter((m): m is Mark => m !== null);
+  let latest: Mark | null = null;
+  for (const m of activities) if (latest === null || Date.parse(m.at) > Date.parse(latest.at)) latest = m;
+  let lastAt = latest?.at ?? null;
+  const claimant = claim?.session_id ? ctx.state.sessions[claim.session_id] : undefined;
+  if (claimant !== undefined && (lastAt === null || Date.parse(claimant.last_heartbeat_at) > Date.parse(lastAt))) lastAt = claimant.last_heartbeat_at;
+  let lastMarks: (Mark | null)[] = [latest];
+  if (lastAt === null && presentObs !== undefined) {
+    lastAt = presentObs?.at ?? null;
+    lastMarks = [presentObs];
+  }
+  const last_activity_at = fact(lastAt === null ? null : new Date(lastAt).toISOString(), ...lastMarks);
+  const inactive = fact(lastAt !== null && Date.parse(ctx.now) - Date.parse(lastAt) > ctx.stall_seconds * 1000, ...last_activity_at.evidence);
+  return { last_activity_at, inactive };
+}
+
+/** deps_done of evidenceOf: its evidence is every mark that fixes whether a dependency is done. */
+function depsDoneFact(deps: readonly string[], unmet_deps: readonly string[], state: WorkUnitsState): Fact<boolean> {
+  return fact(
+    unmet_deps.length === 0,
+    ...deps.flatMap((d) => {
+      const dep = state.wus[d];
+      return dep === undefined ? [] : [dep.stamped, dep.stamp_file, dep.yaml_status_mark];
+    }),
+  );
+}
+
 export function evidenceOf(wu: WuRecord, ctx: EvidenceContext, options: { assumePastEligible?: boolean } = {}): WuEvidence {
-  const { state, config, now } = ctx;
+  const { state, config } = ctx;
   const stampMark = wu.stamped ?? (wu.stamp_file?.present && wu.stamp_file.valid ? wu.stamp_file : null);
   const stamped = fact1(isStamped(wu), stampMark);
   const yamlTerminal = wu.yaml_status !== null && isTerminalYamlStatus(wu.yaml_status);
@@ -130,23 +191,21 @@ export function evidenceOf(wu: WuRecord, ctx: EvidenceContext, options: { assume
   const handed_off = fact1(handoff !== null, handoff);
 
   const recorded_mode = (claim?.mode ?? handoff?.claimed_mode ?? wu.def.claimed_mode ?? null) as ClaimedMode | null;
-  const mode = fact1<ClaimedMode>(recorded_mode ?? config.orchestration.default_claim_mode, claim ?? handoff ?? (wu.def.claimed_mode ? wu.def_seq['claimed_mode'] : null));
+  const mode = fact1<ClaimedMode>(
+    recorded_mode ?? config.orchestration.default_claim_mode,
+    claim ?? handoff ?? (wu.def.claimed_mode ? wu.def_seq['claimed_mode'] : null),
+  );
 
-  const wtSource = claim?.worktree_path ? claim : handoff?.worktree_path ? handoff : null;
-  const yamlWt = yamlClaimed && wu.def.worktree_path !== undefined ? wu.def.worktree_path : null;
-  const worktree_path = fact1<string | null>(wtSource?.worktree_path ?? yamlWt, wtSource ?? (yamlWt !== null ? wu.def_seq['worktree_path'] : null));
-  const wtObs = worktree_path.value !== null && Object.hasOwn(wu.worktrees, worktree_path.value) ? wu.worktrees[worktree_path.value]! : null;
-
-  const brSource = claim?.branch ? claim : handoff?.branch ? handoff : null;
-  const yamlBr = yamlClaimed && wu.def.claimed_branch !== undefined ? wu.def.claimed_branch : null;
-  const branchValue = brSource?.branch ?? yamlBr ?? wtObs?.branch ?? null;
-  const branch = fact1<string | null>(branchValue, brSource ?? (yamlBr !== null ? wu.def_seq['claimed_branch'] : wtObs));
-  const brObs = branch.value !== null && Object.hasOwn(wu.branches, branch.value) ? wu.branches[branch.value]! : null;
+  const { worktree_path, wtObs, branch, brObs } = workspaceFacts(wu, claim, handoff, yamlClaimed);
 
   const wt_present = fact1(wtObs?.present === true, wtObs);
   const br_present = fact1(brObs?.present === true, brObs);
   const worktreeMode = isWorktreeMode(mode.value);
-  const workspace_present = fact(worktreeMode ? wt_present.value : br_present.value, ...(worktreeMode ? wt_present.evidence : br_present.evidence), ...mode.evidence);
+  const workspace_present = fact(
+    worktreeMode ? wt_present.value : br_present.value,
+    ...(worktreeMode ? wt_present.evidence : br_present.evidence),
+    ...mode.evidence,
+  );
 
   const returnedMark = inWindow(wu, wu.returned) ? wu.returned : null;
   const returned = fact1(returnedMark !== null, returnedMark);
@@ -160,34 +219,33 @@ export function evidenceOf(wu: WuRecord, ctx: EvidenceContext, options: { assume
   const overlapValue = worktreeMode && (past || options.assumePastEligible === true) ? overlappingPaths(dirty, wu.def.code_paths ?? []) : [];
   const overlap = fact(overlapValue, overlapValue.length > 0 ? state.dirty : null, overlapValue.length > 0 ? wu.def_seq['code_paths'] : null);
 
-  // last_activity_at: the latest activity in the window, or the claimant's heartbeat.
-  const activities: Mark[] = [claim, inWindow(wu, wu.checkpoint) ? wu.checkpoint : null, inWindow(wu, wu.unblock) ? wu.unblock : null, pickup, inWindow(wu, wu.signal) ? wu.signal : null, inWindow(wu, wu.yaml_claimed_at) ? wu.yaml_claimed_at : null].filter(
-    (m): m is Mark => m !== null,
-  );
-  let latest: Mark | null = null;
-  for (const m of activities) if (latest === null || Date.parse(m.at) > Date.parse(latest.at)) latest = m;
-  let lastAt = latest?.at ?? null;
-  const claimant = claim?.session_id ? state.sessions[claim.session_id] : undefined;
-  if (claimant !== undefined && (lastAt === null || Date.parse(claimant.last_heartbeat_at) > Date.parse(lastAt))) lastAt = claimant.last_heartbeat_at;
-  let lastMarks: (Mark | null)[] = [latest];
-  if (lastAt === null && workspace_present.value) {
-    const obs = worktreeMode ? wtObs : brObs;
-    lastAt = obs?.at ?? null;
-    lastMarks = [obs];
-  }
-  const last_activity_at = fact(lastAt === null ? null : new Date(lastAt).toISOString(), ...lastMarks);
-  const inactive = fact(lastAt !== null && Date.parse(now) - Date.parse(lastAt) > ctx.stall_seconds * 1000, ...last_activity_at.evidence);
+  const { last_activity_at, inactive } = activityFacts(wu, ctx, claim, pickup, workspace_present.value ? (worktreeMode ? wtObs : brObs) : undefined);
 
   const deps = depsOf(wu);
   const unmet_deps = deps.filter((d) => !isDone(state.wus[d]));
-  const deps_done = fact(unmet_deps.length === 0, ...deps.flatMap((d) => {
-    const dep = state.wus[d];
-    return dep === undefined ? [] : [dep.stamped, dep.stamp_file, dep.yaml_status_mark];
-  }));
+  const deps_done = depsDoneFact(deps, unmet_deps, state);
 
   return {
-    stamped, DONE, handed_off, claimed, mode, worktree_path, branch, wt_present, br_present, workspace_present, returned, executing, blocked,
-    past_eligible, overlap, last_activity_at, inactive, deps_done, unmet_deps, recorded_mode,
+    stamped,
+    DONE,
+    handed_off,
+    claimed,
+    mode,
+    worktree_path,
+    branch,
+    wt_present,
+    br_present,
+    workspace_present,
+    returned,
+    executing,
+    blocked,
+    past_eligible,
+    overlap,
+    last_activity_at,
+    inactive,
+    deps_done,
+    unmet_deps,
+    recorded_mode,
   };
 }
 
@@ -224,6 +282,33 @@ function later(latest: Mark | null, m: Mark | null): Mark | null {
 }
 
 /**
+ * The raw last activity time of evidenceValues (evidenceOf's activityFacts without the marks).
+ * `presentObs` is the observation of the present workspace, undefined when it is not present.
+ */
+function lastActivityAt(
+  wu: WuRecord,
+  state: WorkUnitsState,
+  claim: WuRecord['claim'],
+  pickup: WuRecord['pickup'],
+  checkpointIn: boolean,
+  presentObs: Mark | null | undefined,
+): string | null {
+  const start = wu.window_start;
+  // last_activity_at: the latest activity in the window, or the claimant's heartbeat.
+  let latest: Mark | null = later(null, claim);
+  latest = later(latest, checkpointIn ? wu.checkpoint : null);
+  latest = later(latest, wu.unblock !== null && wu.unblock.seq >= start ? wu.unblock : null);
+  latest = later(latest, pickup);
+  latest = later(latest, wu.signal !== null && wu.signal.seq >= start ? wu.signal : null);
+  latest = later(latest, wu.yaml_claimed_at !== null && wu.yaml_claimed_at.seq >= start ? wu.yaml_claimed_at : null);
+  let lastAt = latest !== null ? latest.at : null;
+  const claimant = claim !== null && claim.session_id ? state.sessions[claim.session_id] : undefined;
+  if (claimant !== undefined && (lastAt === null || Date.parse(claimant.last_heartbeat_at) > Date.parse(lastAt))) lastAt = claimant.last_heartbeat_at;
+  if (lastAt === null && presentObs !== undefined) lastAt = presentObs !== null ? presentObs.at : null;
+  return lastAt;
+}
+
+/**
  * `valuesOf(evidenceOf(wu, ctx, options))` computed directly: the same predicates, without
  * gathering the events behind each. `orchestrate status` and the views assess every WU of the
  * workspace and read only the values; `wu explain` asks evidenceOf for the events.
@@ -244,7 +329,10 @@ export function evidenceValues(wu: WuRecord, ctx: EvidenceContext, options: { as
   const claimed = yamlClaimed || pickup !== null;
   const handed_off = handoff !== null;
 
-  const recorded_mode = ((claim !== null ? claim.mode : undefined) ?? (handoff !== null ? handoff.claimed_mode : undefined) ?? def.claimed_mode ?? null) as ClaimedMode | null;
+  const recorded_mode = ((claim !== null ? claim.mode : undefined) ??
+    (handoff !== null ? handoff.claimed_mode : undefined) ??
+    def.claimed_mode ??
+    null) as ClaimedMode | null;
   const mode = recorded_mode ?? config.orchestration.default_claim_mode;
 
   const wtSource = claim !== null && claim.worktree_path ? claim : handoff !== null && handoff.worktree_path ? handoff : null;
@@ -269,20 +357,7 @@ export function evidenceValues(wu: WuRecord, ctx: EvidenceContext, options: { as
   const past = handed_off || claimed || returned || workspace_present;
   const overlap = worktreeMode && (past || options.assumePastEligible === true) ? overlappingPaths(dirtyPaths(ctx), def.code_paths ?? []) : [];
 
-  // last_activity_at: the latest activity in the window, or the claimant's heartbeat.
-  let latest: Mark | null = later(null, claim);
-  latest = later(latest, checkpointIn ? wu.checkpoint : null);
-  latest = later(latest, wu.unblock !== null && wu.unblock.seq >= start ? wu.unblock : null);
-  latest = later(latest, pickup);
-  latest = later(latest, wu.signal !== null && wu.signal.seq >= start ? wu.signal : null);
-  latest = later(latest, wu.yaml_claimed_at !== null && wu.yaml_claimed_at.seq >= start ? wu.yaml_claimed_at : null);
-  let lastAt = latest !== null ? latest.at : null;
-  const claimant = claim !== null && claim.session_id ? state.sessions[claim.session_id] : undefined;
-  if (claimant !== undefined && (lastAt === null || Date.parse(claimant.last_heartbeat_at) > Date.parse(lastAt))) lastAt = claimant.last_heartbeat_at;
-  if (lastAt === null && workspace_present) {
-    const obs = worktreeMode ? wtObs : brObs;
-    lastAt = obs !== null ? obs.at : null;
-  }
+  const lastAt = lastActivityAt(wu, state, claim, pickup, checkpointIn, workspace_present ? (worktreeMode ? wtObs : brObs) : undefined);
   const last_activity_at = lastAt === null ? null : new Date(lastAt).toISOString();
   const inactive = lastAt !== null && Date.parse(now) - Date.parse(lastAt) > ctx.stall_seconds * 1000;
 
@@ -290,7 +365,25 @@ export function evidenceValues(wu: WuRecord, ctx: EvidenceContext, options: { as
   const unmet_deps = deps.length === 0 ? [] : deps.filter((d) => !isDone(state.wus[d]));
 
   return {
-    stamped, DONE, handed_off, claimed, mode, worktree_path, branch, wt_present, br_present, workspace_present, returned, executing, blocked,
-    past_eligible: past, overlap, last_activity_at, inactive, deps_done: unmet_deps.length === 0, unmet_deps, recorded_mode,
+    stamped,
+    DONE,
+    handed_off,
+    claimed,
+    mode,
+    worktree_path,
+    branch,
+    wt_present,
+    br_present,
+    workspace_present,
+    returned,
+    executing,
+    blocked,
+    past_eligible: past,
+    overlap,
+    last_activity_at,
+    inactive,
+    deps_done: unmet_deps.length === 0,
+    unmet_deps,
+    recorded_mode,
   };
 }

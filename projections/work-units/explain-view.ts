@@ -52,9 +52,21 @@ export function explainWu(state: WorkUnitsState, wuId: string, config: WorkUnits
   }
   const findings = [...stampYamlFindings(state, wu)];
   // A stamp is never undone: a later non-terminal YAML status is a contradiction to report (§3.4).
-  if (wu.stamped !== null && wu.yaml_status !== null && !isTerminalYamlStatus(wu.yaml_status) && wu.yaml_status_mark !== null && wu.yaml_status_mark.seq > wu.stamped.seq) {
+  if (
+    wu.stamped !== null &&
+    wu.yaml_status !== null &&
+    !isTerminalYamlStatus(wu.yaml_status) &&
+    wu.yaml_status_mark !== null &&
+    wu.yaml_status_mark.seq > wu.stamped.seq
+  ) {
     const m = wu.yaml_status_mark;
-    findings.push({ seq: m.seq, stream: m.stream, type: m.type, code: 'STAMP_CONTRADICTED', message: `${wuId} is stamped done, but its YAML now says ${wu.yaml_status}` });
+    findings.push({
+      seq: m.seq,
+      stream: m.stream,
+      type: m.type,
+      code: 'STAMP_CONTRADICTED',
+      message: `${wuId} is stamped done, but its YAML now says ${wu.yaml_status}`,
+    });
   }
   return {
     v: 1,
@@ -66,7 +78,9 @@ export function explainWu(state: WorkUnitsState, wuId: string, config: WorkUnits
     rule: decision.rule,
     next_safe_action: next,
     predicates,
-    evidence: [...marks.values()].sort((a, b) => a.seq - b.seq).map((m) => ({ seq: m.seq, type: m.type, at: m.at, actor: m.actor, stream: m.stream, summary: m.summary })),
+    evidence: [...marks.values()]
+      .sort((a, b) => a.seq - b.seq)
+      .map((m) => ({ seq: m.seq, type: m.type, at: m.at, actor: m.actor, stream: m.stream, summary: m.summary })),
     integrity_findings: findings.sort((a, b) => a.seq - b.seq),
   };
 }

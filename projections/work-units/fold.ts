@@ -12,8 +12,11 @@ import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from './state.js';
  */
 export type ViewArgs = Readonly<Record<string, string | boolean | undefined>>;
 
-/** 2: the snapshot holds one of snapshot-codec.ts's forms (plain, or compact: one copy of each mark and key list). */
-const VERSION = 2;
+/**
+ * 2: the snapshot holds one of snapshot-codec.ts's forms (plain, or compact: one copy of each mark
+ * and key list). 3: a session's `ended` is how it ended (its status), not a boolean.
+ */
+const VERSION = 3;
 /**
  * Events folded past the snapshot before a new one is written: at least the runner's usual 1,000,
  * and five per WU. Writing this fold's snapshot (encoding it, JSON, the file) costs about as much as
@@ -23,7 +26,8 @@ const VERSION = 2;
  */
 const EVENTS_PER_WU_BEFORE_SNAPSHOT = 5;
 const MIN_EVENTS_BEFORE_SNAPSHOT = 1000;
-export const workUnitsSnapshotEvery = (state: WorkUnitsState): number => Math.max(MIN_EVENTS_BEFORE_SNAPSHOT, EVENTS_PER_WU_BEFORE_SNAPSHOT * Object.keys(state.wus).length);
+export const workUnitsSnapshotEvery = (state: WorkUnitsState): number =>
+  Math.max(MIN_EVENTS_BEFORE_SNAPSHOT, EVENTS_PER_WU_BEFORE_SNAPSHOT * Object.keys(state.wus).length);
 
 /** Identity of the work-unit fold (Projection.fold): its views are folded once per run. */
 const WORK_UNITS_FOLD = Object.freeze({ fold: 'work_units' });
@@ -44,5 +48,9 @@ export function workUnitsProjection<V>(name: string, view: (state: WorkUnitsStat
 }
 
 /** The fold every work-unit command runs (one snapshot shared by all of them). */
-export const workUnitsStateProjection = workUnitsProjection('work_units', (state, now) => ({ v: 1 as const, type: 'work_units', generated_at: now, wus: Object.keys(state.wus).length }));
-
+export const workUnitsStateProjection = workUnitsProjection('work_units', (state, now) => ({
+  v: 1 as const,
+  type: 'work_units',
+  generated_at: now,
+  wus: Object.keys(state.wus).length,
+}));

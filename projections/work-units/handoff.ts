@@ -47,7 +47,11 @@ export function renderHandoffMarkdown(h: HandoffInput): string {
   const acceptance = h.def.acceptance ?? [];
   const codePaths = h.def.code_paths ?? [];
   const q = shellQuote;
-  const claim = [`baton wu claim ${q(h.wu_id)} --mode ${q(h.claimed_mode)}`, worktreeMode && h.worktree_path !== null ? ` --worktree ${q(h.worktree_path)}` : '', ` --branch ${q(h.branch)}`].join('');
+  const claim = [
+    `baton wu claim ${q(h.wu_id)} --mode ${q(h.claimed_mode)}`,
+    worktreeMode && h.worktree_path !== null ? ` --worktree ${q(h.worktree_path)}` : '',
+    ` --branch ${q(h.branch)}`,
+  ].join('');
   const lines = [
     `# ${h.wu_id} — ${title}`,
     '',

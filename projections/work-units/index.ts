@@ -39,7 +39,14 @@ function guarded<V>(compute: () => V, now: string): V | { v: 1; type: 'error'; g
 }
 
 export const initiativeStatusProjection = workUnitsProjection('initiative_status', (state, now, args, config) =>
-  guarded(() => ({ v: 1 as const, type: 'initiative_status', ...statusDocument(computeInitiative(state, target(args), { config, now, useRecordedCapacity: true }), now) }), now),
+  guarded(
+    () => ({
+      v: 1 as const,
+      type: 'initiative_status',
+      ...statusDocument(computeInitiative(state, target(args), { config, now, useRecordedCapacity: true }), now),
+    }),
+    now,
+  ),
 );
 
 export const initiativePlanProjection = workUnitsProjection('initiative_plan', (state, now, args, config) =>

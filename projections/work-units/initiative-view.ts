@@ -1,4 +1,10 @@
-import { ActionType, compareWuIds, OrchestrationState, type ActionType as ActionTypeT, type OrchestrationState as StateT } from '../../events/work-units/terms.js';
+import {
+  ActionType,
+  compareWuIds,
+  OrchestrationState,
+  type ActionType as ActionTypeT,
+  type OrchestrationState as StateT,
+} from '../../events/work-units/terms.js';
 import { decide, type Decision } from './decision-table.js';
 import type { NextSafeAction, PlanDocument, StatusDocument, StatusRow } from './documents.js';
 import { depsOf, evidenceOf, evidenceValues, isDone, stallSeconds, valuesOf, type EvidenceContext, type WuEvidence, type WuValues } from './evidence.js';
@@ -183,8 +189,22 @@ export function computeInitiative(state: WorkUnitsState, initiative: string, opt
   const launch_attempt = attempts.length === 0 ? null : Math.max(...attempts.map((a) => a.launch_attempt));
   const { max_active_workers, source, available_capacity } = capacity;
   return {
-    initiative, members, logical_wave: lw, assessments: r.assessments, max_active_workers, max_active_workers_source: source, available_capacity, blocked_by_integrity,
-    launch_attempt, waves, deferred, logical_waves, rows, next_safe_actions: actions, launches, integrity_findings,
+    initiative,
+    members,
+    logical_wave: lw,
+    assessments: r.assessments,
+    max_active_workers,
+    max_active_workers_source: source,
+    available_capacity,
+    blocked_by_integrity,
+    launch_attempt,
+    waves,
+    deferred,
+    logical_waves,
+    rows,
+    next_safe_actions: actions,
+    launches,
+    integrity_findings,
   };
 }
 
@@ -299,8 +319,7 @@ function placeInWaves(r: Reconciliation, scheduled: string[], capacity: Capacity
     let k = lb;
     for (;;) {
       const laneFull = lock_policy !== 'none' && (laneWaves[k] ?? 0) + (k === 0 ? holders : 0) >= wip_limit;
-      const capFull =
-        max_active_workers !== null && max_active_workers > 0 && (perWave.get(k) ?? 0) >= (k === 0 ? available_capacity! : max_active_workers);
+      const capFull = max_active_workers !== null && max_active_workers > 0 && (perWave.get(k) ?? 0) >= (k === 0 ? available_capacity! : max_active_workers);
       if (k === 0 && laneFull) laneFullAtZero.add(id);
       if (!laneFull && !capFull) break;
       k++;

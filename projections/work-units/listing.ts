@@ -144,7 +144,10 @@ export function showWu(state: WorkUnitsState, wuId: string, config: WorkUnitsCon
     blocks: [...(d.blocks ?? [])],
     rule: decision.rule,
     reason: decision.reason,
-    claim: claim === null ? null : { seq: claim.seq, at: claim.at, session_id: claim.session_id, mode: claim.mode, worktree_path: claim.worktree_path, branch: claim.branch },
+    claim:
+      claim === null
+        ? null
+        : { seq: claim.seq, at: claim.at, session_id: claim.session_id, mode: claim.mode, worktree_path: claim.worktree_path, branch: claim.branch },
     last_checkpoint: checkpoint === null ? null : markOf(checkpoint),
     blocked_reason: values.blocked ? (wu.blocked?.reason ?? d.blocked_reason ?? null) : null,
     stamped: wu.stamped === null ? null : { seq: wu.stamped.seq, completed_date: wu.stamped.completed_date, stamp_path: wu.stamped.stamp_path },

@@ -84,7 +84,12 @@ export function lumenflowLifecycleEvent(state: WorkUnitsState, event: EventOf<'o
     case 'claim':
       return { ...envelope, at, type: 'wu.claimed', data: { wu_id, session_id, mode: 'worktree', worktree_path: null, branch: null, takeover_from: null } };
     case 'checkpoint':
-      return { ...envelope, at, type: 'wu.checkpointed', data: { wu_id, session_id, note: d.note ?? 'checkpoint', progress: d.progress ?? null, next_steps: d.next_steps ?? null } };
+      return {
+        ...envelope,
+        at,
+        type: 'wu.checkpointed',
+        data: { wu_id, session_id, note: d.note ?? 'checkpoint', progress: d.progress ?? null, next_steps: d.next_steps ?? null },
+      };
     case 'block':
       return { ...envelope, at, type: 'wu.blocked', data: { wu_id, reason: d.reason ?? d.note ?? '' } };
     case 'unblock':
@@ -92,7 +97,12 @@ export function lumenflowLifecycleEvent(state: WorkUnitsState, event: EventOf<'o
     case 'release':
       return { ...envelope, at, type: 'wu.released', data: { wu_id, reason: d.reason ?? null, previous_claimant: session } };
     case 'delegation':
-      return { ...envelope, at, type: 'delegation.picked_up', data: { wu_id, delegation_id: d.delegation_id ?? `line-${d.line}`, picked_up_by: d.parent_wu_id ?? 'lumenflow' } };
+      return {
+        ...envelope,
+        at,
+        type: 'delegation.picked_up',
+        data: { wu_id, delegation_id: d.delegation_id ?? `line-${d.line}`, picked_up_by: d.parent_wu_id ?? 'lumenflow' },
+      };
     case 'complete': {
       const completed: LumenflowCompleted = { ...envelope, at, type: 'lumenflow.completed', data: { wu_id } };
       return completed;

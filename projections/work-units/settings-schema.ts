@@ -17,11 +17,19 @@ const LaneSettings = z.strictObject({
 export const WorkUnitsConfigSchema = z.looseObject({
   orchestration: z
     .strictObject({
-      stall_threshold: z.string().refine((s) => durationSeconds(s) !== undefined, 'must be <int>(s|m|h|d), > 0').default('4h'),
+      stall_threshold: z
+        .string()
+        .refine((s) => durationSeconds(s) !== undefined, 'must be <int>(s|m|h|d), > 0')
+        .default('4h'),
       max_active_workers: z.number().int().min(0).max(1000).nullable().default(null),
       default_client: z.enum(CLIENT_TYPES, `must be one of ${CLIENT_TYPES.join(', ')}`).default('generic'),
       default_claim_mode: z.enum(CLAIMED_MODES, `must be one of ${CLAIMED_MODES.join(', ')}`).default('worktree'),
-      worktrees_dir: z.string().min(1).max(300).refine((s) => !s.includes('\0'), 'must not contain NUL').default('worktrees'),
+      worktrees_dir: z
+        .string()
+        .min(1)
+        .max(300)
+        .refine((s) => !s.includes('\0'), 'must not contain NUL')
+        .default('worktrees'),
       claude_subagent_type: z.string().min(1).max(100).default('general-purpose'),
       contamination_ignore: z.array(z.string().min(1).max(300)).default([]),
     })

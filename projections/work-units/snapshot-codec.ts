@@ -62,83 +62,112 @@ const SAME_AS_DEF = '\u0000def';
 function startsWithMark(keys: readonly string[], value: Record<string, unknown>): boolean {
   if (keys.length < MARK_KEYS.length) return false;
   for (let i = 0; i < MARK_KEYS.length; i++) if (keys[i] !== MARK_KEYS[i]) return false;
-  return typeof value['seq'] === 'number' && typeof value['at'] === 'string' && typeof value['type'] === 'string' && typeof value['actor'] === 'string' && typeof value['stream'] === 'string' && typeof value['summary'] === 'string';
+  return (
+    typeof value['seq'] === 'number' &&
+    typeof value['at'] === 'string' &&
+    typeof value['type'] === 'string' &&
+    typeof value['actor'] === 'string' &&
+    typeof value['stream'] === 'string' &&
+    typeof value['summary'] === 'string'
+  );
 }
 
 function encodeCompact(state: WorkUnitsState): CompactWorkUnitsState {
-  const shapes: string[][] = [];
-  const shapeIndex = new Map<string, number>();
-  const marks: CompactWorkUnitsState['marks'] = [];
-  const markIndex = new Map<string, number>();
-  const markByObject = new Map<object, number>();
+  const encoder = new CompactEncoder(state);
+  const root = encoder.encode(state);
+  return { codec: 'shapes-marks-1', shapes: encoder.shapes, marks: encoder.marks, root };
+}
 
-  // Shapes are found through a trie of their keys (no string built per object).
-  interface ShapeNode {
-    index: number;
-    next: Map<string, ShapeNode>;
+// Shapes are found through a trie of their keys (no string built per object).
+interface ShapeNode {
+  index: number;
+  next: Map<string, ShapeNode>;
+}
+
+/** The tables of one compact encoding; `encode` walks the state once, filling them. */
+class CompactEncoder {
+  readonly shapes: string[][] = [];
+  readonly marks: CompactWorkUnitsState['marks'] = [];
+  private readonly markIndex = new Map<string, number>();
+  private readonly markByObject = new Map<object, number>();
+  private readonly trie: ShapeNode = { index: -1, next: new Map() };
+  /** The yaml_fields objects equal to their WU's def (same keys, same order, same values). */
+  private readonly sameAsDef = new Set<object>();
+
+  constructor(state: WorkUnitsState) {
+    for (const wu of Object.values(state.wus))
+      if (sameRecord(wu.yaml_fields as Record<string, unknown>, wu.def as Record<string, unknown>)) this.sameAsDef.add(wu.yaml_fields);
   }
-  const trie: ShapeNode = { index: -1, next: new Map() };
-  const shapeOf = (keys: string[], from = 0): number => {
-    let node = trie;
+
+  private shapeOf(keys: string[], from = 0): number {
+    let node = this.trie;
     for (let i = from; i < keys.length; i++) {
       let child = node.next.get(keys[i]!);
       if (child === undefined) node.next.set(keys[i]!, (child = { index: -1, next: new Map() }));
       node = child;
     }
     if (node.index === -1) {
-      node.index = shapes.length;
-      shapes.push(keys.slice(from));
+      node.index = this.shapes.length;
+      this.shapes.push(keys.slice(from));
     }
     return node.index;
-  };
+  }
 
-  // The yaml_fields objects equal to their WU's def (same keys, same order, same values).
-  const sameAsDef = new Set<object>();
-  for (const wu of Object.values(state.wus)) if (sameRecord(wu.yaml_fields as Record<string, unknown>, wu.def as Record<string, unknown>)) sameAsDef.add(wu.yaml_fields);
+  /** The index in `marks` of a record known to start with the six mark keys. */
+  private markOf(record: Record<string, unknown>): number {
+    // One mark object is often held in many places (def_seq): known by identity first.
+    let index = this.markByObject.get(record);
+    if (index !== undefined) return index;
+    const tuple: CompactWorkUnitsState['marks'][number] = [
+      record['seq'] as number,
+      record['at'] as string,
+      record['type'] as string,
+      record['actor'] as string,
+      record['stream'] as string,
+      record['summary'] as string,
+    ];
+    const id = tuple.join('\u0000');
+    index = this.markIndex.get(id);
+    if (index === undefined) {
+      index = this.marks.length;
+      this.marks.push(tuple);
+      this.markIndex.set(id, index);
+    }
+    this.markByObject.set(record, index);
+    return index;
+  }
 
-  const encode = (value: unknown): unknown => {
+  encode(value: unknown): unknown {
     if (value === null || typeof value !== 'object') return value;
     if (Array.isArray(value)) {
       const out: unknown[] = [0];
       // JSON turns a hole or an undefined item into null; so does this form.
-      for (const item of value) out.push(item === undefined ? null : encode(item));
+      for (const item of value) out.push(item === undefined ? null : this.encode(item));
       return out;
     }
-    if (sameAsDef.has(value)) return SAME_AS_DEF;
+    if (this.sameAsDef.has(value)) return SAME_AS_DEF;
     const record = value as Record<string, unknown>;
-    let keys = Object.keys(record);
-    // JSON leaves out a key whose value is undefined (or a function); so does this form.
-    for (const k of keys) {
-      const v = record[k];
-      if (v === undefined || typeof v === 'function') {
-        keys = keys.filter((key) => record[key] !== undefined && typeof record[key] !== 'function');
-        break;
-      }
-    }
+    const keys = jsonKeys(record);
     if (startsWithMark(keys, record)) {
-      // One mark object is often held in many places (def_seq): known by identity first.
-      let index = markByObject.get(record);
-      if (index === undefined) {
-        const tuple: CompactWorkUnitsState['marks'][number] = [record['seq'] as number, record['at'] as string, record['type'] as string, record['actor'] as string, record['stream'] as string, record['summary'] as string];
-        const id = tuple.join('\u0000');
-        index = markIndex.get(id);
-        if (index === undefined) {
-          index = marks.length;
-          marks.push(tuple);
-          markIndex.set(id, index);
-        }
-        markByObject.set(record, index);
-      }
-      const out: unknown[] = [-(1 + index), shapeOf(keys, MARK_KEYS.length)];
-      for (let i = MARK_KEYS.length; i < keys.length; i++) out.push(encode(record[keys[i]!]));
+      const out: unknown[] = [-(1 + this.markOf(record)), this.shapeOf(keys, MARK_KEYS.length)];
+      for (let i = MARK_KEYS.length; i < keys.length; i++) out.push(this.encode(record[keys[i]!]));
       return out;
     }
-    const out: unknown[] = [1 + shapeOf(keys)];
-    for (let i = 0; i < keys.length; i++) out.push(encode(record[keys[i]!]));
+    const out: unknown[] = [1 + this.shapeOf(keys)];
+    for (let i = 0; i < keys.length; i++) out.push(this.encode(record[keys[i]!]));
     return out;
-  };
+  }
+}
 
-  return { codec: 'shapes-marks-1', shapes, marks, root: encode(state) };
+/** The keys JSON would write. The common case (none to leave out) allocates nothing beyond Object.keys. */
+function jsonKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  // JSON leaves out a key whose value is undefined (or a function); so does this form.
+  for (const k of keys) {
+    const v = record[k];
+    if (v === undefined || typeof v === 'function') return keys.filter((key) => record[key] !== undefined && typeof record[key] !== 'function');
+  }
+  return keys;
 }
 
 function assign(target: Record<string, unknown>, key: string, value: unknown): void {
@@ -162,7 +191,13 @@ function checkedState(value: unknown): WorkUnitsState {
 
 function decodeCompact(json: unknown): WorkUnitsState {
   const encoded = json as Partial<CompactWorkUnitsState> | null;
-  if (encoded === null || typeof encoded !== 'object' || encoded.codec !== 'shapes-marks-1' || !Array.isArray(encoded.shapes) || !Array.isArray(encoded.marks)) {
+  if (
+    encoded === null ||
+    typeof encoded !== 'object' ||
+    encoded.codec !== 'shapes-marks-1' ||
+    !Array.isArray(encoded.shapes) ||
+    !Array.isArray(encoded.marks)
+  ) {
     throw new Error('not a work-unit snapshot');
   }
   const { shapes, marks } = encoded as CompactWorkUnitsState;
@@ -208,7 +243,6 @@ function decodeCompact(json: unknown): WorkUnitsState {
   }
   return state;
 }
-
 
 /** JSON.stringify(a) === JSON.stringify(b) for a definition (text, numbers, lists of text), without the strings. */
 function sameRecord(a: Record<string, unknown>, b: Record<string, unknown>): boolean {

@@ -18,7 +18,10 @@ export function stampYamlFindings(state: WorkUnitsState, wu: WuRecord): Integrit
     return [...wu.findings, finding(later(stamp, statusMark), 'STAMP_YAML_MISMATCH', `${wu.wu_id}: stamp ${stamp.path} says done, its YAML says ${status}`)];
   }
   if (!stampDone && status === 'done' && state.recorded_settings !== undefined) {
-    return [...wu.findings, finding(statusMark, 'STAMP_MISSING', `${wu.wu_id}: its YAML says done but ${state.recorded_settings.stamps_dir}/${wu.wu_id}.done does not exist`)];
+    return [
+      ...wu.findings,
+      finding(statusMark, 'STAMP_MISSING', `${wu.wu_id}: its YAML says done but ${state.recorded_settings.stamps_dir}/${wu.wu_id}.done does not exist`),
+    ];
   }
   return wu.findings;
 }

@@ -1,11 +1,14 @@
 import { ownValue, setOwnValue } from '../own-keys.js';
+import { keepAlive } from '../coordination/liveness.js';
 import type { AcceptedEvent, BatonEvent, EventOf, RejectedEvent } from '../../events/baton-event.js';
 import { rejectionText } from '../rejection-text.js';
 import type { DefinitionFields } from '../../events/work-units/definition.js';
-import { DEFINITION_FIELD_NAMES, isTerminalYamlStatus, YamlStatus } from '../../events/work-units/terms.js';
-import { INITIAL_WU_LIFECYCLE, stepWu, type WuLifecycle } from '../../machines/work-unit-steps.js';
-import type { WuMachineEvent, YamlStatusClass } from '../../machines/work-unit.js';
-import { applyInitiativeFields, applySettingsRecorded, lumenflowLifecycleEvent, type InitiativeExtra, type RecordedSettings } from './lumenflow-fold.js';
+import { DEFINITION_FIELD_NAMES, YamlStatus } from '../../events/work-units/terms.js';
+import { stepWu, type WuLifecycle } from '../../machines/work-unit-steps.js';
+import type { WuMachineEvent } from '../../machines/work-unit.js';
+import { applyInitiativeFields, applySettingsRecorded, lumenflowLifecycleEvent } from './lumenflow-fold.js';
+import { newWuRecord, machineEventOf } from './records.js';
+import type { Mark, WuRecord, WorkUnitsState } from './records.js';
 
 /**
  * The work-unit fold (work-units.md §3–§5): every fact the reconciler reads, per WU, plus
@@ -13,204 +16,9 @@ import { applyInitiativeFields, applySettingsRecorded, lumenflowLifecycleEvent, 
  * Pure and plain JSON (records, not Maps: every key is a checked id). Never throws on history: an
  * event the `wu` machine rejects changes nothing and becomes a finding `REJECTED_BY_MACHINE`.
  */
-/** One event as evidence: where and when it was recorded, by whom, and what it said in short. */
-export interface Mark {
-  seq: number;
-  at: string;
-  type: string;
-  actor: string;
-  stream: string;
-  summary: string;
-}
-
-export interface IntegrityFinding {
-  seq: number;
-  stream: string;
-  type: string;
-  code: string;
-  message: string;
-}
-
-export interface ClaimFact extends Mark {
-  session_id: string | null;
-  mode: string;
-  worktree_path: string | null;
-  branch: string | null;
-}
-
-export interface HandoffFact extends Mark {
-  initiative: string;
-  launch_attempt: number;
-  claimed_mode: string;
-  worktree_path: string | null;
-  branch: string;
-  relaunch: boolean;
-  handoff_format: string;
-  handoff_artifact_path: string;
-  content_sha256: string;
-  logical_wave: number;
-}
-
-export interface WuRecord {
-  wu_id: string;
-  /** `wu.defined` or `observation.wu_yaml` seen: the WU has a definition. */
-  defined: boolean;
-  /** The seq of its `wu.defined`, if any. */
-  created_seq: number | null;
-  /** The folded definition (§3.1) and, per field, the seq that set it. */
-  def: DefinitionFields;
-  def_seq: Record<string, Mark>;
-  /** The definition as last observed from YAML only (the import compares with it). */
-  yaml_fields: DefinitionFields;
-  yaml_content_hash: string | null;
-  lifecycle: WuLifecycle;
-  yaml_status: string | null;
-  yaml_status_mark: Mark | null;
-  /** First seq of the current window (§5.3): the latest release or relaunch handoff; 0 = all. */
-  window_start: number;
-  claim: ClaimFact | null;
-  /** The event that last made `claimed` true. */
-  claimed_true_seq: number | null;
-  checkpoint: Mark | null;
-  unblock: Mark | null;
-  pickup: Mark | null;
-  returned: Mark | null;
-  handoff: HandoffFact | null;
-  blocked: (Mark & { reason: string }) | null;
-  stamped: (Mark & { title: string; completed_date: string; stamp_path: string }) | null;
-  stamp_file: (Mark & { path: string; present: boolean; valid: boolean }) | null;
-  worktrees: Record<string, Mark & { present: boolean; branch: string | null }>;
-  branches: Record<string, Mark & { present: boolean }>;
-  signal: Mark | null;
-  yaml_claimed_at: Mark | null;
-  findings: IntegrityFinding[];
-}
-
-export interface InitiativeRecord {
-  seq: number;
-  initiative: string;
-  title: string;
-  slug: string | null;
-  lanes: string[];
-  /** Fields beyond `initiative create`'s (status, phases, wus, priority, owner, created, target_date): absent until set. */
-  fields?: InitiativeExtra;
-  /** The fields as last observed from the initiative's YAML file (the import compares with them). */
-  yaml_fields?: Record<string, unknown>;
-  yaml_content_hash?: string | null;
-}
-
-export interface AttemptRecord extends Mark {
-  launch_attempt: number;
-  client: string;
-  handoff_format: string;
-  max_active_workers: number | null;
-  max_active_workers_source: string;
-  stall_threshold: string;
-  /** The plan as the run computed it (plan.json is rebuilt from these). */
-  logical_waves: number[];
-  waves: unknown[];
-  deferred: unknown[];
-  /** Its `handoff.emitted` facts, in seq order (launch.json is rebuilt from these). */
-  handoffs: (HandoffFact & { wu_id: string; lane: string })[];
-}
-
-export interface SessionFacts {
-  last_heartbeat_at: string;
-  ended: boolean;
-  ttl_seconds: number;
-}
-
-export interface WorkUnitsState {
-  head_seq: number;
-  initiatives: Record<string, InitiativeRecord>;
-  /** slug → initiative id. */
-  slugs: Record<string, string>;
-  wus: Record<string, WuRecord>;
-  sessions: Record<string, SessionFacts>;
-  dirty: (Mark & { paths: string[] }) | null;
-  /** initiative → every attempt started, in seq order. */
-  attempts: Record<string, AttemptRecord[]>;
-  /** The latest `settings.recorded` (LumenFlow's lanes and capacity); absent until one is folded. */
-  recorded_settings?: RecordedSettings;
-  /** Keys of the `wu-events.jsonl` lines imported so far → the seq that recorded each. */
-  lumenflow_lines?: Record<string, number>;
-}
-
-export function initWorkUnits(): WorkUnitsState {
-  return { head_seq: 0, initiatives: {}, slugs: {}, wus: {}, sessions: {}, dirty: null, attempts: {} };
-}
-
-export function newWuRecord(wuId: string): WuRecord {
-  return {
-    wu_id: wuId,
-    defined: false,
-    created_seq: null,
-    def: {},
-    def_seq: {},
-    yaml_fields: {},
-    yaml_content_hash: null,
-    lifecycle: { ...INITIAL_WU_LIFECYCLE },
-    yaml_status: null,
-    yaml_status_mark: null,
-    window_start: 0,
-    claim: null,
-    claimed_true_seq: null,
-    checkpoint: null,
-    unblock: null,
-    pickup: null,
-    returned: null,
-    handoff: null,
-    blocked: null,
-    stamped: null,
-    stamp_file: null,
-    worktrees: {},
-    branches: {},
-    signal: null,
-    yaml_claimed_at: null,
-    findings: [],
-  };
-}
-
-export function yamlStatusClass(status: string): YamlStatusClass {
-  if (isTerminalYamlStatus(status)) return 'terminal';
-  if (status === YamlStatus.in_progress) return 'in_progress';
-  if (status === YamlStatus.blocked) return 'blocked';
-  return 'unclaimed';
-}
-
-/** The machine event a stored event is, or null when the event is not a lifecycle fact. */
-export function machineEventOf(event: AcceptedEvent): WuMachineEvent | null {
-  switch (event.type) {
-    case 'wu.claimed':
-      return { type: 'CLAIM' };
-    case 'wu.checkpointed':
-      return { type: 'CHECKPOINT' };
-    case 'wu.worker_returned':
-      return { type: 'RETURN' };
-    case 'wu.blocked':
-      return { type: 'BLOCK' };
-    case 'wu.unblocked':
-      return { type: 'UNBLOCK' };
-    case 'wu.released':
-      return { type: 'RELEASE' };
-    case 'wu.stamped':
-      return { type: 'STAMP' };
-    case 'delegation.picked_up':
-      return { type: 'PICKUP' };
-    case 'delegation.completed':
-      return { type: 'DELEGATION_COMPLETED' };
-    case 'handoff.emitted':
-      return event.data.relaunch ? { type: 'RELAUNCH' } : { type: 'HANDOFF' };
-    case 'observation.stamp_file':
-      return { type: 'STAMP_FILE', valid: event.data.present && event.data.valid };
-    case 'observation.wu_yaml': {
-      const status = event.data.fields.status;
-      return typeof status === 'string' ? { type: 'YAML_STATUS', status: yamlStatusClass(status) } : null;
-    }
-    default:
-      return null;
-  }
-}
+// The fold's records live in records.ts; importers of the fold find them here too.
+export { initWorkUnits, newWuRecord, yamlStatusClass, machineEventOf } from './records.js';
+export type { Mark, IntegrityFinding, ClaimFact, HandoffFact, WuRecord, InitiativeRecord, AttemptRecord, SessionFacts, WorkUnitsState } from './records.js';
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
@@ -227,10 +35,6 @@ function wuOf(state: WorkUnitsState, wuId: string): WuRecord {
   let wu = state.wus[wuId];
   if (wu === undefined) state.wus[wuId] = wu = newWuRecord(wuId);
   return wu;
-}
-
-function laterOf(a: string, b: string): string {
-  return Date.parse(b) > Date.parse(a) ? b : a;
 }
 
 /** Copy one definition field; a helper so the key and its value's type stay correlated. */
@@ -267,12 +71,13 @@ export function applyWorkUnits(state: WorkUnitsState, event: BatonEvent): WorkUn
   switch (event.type) {
     case 'session.started': {
       const id = event.data.session_id;
-      if (ownValue(state.sessions, id) === undefined) setOwnValue(state.sessions, id, { last_heartbeat_at: event.at, ended: false, ttl_seconds: event.data.ttl_seconds });
+      if (ownValue(state.sessions, id) === undefined)
+        setOwnValue(state.sessions, id, { last_heartbeat_at: event.at, ended: false, ttl_seconds: event.data.ttl_seconds });
       return state;
     }
     case 'session.ended': {
       const s = ownValue(state.sessions, event.data.session_id);
-      if (s !== undefined) s.ended = true;
+      if (s !== undefined && s.ended === false) s.ended = event.data.status;
       return state;
     }
     case 'initiative.created':
@@ -316,18 +121,20 @@ function applyInitiativeCreated(state: WorkUnitsState, event: EventOf<'initiativ
 /** `orchestration.attempt_started`: the settings a launch attempt used; its handoffs follow. */
 function applyAttemptStarted(state: WorkUnitsState, event: EventOf<'orchestration.attempt_started'>, mark: Mark): void {
   const d = event.data;
-  (state.attempts[d.initiative] ??= []).push(withMark(mark, {
-    launch_attempt: d.launch_attempt,
-    client: d.client,
-    max_active_workers: d.max_active_workers,
-    max_active_workers_source: d.max_active_workers_source,
-    stall_threshold: d.stall_threshold,
-    handoff_format: d.handoff_format,
-    logical_waves: d.logical_waves,
-    waves: d.waves,
-    deferred: d.deferred,
-    handoffs: [],
-  }));
+  (state.attempts[d.initiative] ??= []).push(
+    withMark(mark, {
+      launch_attempt: d.launch_attempt,
+      client: d.client,
+      max_active_workers: d.max_active_workers,
+      max_active_workers_source: d.max_active_workers_source,
+      stall_threshold: d.stall_threshold,
+      handoff_format: d.handoff_format,
+      logical_waves: d.logical_waves,
+      waves: d.waves,
+      deferred: d.deferred,
+      handoffs: [],
+    }),
+  );
 }
 
 /** One `key=value` of a summary ('' when the value is absent). */
@@ -382,12 +189,8 @@ function concernsWorkUnits(type: string): boolean {
 
 /** Any fact a live session records keeps it alive (coordination.md §2 heartbeat rule). */
 function bumpSessions(state: WorkUnitsState, event: BatonEvent): void {
-  if (event.rejected === undefined && event.type === 'session.heartbeat') bumpSession(ownValue(state.sessions, event.data.session_id), event.at);
-  bumpSession(ownValue(state.sessions, event.actor), event.at);
-}
-
-function bumpSession(session: SessionFacts | undefined, at: string): void {
-  if (session !== undefined && !session.ended) session.last_heartbeat_at = laterOf(session.last_heartbeat_at, at);
+  if (event.rejected === undefined && event.type === 'session.heartbeat') keepAlive(ownValue(state.sessions, event.data.session_id), event.at);
+  keepAlive(ownValue(state.sessions, event.actor), event.at);
 }
 
 /**
@@ -413,7 +216,10 @@ function setYaml(wu: WuRecord, mark: Mark, status: string): void {
 }
 
 /** The events of one WU (they carry its `wu_id`): its definition, lifecycle, observations, handoffs. */
-type WuFactEvent = Extract<AcceptedEvent, { type: `wu.${string}` | `observation.${string}` | `delegation.${string}` | 'handoff.emitted'; data: { wu_id: string } }>;
+type WuFactEvent = Extract<
+  AcceptedEvent,
+  { type: `wu.${string}` | `observation.${string}` | `delegation.${string}` | 'handoff.emitted'; data: { wu_id: string } }
+>;
 
 /**
  * LumenFlow's `complete` line, folded as the done status its YAML would then say (it has no event
@@ -426,7 +232,11 @@ export type WuFact = WuFactEvent | LumenflowCompleted;
 
 function isWuFact(event: AcceptedEvent): event is WuFactEvent {
   const t = event.type;
-  return (t.startsWith('wu.') || t.startsWith('observation.') || t.startsWith('delegation.') || t === 'handoff.emitted') && 'wu_id' in event.data && typeof event.data.wu_id === 'string';
+  return (
+    (t.startsWith('wu.') || t.startsWith('observation.') || t.startsWith('delegation.') || t === 'handoff.emitted') &&
+    'wu_id' in event.data &&
+    typeof event.data.wu_id === 'string'
+  );
 }
 
 /**
@@ -495,9 +305,7 @@ function steppedLifecycle(wu: WuRecord, wuId: string, event: WuFact): WuLifecycl
   reject(
     wu,
     event,
-    terminal
-      ? `${wuId} is done (terminal); ${event.type} is not allowed`
-      : `${event.type} is not allowed while ${wuId} is ${wu.lifecycle.state}`,
+    terminal ? `${wuId} is done (terminal); ${event.type} is not allowed` : `${event.type} is not allowed while ${wuId} is ${wu.lifecycle.state}`,
   );
   return null;
 }

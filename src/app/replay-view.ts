@@ -20,7 +20,10 @@ export function projectionForView(view: string): AnyProjection | undefined {
  * command's clock, so it can step back between processes: the last event at or before the time
  * is taken, not the first one after it.
  */
-export async function positionAtTime(events: Iterable<{ seq: number; at: string }> | AsyncIterable<{ seq: number; at: string }>, limit: number): Promise<number> {
+export async function positionAtTime(
+  events: Iterable<{ seq: number; at: string }> | AsyncIterable<{ seq: number; at: string }>,
+  limit: number,
+): Promise<number> {
   let to = 0;
   for await (const event of events) {
     if (Date.parse(event.at) <= limit) to = event.seq;

@@ -24,6 +24,7 @@ export async function tasksEnv(ctx: AppContext): Promise<TasksEnv> {
     now: ctx.now,
     actor: ctx.actor,
     session: ctx.session,
+    sessionName: ctx.sessionSource?.(),
     invocation,
     workspaceFilter: readFilter(settings),
     catalog: await ctx.catalog(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ALL_EVENT_DEFINITIONS } from '../../events/definitions.js';
 import { StoredEventSchema } from '../../events/envelope.js';
-import { envelopeSchemas } from './envelope-registry.js';
+import { envelopeSchemas } from '../app/envelopes/registry.js';
 
 /**
  * The published JSON Schemas (`schemas/` in the package), generated from the zod schemas with zod
@@ -26,14 +26,21 @@ function document(title: string, description: string, body: Record<string, unkno
 /** Relative path under `schemas/` → file text. */
 export function jsonSchemaFiles(): Map<string, string> {
   const files = new Map<string, string>();
-  const index: { envelopes: Record<string, string>; events: Record<string, string>; stored_event: string } = { envelopes: {}, events: {}, stored_event: 'stored-event.schema.json' };
+  const index: { envelopes: Record<string, string>; events: Record<string, string>; stored_event: string } = {
+    envelopes: {},
+    events: {},
+    stored_event: 'stored-event.schema.json',
+  };
   for (const [type, schemas] of envelopeSchemas()) {
     const path = `envelopes/${type}.schema.json`;
     const body = schemas.length === 1 ? toJson(schemas[0]!) : { anyOf: schemas.map(toJson) };
     files.set(path, document(`${type} envelope`, `What baton prints in JSON mode with type "${type}".`, body));
     index.envelopes[type] = path;
   }
-  files.set(index.stored_event, document('stored event', 'One line of the event log, any type (data checked per type by events/<type>.schema.json).', toJson(StoredEventSchema)));
+  files.set(
+    index.stored_event,
+    document('stored event', 'One line of the event log, any type (data checked per type by events/<type>.schema.json).', toJson(StoredEventSchema)),
+  );
   for (const definition of [...ALL_EVENT_DEFINITIONS].sort((a, b) => a.type.localeCompare(b.type))) {
     const path = `events/${definition.type}.schema.json`;
     const schema = StoredEventSchema.extend({ type: z.literal(definition.type), data: definition.schema });

@@ -107,7 +107,6 @@ function isLink(path: string): boolean {
   }
 }
 
-
 function realOrSelf(path: string): string {
   try {
     return realpathSync(path);

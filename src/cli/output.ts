@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import { INVALID, type LazyCompiledSchema } from '../../events/compiled.js';
-import { BatonError, ErrorCode, exitCodeFor, isBatonError } from '../errors.js';
-import { Refusal } from '../../deciders/refusal.js';
+import type { LazyCompiledSchema } from '../../events/compiled.js';
+import { exitCodeFor } from '../errors.js';
+import { checked, checkedCompiled } from '../app/envelopes/checked.js';
+import { errorEnvelope } from '../app/error-envelope.js';
 import { stderrSink, stdoutSink, type TextSink } from './stdio.js';
 
 /**
@@ -27,15 +28,9 @@ export class Output {
     private readonly stderr: TextSink = stderrSink(),
   ) {}
 
-  /** Print an envelope: validated JSON in JSON mode, `human(envelope)` otherwise. */
+  /** Print an envelope: validated JSON in JSON mode, `human(envelope)` otherwise (src/app/envelopes/checked.ts). */
   emit<S extends z.ZodType>(schema: S, envelope: z.input<S>, human: (value: z.output<S>) => string, options: { toStderr?: boolean } = {}): void {
-    const parsed = schema.safeParse(envelope);
-    if (!parsed.success) {
-      throw new BatonError(ErrorCode.UNEXPECTED, `internal: the ${String((envelope as { type?: unknown }).type)} envelope failed its schema: ${parsed.error.message}`);
-    }
-    const stream = options.toStderr ? this.stderr : this.stdout;
-    if (this.mode === OutputMode.json) stream.write(JSON.stringify(parsed.data) + '\n');
-    else stream.write(human(parsed.data) + '\n');
+    this.print(checked(schema, envelope), human, options);
   }
 
   /**
@@ -43,11 +38,13 @@ export class Output {
    * loading zod; an invalid one loads the zod schema, so the error is `emit`'s, word for word.
    */
   async emitCompiled<T>(compiled: LazyCompiledSchema<T>, envelope: unknown, human: (value: T) => string, options: { toStderr?: boolean } = {}): Promise<void> {
-    const parsed = compiled.parse(envelope);
-    if (parsed === INVALID) return this.emit(await compiled.schema(), envelope, human, options);
+    this.print(await checkedCompiled(compiled, envelope), human, options);
+  }
+
+  private print<T>(envelope: T, human: (value: T) => string, options: { toStderr?: boolean }): void {
     const stream = options.toStderr ? this.stderr : this.stdout;
-    if (this.mode === OutputMode.json) stream.write(JSON.stringify(parsed) + '\n');
-    else stream.write(human(parsed) + '\n');
+    if (this.mode === OutputMode.json) stream.write(JSON.stringify(envelope) + '\n');
+    else stream.write(human(envelope) + '\n');
   }
 
   /** Raw stored lines (log show/tail): JSONL in both modes, ready for `jq`. */
@@ -59,49 +56,28 @@ export class Output {
     this.stderr.write(`baton: warning: ${message}\n`);
   }
 
-  /** The error envelope (JSON mode, on stdout) or a one-line message (human mode, on stderr). */
   /**
-   * Every error envelope has `generated_at`, and `@timestamp` (the same ISO time: the orchestration
-   * wizard's error field, which tasks.md keeps for parity). Without the command's clock (commander
-   * rejected the arguments, or BATON_NOW itself is bad) the time is BATON_NOW when it parses, else now.
+   * How this command names its positional arguments in an error (`{ message: 'message', wu: 'WU' }`);
+   * any other domain field is named by its flag (`flagFor`).
    */
+  private positional: Record<string, string> = {};
+
+  nameArguments(names: Record<string, string>): void {
+    this.positional = { ...this.positional, ...names };
+  }
+
+  /** The error envelope (JSON mode, on stdout; src/app/error-envelope.ts) or a one-line message (human mode, on stderr). */
   error(error: unknown, generatedAt: string | undefined): number {
-    const { code, message, details } = describeError(error);
-    if (this.mode === OutputMode.json) {
-      const at = generatedAt ?? errorClock();
-      const envelope = { v: 1, type: 'error', generated_at: at, '@timestamp': at, code, message, ...(details ? { details } : {}) };
-      this.stdout.write(JSON.stringify(envelope) + '\n');
-    } else {
-      this.stderr.write(`baton: ${code}: ${message}\n`);
-    }
-    return exitCodeFor(code);
+    const envelope = errorEnvelope(error, generatedAt, (field) => this.positional[field] ?? flagFor(field));
+    if (this.mode === OutputMode.json) this.stdout.write(JSON.stringify(envelope) + '\n');
+    else this.stderr.write(`baton: ${envelope.code}: ${envelope.message}\n`);
+    return exitCodeFor(envelope.code);
   }
 }
 
 /** The CLI's flag for a domain input field: `session_id` → `--session-id` (a name that is already a flag stays). */
 export function flagFor(field: string): string {
-  return field.startsWith('-') ? field : `--${field.replace(/_/g, '-')}`;
-}
-
-function describeError(error: unknown): { code: string; message: string; details: Record<string, unknown> | undefined } {
-  // A pure Refusal (deciders/, projections/) that reached the CLI unconverted says the same.
-  if (isBatonError(error) || error instanceof Refusal) {
-    // An input named by its domain field is named here by its flag (`root_task` → `--root-task`).
-    if (error.input !== undefined) {
-      const flag = flagFor(error.input.field);
-      return { code: error.code, message: error.input.say(flag), details: { ...error.details, field: flag } };
-    }
-    return { code: error.code, message: error.message, details: error.details };
-  }
-  const err = error as NodeJS.ErrnoException;
-  if (err && (err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS' || err.code === 'ENOSPC')) {
-    return { code: ErrorCode.STORE_UNAVAILABLE, message: `${err.message}; nothing was written`, details: undefined };
-  }
-  return { code: ErrorCode.UNEXPECTED, message: err instanceof Error ? err.message : String(error), details: undefined };
-}
-
-function errorClock(): string {
-  const fixed = process.env['BATON_NOW'];
-  const parsed = fixed ? Date.parse(fixed) : Number.NaN;
-  return new Date(Number.isNaN(parsed) ? Date.now() : parsed).toISOString();
+  // Only a domain field (lower snake case) becomes a flag: a flag, a positional (`WU`, `INIT`) or a
+  // variable (`BATON_SESSION`) already is the CLI's name.
+  return /^[a-z][a-z0-9_]*$/.test(field) ? `--${field.replace(/_/g, '-')}` : field;
 }

@@ -25,8 +25,9 @@ import { stdoutIsTTY } from './stdio.js';
 import { commanderProblem } from './commander-errors.js';
 
 /**
- * The `baton` program. Group files only declare commands (commander alone); each action imports
- * its implementation on demand, so `baton --version` loads neither zod nor the store.
+ * The `baton` program. Group files only declare commands (commander alone); each action loads
+ * its implementation on demand from the registry of command modules (command-modules.ts), so
+ * `baton --version` loads neither zod nor the store.
  */
 /** The npm package that ships the `baton` command. */
 export const PACKAGE_NAME = 'baton-state';

@@ -24,7 +24,6 @@ export async function runCommand(command: Command, body: (ctx: CommandContext) =
   }
 }
 
-
 /**
  * A command's action: commander calls it with the positional arguments, the options and the command
  * itself; `body` gets the context, then the arguments and the options (trailing ones it does not

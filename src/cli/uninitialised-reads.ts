@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import { BatonError } from '../errors.js';
 import { storeExists } from '../store/jsonl/layout.js';

@@ -45,7 +45,8 @@ export function readGeneratedValidators(root: string, files: readonly string[]):
   const call = /compileValidator\(("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*")\)/g;
   const texts: ValidatorText[] = [];
   for (const file of files) {
-    for (const m of readFileSync(join(root, file), 'utf8').matchAll(call)) texts.push({ id: JSON.parse(m[1]!) as string, params: JSON.parse(m[2]!) as string, body: JSON.parse(m[3]!) as string });
+    for (const m of readFileSync(join(root, file), 'utf8').matchAll(call))
+      texts.push({ id: JSON.parse(m[1]!) as string, params: JSON.parse(m[2]!) as string, body: JSON.parse(m[3]!) as string });
   }
   return texts;
 }
@@ -122,7 +123,8 @@ export function codeCacheCompiler(file: string): CodeCacheCompiler {
     const entry = found !== undefined && Object.hasOwn(found.header.entries, id) && wellFormed(found.header.entries[id]) ? found.header.entries[id] : undefined;
     const stored = entry !== undefined ? span(found!, entry.text).toString('utf8') : undefined;
     const text = body ?? stored;
-    if (text === undefined) throw new Error(`validator ${id}: its text is not in ${file} (the bin's validators file is missing or from another build; reinstall baton)`);
+    if (text === undefined)
+      throw new Error(`validator ${id}: its text is not in ${file} (the bin's validators file is missing or from another build; reinstall baton)`);
     // The cached code is the script's only when it is the very script it was made from.
     const sameScript = entry !== undefined && entry.params === params && text === stored && found!.header.node === process.version;
     const cachedData = sameScript ? span(found!, entry.code) : undefined;

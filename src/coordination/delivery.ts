@@ -5,9 +5,10 @@ import { inboxRecords, isVisibleTo, pendingHookRecords, receiptState } from '../
 import { applyCoordination, type CoordinationState, type SessionRecord, type SignalRecord } from '../../projections/coordination/state.js';
 import { BatonError, ErrorCode } from '../errors.js';
 import type { Subscription } from '../store/contract.js';
+import { actingIn } from './acting.js';
 import { actorOf, loadState, type CoordinationEnv } from './env.js';
 import { CoordinationErrorCode } from './errors.js';
-import { deliveredReceipts, receiptEvents } from './inbox.js';
+import { recordReceipts } from './record-receipts.js';
 import { enqueuePending, takePending } from './pending-queue.js';
 import { readFilter } from './settings.js';
 
@@ -64,17 +65,25 @@ export function resolveDeliverySession(state: CoordinationState, now: string, to
   const candidates = [...state.sessions.values()].filter(usable);
   for (const match of [candidates.filter((s) => s.agent_identity === token), candidates.filter((s) => s.display_name === token)]) {
     if (match.length > 1) {
-      throw new BatonError(CoordinationErrorCode.AMBIGUOUS_SESSION, `--session: "${token}" names ${match.length} live sessions (${match.map((s) => s.session_id).join(', ')}); use the session id`, {
-        field: '--session',
-        sessions: match.map((s) => s.session_id),
-      });
+      throw new BatonError(
+        CoordinationErrorCode.AMBIGUOUS_SESSION,
+        `--session: "${token}" names ${match.length} live sessions (${match.map((s) => s.session_id).join(', ')}); use the session id`,
+        {
+          field: '--session',
+          sessions: match.map((s) => s.session_id),
+        },
+      );
     }
     if (match.length === 1) return match[0]!;
   }
-  throw new BatonError(ErrorCode.UNKNOWN_ID, `Session ${token} not found (no ${acceptAbandoned ? 'non-ended' : 'live'} session has that id, identity or display name)`, {
-    field: '--session',
-    session: token,
-  });
+  throw new BatonError(
+    ErrorCode.UNKNOWN_ID,
+    `Session ${token} not found (no ${acceptAbandoned ? 'non-ended' : 'live'} session has that id, identity or display name)`,
+    {
+      field: '--session',
+      session: token,
+    },
+  );
 }
 
 export interface DrainResult {
@@ -99,7 +108,12 @@ export async function drainHook(env: CoordinationEnv, token: string, print: (res
   // Print before recording: a crash in between repeats a signal, never loses one.
   print(result);
   if (records.length > 0) {
-    await env.store.append(receiptEvents(deliveredReceipts(records, reader, session.session_id, ReceiptVia.hook, env.now), actorOf(env), env.now));
+    const shown = { signalIds: records.map((r) => r.data.signal_id), reader, session: session.session_id, via: ReceiptVia.hook };
+    await recordReceipts(
+      { store: env.store, catalog: env.catalog, actor: actorOf(env), now: env.now, acting: actingIn(env, (s: CoordinationState) => s) },
+      state,
+      shown,
+    );
   }
   return result;
 }
@@ -145,12 +159,20 @@ export async function watchSignals(env: CoordinationEnv, token: string, options:
     // Delivery = enqueue in the session's queue, drain it to stdout, then record receipts.
     let ids = records.map((r) => r.data.signal_id);
     if (env.pendingDir !== undefined) {
-      enqueuePending(env.pendingDir, session.session_id, records.map((r) => ({ signal_id: r.data.signal_id, seq: r.seq })), options.clock());
+      enqueuePending(
+        env.pendingDir,
+        session.session_id,
+        records.map((r) => ({ signal_id: r.data.signal_id, seq: r.seq })),
+        options.clock(),
+      );
       ids = takePending(env.pendingDir, session.session_id).map((e) => e.signal_id);
     }
     const due = [...new Set(ids)]
       .map((id) => current.signals[current.signal_index.get(id) ?? -1])
-      .filter((r): r is SignalRecord => r !== undefined && !sent.has(r.data.signal_id) && isVisibleTo(r, reader, workspace) && receiptState(current, r.data.signal_id, reader) === null)
+      .filter(
+        (r): r is SignalRecord =>
+          r !== undefined && !sent.has(r.data.signal_id) && isVisibleTo(r, reader, workspace) && receiptState(current, r.data.signal_id, reader) === null,
+      )
       .sort((a, b) => a.seq - b.seq);
     if (due.length === 0) return;
     const at = options.clock();
@@ -164,7 +186,8 @@ export async function watchSignals(env: CoordinationEnv, token: string, options:
         at,
       });
     }
-    await env.store.append(receiptEvents(deliveredReceipts(due, reader, session.session_id, ReceiptVia.watch, at), actorOf(env), at));
+    const shown = { signalIds: due.map((r) => r.data.signal_id), reader, session: session.session_id, via: ReceiptVia.watch };
+    await recordReceipts({ store: env.store, catalog: env.catalog, actor: actorOf(env), now: at }, current, shown);
   };
 
   await deliver(inboxRecords(state, { reader, workspace }));

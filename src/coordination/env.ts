@@ -17,6 +17,8 @@ export interface CoordinationEnv {
   now: string;
   /** `--session` / `BATON_SESSION`. */
   session: string | undefined;
+  /** How the surface names where `session` came from (`--session`, `BATON_SESSION`), for its refusal. */
+  sessionName?: string | undefined;
   /** `BATON_AGENT_IDENTITY`. */
   envIdentity: string | undefined;
   /** `.baton/cache/`; without it every fold starts from scratch. */

@@ -1,16 +1,16 @@
 import { INVALID } from '../../events/compiled.js';
-import type { ReceiptRecordedData } from '../../events/coordination/receipt.js';
-import { DeliveryState, ReceiptVia, SYSTEM_IDENTITY, THREAD_ID_PATTERN, type ReceiptVia as Via } from '../../events/coordination/vocabulary.js';
-import type { NewEvent } from '../../events/envelope.js';
+import { ReceiptVia, SYSTEM_IDENTITY, THREAD_ID_PATTERN } from '../../events/coordination/vocabulary.js';
 import { convergenceView, type ConvergenceView } from '../../projections/coordination/convergence.js';
 import { actingIdentity } from '../../projections/coordination/sessions.js';
 import { inboxRecords, inboxView, type InboxView } from '../../projections/coordination/signals.js';
-import type { CoordinationState, SignalRecord } from '../../projections/coordination/state.js';
+import type { CoordinationState } from '../../projections/coordination/state.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
 import { InboxInput as CompiledInboxInput } from '../validators.generated.js';
+import { actingIn } from './acting.js';
 import { actorOf, loadState, type CoordinationEnv } from './env.js';
 import type { InboxInput, InboxOptions } from './inbox-input.js';
 import { parseInput } from './parse-input.js';
+import { recordReceipts } from './record-receipts.js';
 import { resolveRecipients } from './recipients.js';
 import { readFilter } from './settings-values.js';
 
@@ -26,24 +26,6 @@ async function parseInboxInput(raw: InboxInput): Promise<InboxOptions> {
   const fast = CompiledInboxInput.parse(raw);
   if (fast !== INVALID) return fast;
   return parseInput((await import('./inbox-input.js')).InboxInput, raw, INBOX_FLAGS);
-}
-
-/** Delivered receipts for `records`, one batch, for `reader`. */
-export function deliveredReceipts(records: readonly SignalRecord[], reader: string, session: string | null, via: Via, now: string): ReceiptRecordedData[] {
-  return records.map((r) => ({
-    signal_id: r.data.signal_id,
-    reader_identity: reader,
-    read_at: now,
-    delivery_state: DeliveryState.delivered,
-    thread_id: r.data.thread_id,
-    session_id: session,
-    via,
-    cause_signal_id: null,
-  }));
-}
-
-export function receiptEvents(receipts: readonly ReceiptRecordedData[], actor: string, now: string): NewEvent[] {
-  return receipts.map((r) => ({ type: 'receipt.recorded', stream: `thread/${r.thread_id}`, data: r, actor, at: now }));
 }
 
 /** The reader of an inbox: `--for` resolved, else the acting identity unless system; null = observer mode. */
@@ -68,7 +50,12 @@ export async function readInbox(env: CoordinationEnv, raw: InboxInput): Promise<
   if (!mayMark) return view;
   const unread = inboxRecords(state, { ...query, all: false });
   if (unread.length > 0) {
-    await env.store.append(receiptEvents(deliveredReceipts(unread, reader, env.session ?? null, ReceiptVia.inbox, env.now), actorOf(env), env.now));
+    const shown = { signalIds: unread.map((r) => r.data.signal_id), reader, session: env.session ?? null, via: ReceiptVia.inbox };
+    await recordReceipts(
+      { store: env.store, catalog: env.catalog, actor: actorOf(env), now: env.now, acting: actingIn(env, (s: CoordinationState) => s) },
+      state,
+      shown,
+    );
   }
   return { ...view, marked: unread.length };
 }

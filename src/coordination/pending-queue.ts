@@ -38,7 +38,9 @@ function queuePath(dir: string, sessionId: string): string {
 export function enqueuePending(dir: string, sessionId: string, refs: readonly { signal_id: string; seq: number }[], now: string): void {
   if (refs.length === 0) return;
   ownedQueueDir(dir, true);
-  const lines = refs.map((r) => JSON.stringify({ event: 'signal:received', signal_id: r.signal_id, seq: r.seq, enqueued_at: now } satisfies PendingEntry) + '\n').join('');
+  const lines = refs
+    .map((r) => JSON.stringify({ event: 'signal:received', signal_id: r.signal_id, seq: r.seq, enqueued_at: now } satisfies PendingEntry) + '\n')
+    .join('');
   const fd = openSync(queuePath(dir, sessionId), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
   try {
     writeSync(fd, lines);
@@ -74,7 +76,9 @@ export function takePending(dir: string, sessionId: string): PendingEntry[] {
 
 export function readPendingLines(dir: string, sessionId: string): string[] {
   try {
-    return readFileSync(queuePath(dir, sessionId), 'utf8').split('\n').filter((l) => l.trim() !== '');
+    return readFileSync(queuePath(dir, sessionId), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
   } catch {
     return [];
   }

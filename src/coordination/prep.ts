@@ -1,5 +1,9 @@
+import { decidePrepOverride } from '../../deciders/prep.js';
 import { runPrepGate, type PrepGateResult } from '../../projections/coordination/prep-gate.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
+import { handleCommand } from '../store/handle-command.js';
+import type { CoordinationState } from '../../projections/coordination/state.js';
+import { actingIn } from './acting.js';
 import { actorOf, loadState, type CoordinationEnv } from './env.js';
 import { CoordinationErrorCode } from './errors.js';
 import { readFilter } from './settings.js';
@@ -50,17 +54,12 @@ export async function signalGate(env: CoordinationEnv, wuId: string, request: Ov
   );
 }
 
-/** Append `wu.prep_overridden` once the rest of `wu prep` passed. The waived signals stay unread. */
+/** Append `wu.prep_overridden` once the rest of `wu prep` passed (deciders/prep.ts). The waived signals stay unread. */
 export async function recordOverride(env: CoordinationEnv, wuId: string, outcome: SignalGateOutcome, reason: string): Promise<number | null> {
-  if (outcome.overridden_signal_ids.length === 0 || outcome.reader_identity === null) return null;
-  const result = await env.store.append([
-    {
-      type: 'wu.prep_overridden',
-      stream: `wu/${wuId}`,
-      data: { wu_id: wuId, session_id: outcome.session_id, reader_identity: outcome.reader_identity, reason, signal_ids: outcome.overridden_signal_ids },
-      actor: actorOf(env),
-      at: env.now,
-    },
-  ]);
-  return result.events[0]!.seq;
+  // The gate's fold is not kept: the acting session's liveness facts are read with the outcome.
+  type Read = { gate: SignalGateOutcome; coordination: CoordinationState };
+  const read = async (): Promise<Read> => ({ gate: outcome, coordination: (await loadState(env)).state });
+  const io = { store: env.store, catalog: env.catalog, actor: actorOf(env), now: env.now, read, acting: actingIn(env, (s: Read) => s.coordination) };
+  const handled = await handleCommand(io, ({ gate }) => decidePrepOverride({ wuId, reason, gate }));
+  return handled.appended[0]?.seq ?? null;
 }

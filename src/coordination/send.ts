@@ -1,40 +1,32 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { decideSend, type SendSignal } from '../../deciders/signals.js';
 import {
-  DeliveryState,
   idempotencyKey,
   initiativeId,
   INTENTS,
-  Intent,
   INTERRUPT_CLASSES,
   lane,
   MAX_MESSAGE_LENGTH,
-  ReceiptVia,
   role,
   signalId,
-  SYSTEM_IDENTITY,
   threadId,
   workspaceId,
   wuId,
-  A2A_SCHEMA_VERSION,
   ClientType,
 } from '../../events/coordination/identities.js';
-import type { ReceiptRecordedData } from '../../events/coordination/receipt.js';
-import { defaultInterruptClass, SignalSentData, toA2ASignalV1, type A2ASignalV1 } from '../../events/coordination/signal.js';
-import { actingIdentity, isLive, readerIdentityOf } from '../../projections/coordination/sessions.js';
-import { receiptState } from '../../projections/coordination/signals.js';
-import { idempotencyScope, type CoordinationState, type SignalRecord } from '../../projections/coordination/state.js';
-import type { NewEvent } from '../../events/envelope.js';
-import { BatonError, ErrorCode, IdempotencyConflictError, invalidInput, isBatonError } from '../errors.js';
+import { SignalSentData, toA2ASignalV1, type A2ASignalV1 } from '../../events/coordination/signal.js';
+import { isLive, readerIdentityOf } from '../../projections/coordination/sessions.js';
+import type { CoordinationState, SignalRecord } from '../../projections/coordination/state.js';
+import { ErrorCode, isBatonError } from '../errors.js';
+import { handleCommand } from '../store/handle-command.js';
 import { actorOf, loadState, type CoordinationEnv } from './env.js';
-import { CoordinationErrorCode } from './errors.js';
 import { newSignalId, newThreadId } from './ids.js';
 import { parseInput } from './parse-input.js';
-import { resolveRecipients } from './recipients.js';
 import { enqueuePending } from './pending-queue.js';
 import { A2AProfile } from './settings.js';
 
-/** `mem signal` (coordination.md §6): validate, resolve, decide, append one batch, enqueue hooks. */
+/** `mem signal` (coordination.md §6): check the input, decide on the fold (deciders/signals.ts), append one batch, enqueue hooks. */
 const text = (max: number) =>
   z
     .string()
@@ -96,21 +88,8 @@ export function storeIdempotencyKey(sender: string, key: string): string {
   return `a2a.signal/${createHash('sha256').update(`${sender}\n${key}`).digest('hex')}`;
 }
 
-/** The acting session must exist and not be ended (§6.1). */
-export function requireActingSession(state: CoordinationState, session: string | undefined): void {
-  if (session === undefined) return;
-  const record = state.sessions.get(session);
-  if (!record) throw new BatonError(ErrorCode.UNKNOWN_ID, `Session ${session} not found`, { field: '--session', session_id: session });
-  if (record.stored_status !== 'active') {
-    throw new BatonError(CoordinationErrorCode.SESSION_ENDED, `Session ${session} has ended (${record.stored_status})`, { session_id: session });
-  }
-}
-
 export { resolveRecipients } from './recipients.js';
-
-function sameContent(stored: SignalRecord, message: string, intent: string, replyTo: string | undefined): boolean {
-  return stored.data.message === message && stored.data.intent === intent && stored.data.reply_to === replyTo;
-}
+export { promotions } from '../../deciders/signals.js';
 
 function dedupResult(state: CoordinationState, now: string, record: SignalRecord): SendResult {
   return {
@@ -130,136 +109,54 @@ function namesOf(state: CoordinationState, now: string, identities: readonly str
   });
 }
 
-/** Receipts an AGREE/REJECT by `reader` in `thread` promotes (§7.4). */
-export function promotions(state: CoordinationState, thread: string, reader: string, intent: string, cause: string, now: string, session: string | null): ReceiptRecordedData[] {
-  if (intent !== Intent.AGREE && intent !== Intent.REJECT) return [];
-  const target = intent === Intent.AGREE ? DeliveryState.acked : DeliveryState.rejected;
-  const out: ReceiptRecordedData[] = [];
-  for (const index of state.threads.get(thread) ?? []) {
-    const s = state.signals[index]!.data;
-    if (s.sender_identity === reader || !s.recipients.includes(reader)) continue;
-    if (receiptState(state, s.signal_id, reader) === target) continue;
-    out.push({ signal_id: s.signal_id, reader_identity: reader, read_at: now, delivery_state: target, thread_id: thread, session_id: session, via: ReceiptVia.reply, cause_signal_id: cause });
-  }
-  return out;
+/** The decider's command: the checked input, who acts, the clock, fresh ids, the profile. */
+function sendCommand(env: CoordinationEnv, input: z.infer<typeof SendSignalInput>): SendSignal {
+  const { message, ...rest } = input;
+  return {
+    ...rest,
+    message: message.trim(),
+    session: env.session,
+    envIdentity: env.envIdentity,
+    now: env.now,
+    signalId: newSignalId(),
+    threadId: newThreadId(),
+    hosted: env.settings.profile === A2AProfile.hosted ? { workspaceId: env.settings.workspaceId } : null,
+    storeKey: storeIdempotencyKey,
+  };
 }
 
+/** Validate, decide on the fold (deciders/signals.ts), append one batch, enqueue hooks. */
 export async function sendSignal(env: CoordinationEnv, rawInput: SendSignalInput): Promise<SendResult> {
-  const input = parseInput(SendSignalInput, rawInput, SEND_FLAGS);
-  const message = input.message.trim();
-  const intent = input.intent ?? Intent.INFO;
-  if ((intent === Intent.AGREE || intent === Intent.REJECT || intent === Intent.COUNTER) && input.reply_to === undefined && input.thread === undefined) {
-    throw invalidInput(`${intent} is a vote in a thread: give --reply-to SIG or --thread T`, '--intent');
-  }
-  // Hosted: every signal carries the configured workspace id; a different one is refused.
-  let workspace = input.workspace_id;
-  if (env.settings.profile === A2AProfile.hosted) {
-    if (workspace !== undefined && workspace !== env.settings.workspaceId) {
-      throw invalidInput(`must be the configured a2a.workspace_id "${String(env.settings.workspaceId)}" (hosted profile), got "${workspace}"`, '--workspace-id');
-    }
-    workspace ??= env.settings.workspaceId;
-    if (workspace === undefined) throw new BatonError(CoordinationErrorCode.WORKSPACE_ID_REQUIRED, 'a2a.workspace_id: the hosted profile needs a workspace id', { field: 'a2a.workspace_id' });
-  }
-
+  const command = sendCommand(env, parseInput(SendSignalInput, rawInput, SEND_FLAGS));
+  const io = { store: env.store, catalog: env.catalog, actor: actorOf(env), now: env.now, read: async () => (await loadState(env)).state };
   for (let attempt = 0; ; attempt++) {
-    const { state } = await loadState(env);
-    requireActingSession(state, env.session);
-    const sender = actingIdentity(state, env.session, env.envIdentity);
-
-    if (input.idempotency_key !== undefined) {
-      const index = state.idempotency.get(idempotencyScope(sender, input.idempotency_key));
-      if (index !== undefined) {
-        const stored = state.signals[index]!;
-        if (sameContent(stored, message, intent, input.reply_to)) return dedupResult(state, env.now, stored);
-        throw new IdempotencyConflictError(input.idempotency_key);
-      }
-    }
-
-    const built = buildSignal(state, env, input, { message, intent, sender, workspace });
-    const receipts = promotions(state, built.thread_id, sender, intent, built.signal_id, env.now, env.session ?? null);
-    const events: NewEvent[] = [
-      { type: 'signal.sent', stream: `thread/${built.thread_id}`, data: built, actor: actorOf(env), at: env.now },
-      ...receipts.map((r) => ({ type: 'receipt.recorded', stream: `thread/${r.thread_id}`, data: r, actor: actorOf(env), at: env.now })),
-    ];
+    let refused = false;
     try {
-      const result = await env.store.append(events, input.idempotency_key !== undefined ? { idempotencyKey: storeIdempotencyKey(sender, input.idempotency_key) } : {});
-      const stored = result.events[0]!;
+      const handled = await handleCommand(io, (state) => {
+        refused = true;
+        const decision = decideSend(command, state);
+        refused = false;
+        return decision;
+      });
+      const outcome = handled.decision!.outcome;
+      if ('duplicate' in outcome) return dedupResult(handled.state, env.now, outcome.duplicate);
+      const stored = handled.appended[0]!;
       const signal = SignalSentData.parse(stored.data);
-      const enqueued = result.deduplicated ? [] : enqueueHooks(env, state, signal, stored.seq);
+      const enqueued = handled.deduplicated ? [] : enqueueHooks(env, handled.state, signal, stored.seq);
       return {
         seq: stored.seq,
-        deduplicated: result.deduplicated,
+        deduplicated: handled.deduplicated,
         signal: toA2ASignalV1(signal),
-        promoted_receipts: result.deduplicated ? 0 : receipts.length,
+        promoted_receipts: handled.deduplicated ? 0 : outcome.promoted,
         hook_enqueued: enqueued,
-        recipient_names: namesOf(state, env.now, signal.recipients),
+        recipient_names: namesOf(handled.state, env.now, signal.recipients),
       };
     } catch (error) {
       // A concurrent send with the same key won the store's race: fold again and answer as a duplicate.
-      if (isBatonError(error) && error.code === ErrorCode.IDEMPOTENCY_CONFLICT && attempt < 3) continue;
+      if (!refused && isBatonError(error) && error.code === ErrorCode.IDEMPOTENCY_CONFLICT && attempt < 3) continue;
       throw error;
     }
   }
-}
-
-function buildSignal(
-  state: CoordinationState,
-  env: CoordinationEnv,
-  input: z.infer<typeof SendSignalInput>,
-  fixed: { message: string; intent: string; sender: string; workspace: string | undefined },
-): SignalSentData {
-  const parent = input.reply_to !== undefined ? state.signals[state.signal_index.get(input.reply_to) ?? -1] : undefined;
-  if (input.reply_to !== undefined && !parent) throw new BatonError(ErrorCode.UNKNOWN_ID, `Signal ${input.reply_to} not found`, { field: '--reply-to', signal_id: input.reply_to });
-
-  const wu = input.wu ?? parent?.data.wu_id;
-  let initiative = input.initiative ?? (input.wu === undefined ? parent?.data.initiative : undefined);
-  if (input.wu !== undefined) {
-    const known = state.wus.get(input.wu);
-    if (!known) throw new BatonError(ErrorCode.UNKNOWN_ID, `--wu: WU ${input.wu} not found`, { field: '--wu', wu_id: input.wu });
-    initiative ??= known.initiative ?? undefined;
-  }
-  if (input.initiative !== undefined && !state.initiatives.has(input.initiative)) {
-    throw new BatonError(ErrorCode.UNKNOWN_ID, `--initiative: Initiative ${input.initiative} not found`, { field: '--initiative', initiative: input.initiative });
-  }
-
-  let recipients: string[];
-  if (input.to !== undefined) {
-    recipients = resolveRecipients(state, env.now, input.to.flatMap((t) => t.split(',')).filter((t) => t.trim() !== ''));
-    if (recipients.includes(fixed.sender)) {
-      throw new BatonError(CoordinationErrorCode.SELF_ADDRESSED, `--to: ${fixed.sender} is the sender; a session cannot signal itself`, { field: '--to', identity: fixed.sender });
-    }
-  } else if (parent) {
-    const parentSender = parent.data.sender_identity;
-    recipients =
-      parentSender !== fixed.sender && parentSender !== SYSTEM_IDENTITY ? [parentSender] : parent.data.recipients.filter((r) => r !== fixed.sender);
-  } else {
-    recipients = [];
-  }
-  if (input.requires_ack && recipients.length === 0) throw invalidInput('needs at least one recipient (a broadcast cannot be acknowledged)', '--requires-ack');
-
-  const signal: SignalSentData = {
-    schema_version: A2A_SCHEMA_VERSION,
-    signal_id: newSignalId(),
-    sender_identity: fixed.sender,
-    recipients,
-    ...(recipients.length > 0 ? { target_agent: recipients[0] } : {}),
-    ...(fixed.workspace !== undefined ? { workspace_id: fixed.workspace } : {}),
-    thread_id: input.thread ?? parent?.data.thread_id ?? newThreadId(),
-    ...(input.reply_to !== undefined ? { reply_to: input.reply_to } : {}),
-    intent: fixed.intent as SignalSentData['intent'],
-    interrupt_class: input.interrupt_class ?? defaultInterruptClass(recipients),
-    requires_ack: input.requires_ack ?? false,
-    message: fixed.message,
-    ...(input.idempotency_key !== undefined ? { idempotency_key: input.idempotency_key } : {}),
-    origin: 'local',
-    ...(wu !== undefined ? { wu_id: wu } : {}),
-    ...(initiative !== undefined ? { initiative } : {}),
-    ...((input.lane ?? parent?.data.lane) !== undefined ? { lane: input.lane ?? parent?.data.lane } : {}),
-    ...((input.role ?? parent?.data.role) !== undefined ? { role: input.role ?? parent?.data.role } : {}),
-    created_at: env.now,
-    sender_session_id: env.session ?? null,
-  };
-  return SignalSentData.parse(signal);
 }
 
 /** After the append: one queue line per live claude-code recipient session, for interrupt/priority (§9.1). */

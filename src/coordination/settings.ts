@@ -10,7 +10,12 @@ import { A2AProfile, DEFAULT_COORDINATION_SETTINGS, settingsFromConfig, type Coo
 export * from './settings-values.js';
 
 const Pool = z
-  .array(z.string().regex(DISPLAY_NAME_PATTERN, 'must match ^[A-Za-z][A-Za-z0-9_-]{0,31}$').refine((n) => !/-\d+$/.test(n), 'must not end in -<digits>'))
+  .array(
+    z
+      .string()
+      .regex(DISPLAY_NAME_PATTERN, 'must match ^[A-Za-z][A-Za-z0-9_-]{0,31}$')
+      .refine((n) => !/-\d+$/.test(n), 'must not end in -<digits>'),
+  )
   .min(1, 'must hold at least one name')
   .max(1000, 'must hold at most 1,000 names')
   .refine((names) => new Set(names.map((n) => n.toLowerCase())).size === names.length, 'names must be distinct ignoring case');

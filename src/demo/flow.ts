@@ -23,7 +23,8 @@ export async function flowDemo(baton: BatonRun, show: (cmd: string, r: Run) => v
     const full = ['--human', ...args];
     const result = await baton(full, TEAMS);
     show(quoted(full), result);
-    if (result.code !== expected) throw new Error(`demo step failed (exit ${result.code}, expected ${expected}): baton ${quoted(full)}\n${result.stdout}${result.stderr}`);
+    if (result.code !== expected)
+      throw new Error(`demo step failed (exit ${result.code}, expected ${expected}): baton ${quoted(full)}\n${result.stdout}${result.stderr}`);
     return result;
   };
   await step(['flow', 'init', '--team', '--max-iterations', '3', 'Add user authentication with JWT tokens']);
@@ -35,7 +36,17 @@ export async function flowDemo(baton: BatonRun, show: (cmd: string, r: Run) => v
     // Lawliet and Alphonse report from two processes at once; both results land (retry on conflict).
     await Promise.all([
       step(['flow', 'update', ...GROUP, '--teammate', 'review', '--gate-result', 'passed', '--message', 'APPROVED']),
-      step(['flow', 'update', ...GROUP, '--teammate', 'verification', '--gate-result', verified ? 'passed' : 'failed', '--message', verified ? 'VERIFIED' : 'FAILED: 3 tests failing']),
+      step([
+        'flow',
+        'update',
+        ...GROUP,
+        '--teammate',
+        'verification',
+        '--gate-result',
+        verified ? 'passed' : 'failed',
+        '--message',
+        verified ? 'VERIFIED' : 'FAILED: 3 tests failing',
+      ]),
     ]);
     // A failing merge runs the loop: iteration 2, back to implementation.
     await step(['flow', 'merge']);

@@ -44,11 +44,8 @@ function show(command: string, result: Result): void {
   if (result.code !== 0) process.stdout.write(`(exit ${result.code})\n`);
 }
 
-async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'baton-demo-'));
-  step(`A fresh workspace in ${dir} (it stays there: try node ${BIN} --dir ${dir} log tail)`);
-  show('init --human', await baton(dir, ['init', '--human']));
-
+/** Four agents append at once, each from its own process. */
+async function concurrentAppends(dir: string): Promise<void> {
   step('Four agents append at once, each from its own process');
   const agents = ['claude-code', 'codex', 'gemini', 'cursor'];
   const perAgent = 10;
@@ -56,28 +53,53 @@ async function main(): Promise<void> {
   await Promise.all(
     agents.map(async (agent) => {
       for (let i = 1; i <= perAgent; i++) {
-        const result = await baton(dir, ['log', 'append', '--type', 'note.recorded', '--stream', `note/${agent}`, '--data', JSON.stringify({ text: `${agent}: step ${i} done` })], {
-          BATON_AGENT_IDENTITY: agent,
-        });
+        const result = await baton(
+          dir,
+          ['log', 'append', '--type', 'note.recorded', '--stream', `note/${agent}`, '--data', JSON.stringify({ text: `${agent}: step ${i} done` })],
+          {
+            BATON_AGENT_IDENTITY: agent,
+          },
+        );
         if (result.code !== 0) throw new Error(`append by ${agent} failed: ${result.stdout}${result.stderr}`);
       }
     }),
   );
   process.stdout.write(`${agents.length} processes × ${perAgent} appends through the CLI in ${Date.now() - started} ms\n`);
   show('log tail -n 3', await baton(dir, ['log', 'tail', '-n', '3']));
+}
 
+/** Idempotent retries, refused input, and the log verifying and summarising itself. */
+async function logBasics(dir: string): Promise<void> {
   step('A retried append with the same idempotency key writes nothing');
-  const args = ['log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":"release 1.4 approved"}', '--idempotency-key', 'approve-1.4', '--human'];
+  const args = [
+    'log',
+    'append',
+    '--type',
+    'note.recorded',
+    '--stream',
+    'note/ops',
+    '--data',
+    '{"text":"release 1.4 approved"}',
+    '--idempotency-key',
+    'approve-1.4',
+    '--human',
+  ];
   show(args.join(' '), await baton(dir, args));
   show(args.join(' '), await baton(dir, args));
 
   step('Bad input is refused, naming the field; nothing is written');
-  show(`log append --type note.recorded --stream note/ops --data '{"text":""}' --human`, await baton(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":""}', '--human']));
+  show(
+    `log append --type note.recorded --stream note/ops --data '{"text":""}' --human`,
+    await baton(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":""}', '--human']),
+  );
 
   step('The log verifies and summarises itself');
   show('log verify --human', await baton(dir, ['log', 'verify', '--human']));
   show('log stats --human', await baton(dir, ['log', 'stats', '--human']));
+}
 
+/** Tampering is caught: one byte flipped in a copy of the workspace. */
+async function tamperedCopy(dir: string): Promise<void> {
   step('Tampering is caught: one byte flipped in a copy of the workspace');
   const copy = mkdtempSync(join(tmpdir(), 'baton-demo-tampered-'));
   cpSync(workspaceLayout(dir).root, workspaceLayout(copy).root, { recursive: true });
@@ -89,7 +111,10 @@ async function main(): Promise<void> {
   bytes[target + 5] = '8'.charCodeAt(0);
   writeFileSync(segment, bytes);
   show('log verify --human   (tampered copy)', await baton(copy, ['log', 'verify', '--human']));
+}
 
+/** Time travel, then the coordination, flow, work-unit and tasks stories. */
+async function stories(dir: string): Promise<void> {
   step('Time travel: the stats as of seq 10');
   show('replay --view log_stats --to 10 --human', await baton(dir, ['replay', '--view', 'log_stats', '--to', '10', '--human']));
   step('Two agents negotiate a proposal to convergence (A2A.V1 signals, receipts, convergence)');
@@ -108,6 +133,17 @@ async function main(): Promise<void> {
     start: new Date(minute).toISOString(),
     narrate: (text) => process.stdout.write(`# ${text}\n`),
   });
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'baton-demo-'));
+  step(`A fresh workspace in ${dir} (it stays there: try node ${BIN} --dir ${dir} log tail)`);
+  show('init --human', await baton(dir, ['init', '--human']));
+
+  await concurrentAppends(dir);
+  await logBasics(dir);
+  await tamperedCopy(dir);
+  await stories(dir);
 }
 
 main().catch((error: unknown) => {

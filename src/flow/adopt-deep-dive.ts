@@ -21,7 +21,14 @@ export function adoptDeepDiveEvents(workspace: string): AdoptedDeepDive | null {
   const f = read.file;
   const id = `deepdive_${randomBytes(12).toString('hex')}`;
   const stream = `deep_dive/${id}`;
-  const init: DeepDiveInitializedData = { deep_dive_id: id, scope: f.scope, focus_path: f.focus_path, agent_count: f.agent_count, refresh: false, backup_path: null };
+  const init: DeepDiveInitializedData = {
+    deep_dive_id: id,
+    scope: f.scope,
+    focus_path: f.focus_path,
+    agent_count: f.agent_count,
+    refresh: false,
+    backup_path: null,
+  };
   const events: NewEvent[] = [{ type: DeepDiveEventType.initialized, stream, data: init }];
   const hasContent = Object.keys(f.sections).length > 0 || f.extra_sections.length > 0 || f.agents_spawned > 0;
   if (f.phase !== 'initializing' || hasContent) {

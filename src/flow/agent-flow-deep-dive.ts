@@ -16,7 +16,9 @@ const DeepDiveFront = z.looseObject({
   agent_count: z.number().int().min(1),
   phases: z
     .looseObject({
-      parallel_exploration: z.looseObject({ agents_spawned: z.number().int().min(0).optional(), agents_completed: z.number().int().min(0).optional() }).optional(),
+      parallel_exploration: z
+        .looseObject({ agents_spawned: z.number().int().min(0).optional(), agents_completed: z.number().int().min(0).optional() })
+        .optional(),
     })
     .optional(),
 });
@@ -57,7 +59,10 @@ export function readDeepDiveFile(text: string): { file: DeepDiveFile } | { key: 
   const completed = front.phases?.parallel_exploration?.agents_completed ?? 0;
   if (completed > spawned) return { key: 'phases.parallel_exploration.agents_completed', rule: `must be at most agents_spawned (${spawned})` };
 
-  const body = text.replace(/\r\n?/g, '\n').slice(text.indexOf('\n---', 3) + 4).split('\n');
+  const body = text
+    .replace(/\r\n?/g, '\n')
+    .slice(text.indexOf('\n---', 3) + 4)
+    .split('\n');
   const sections: DeepDiveSections = {};
   const extra: ExtraSection[] = [];
   const chunks: { title: string; lines: string[] }[] = [];

@@ -28,7 +28,9 @@ export const AgentFlowFile = z.looseObject({
     .looseObject({ available: z.boolean(), using: z.boolean(), scope: z.string().nullable().optional(), generated: time.nullable().optional() })
     .optional(),
   parallel_groups: z
-    .looseObject({ review_verification: z.looseObject({ status, started_at: z.string().optional(), completed_at: z.string().optional(), review: sub, verification: sub }) })
+    .looseObject({
+      review_verification: z.looseObject({ status, started_at: z.string().optional(), completed_at: z.string().optional(), review: sub, verification: sub }),
+    })
     .optional(),
   gates: z.looseObject(Object.fromEntries(PHASES.map((p) => [p, gate.optional()])) as Record<(typeof PHASES)[number], z.ZodOptional<typeof gate>>),
   codex_divergence_rounds: FlowFields.shape.codex_divergence_rounds.optional(),

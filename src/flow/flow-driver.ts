@@ -2,7 +2,7 @@ import type { FlowFact } from '../../events/flow/flow-events.js';
 import type { FlowContext } from '../../machines/flow-context.js';
 import type { FlowMachineEvent } from '../../machines/flow-events.js';
 import { step } from '../../machines/flow-snapshot.js';
-import { refusalMessage } from './refusal.js';
+import { refusalMessage } from '../../deciders/flow-refusal.js';
 
 /**
  * A flow stepped through machine events, collecting the facts they record: how `flow adopt` replays

@@ -1,18 +1,9 @@
-import { BatonError, ErrorCode } from '../errors.js';
+import { BatonError, type ErrorCode } from '../errors.js';
+import type { FlowErrorCode } from '../../deciders/flow-refusal.js';
 
-/** The error codes phase-gates.md adds (§11); their exit code (2) is in src/errors.ts. */
-export const FlowErrorCode = {
-  NO_FLOW: 'NO_FLOW',
-  FLOW_ACTIVE: 'FLOW_ACTIVE',
-  FLOW_ENDED: 'FLOW_ENDED',
-  NOT_TEAM_MODE: 'NOT_TEAM_MODE',
-  NO_DEEP_DIVE: 'NO_DEEP_DIVE',
-  DEEP_DIVE_EXISTS: 'DEEP_DIVE_EXISTS',
-} as const;
-export type FlowErrorCode = (typeof FlowErrorCode)[keyof typeof FlowErrorCode];
+/** The flow codes live with the flow deciders (deciders/flow-refusal.ts); the shell's input checks refuse with them too. */
+export { FlowErrorCode, NO_FLOW_MESSAGE } from '../../deciders/flow-refusal.js';
 
 export function refuse(code: FlowErrorCode | typeof ErrorCode.ILLEGAL_TRANSITION | typeof ErrorCode.INVALID_INPUT, message: string): BatonError {
   return new BatonError(code, message);
 }
-
-export const NO_FLOW_MESSAGE = 'No flow started. Run baton flow init first.';

@@ -4,7 +4,9 @@ import { DEEP_DIVE_FILE, flowProjection, latestFlow, renderDeepDiveFile, renderF
 import { withArtifactLock } from '../artifacts/artifact-lock.js';
 import { FileAccess, writeIfChanged } from '../artifacts/atomic-write.js';
 import type { AppContext } from '../app/context.js';
+import { sessionClockIn } from '../app/session-identity.js';
 import { BatonError, ErrorCode } from '../errors.js';
+import type { SessionClock } from '../../projections/coordination/liveness.js';
 import { handleCommand } from '../store/handle-command.js';
 import { runProjection } from '../store/projection-runner.js';
 import { rememberRendering } from './state-file-memory.js';
@@ -22,12 +24,20 @@ export async function foldFlows(ctx: AppContext): Promise<FlowState> {
  * decision's expected version stale, a conflict, never neither); the decider answers the facts to
  * append; a conflict reads and decides again (up to 3 retries, then CONFLICT, exit 4).
  */
+interface FlowRead {
+  state: FlowState;
+  versions: Readonly<Record<string, number>>;
+  clock: SessionClock | undefined;
+}
+
 export async function decideAndAppend<R>(
   ctx: AppContext,
   decide: (state: FlowState, versions: Readonly<Record<string, number>>) => Decision<R>,
   guards: readonly string[] = [],
 ): Promise<{ result: R; appended: boolean }> {
   const store = await ctx.store();
+  // The flow fold holds no sessions: the acting session's liveness facts are read with it.
+  const session = ctx.session;
   const handled = await handleCommand(
     {
       store,
@@ -37,8 +47,11 @@ export async function decideAndAppend<R>(
       read: async () => {
         const versions: Record<string, number> = {};
         for (const stream of guards) versions[stream] = await store.streamVersion(stream);
-        return { state: await foldFlows(ctx), versions };
+        const clock = session === undefined ? undefined : await sessionClockIn(ctx, session);
+        const read: FlowRead = { state: await foldFlows(ctx), versions, clock };
+        return read;
       },
+      acting: session === undefined ? undefined : { session, name: ctx.sessionSource?.(), clock: (read: FlowRead) => read.clock },
     },
     ({ state, versions }) => decide(state, versions),
   );

@@ -2,7 +2,20 @@ import type { z } from 'zod';
 import { parse } from 'yaml';
 import { FlowDriver } from './flow-driver.js';
 import { FlowEventType, FlowFieldsPatch, type FlowFact } from '../../events/flow/flow-events.js';
-import { AGENTS, COMPLETE, FlowStatus, GATE_RESULTS, GateStatus, type GateResult, PHASE_AGENT, PHASES, Phase, TEAMMATE_AGENT, TEAMMATES, type Teammate } from '../../events/flow/vocabulary.js';
+import {
+  AGENTS,
+  COMPLETE,
+  FlowStatus,
+  GATE_RESULTS,
+  GateStatus,
+  type GateResult,
+  PHASE_AGENT,
+  PHASES,
+  Phase,
+  TEAMMATE_AGENT,
+  TEAMMATES,
+  type Teammate,
+} from '../../events/flow/vocabulary.js';
 import type { FlowContext } from '../../machines/flow-context.js';
 import type { FlowMachineEvent } from '../../machines/flow-events.js';
 import { flowFrontmatter } from '../../projections/flow/render-flow-file.js';
@@ -17,12 +30,15 @@ import { flowFrontmatter } from '../../projections/flow/render-flow-file.js';
  * the first key that does not follow is named with the rule it breaks.
  */
 export type ObservedEdit =
-  | { kind: 'unchanged' }
-  | { kind: 'legal'; facts: FlowFact[]; keys: string[]; context: FlowContext }
-  | { kind: 'illegal'; key: string; rule: string };
+  { kind: 'unchanged' } | { kind: 'legal'; facts: FlowFact[]; keys: string[]; context: FlowContext } | { kind: 'illegal'; key: string; rule: string };
 
 /** Keys Baton derives from the time and author of a record; an edit of them alone is not a fact. */
-const DERIVED = [/^gates\.[a-z_]+\.timestamp$/, /^gates\.[a-z_]+\.agent$/, /^parallel_groups\.review_verification\.(started_at|completed_at)$/, /^parallel_groups\.review_verification\.[a-z]+\.(timestamp|agent)$/];
+const DERIVED = [
+  /^gates\.[a-z_]+\.timestamp$/,
+  /^gates\.[a-z_]+\.agent$/,
+  /^parallel_groups\.review_verification\.(started_at|completed_at)$/,
+  /^parallel_groups\.review_verification\.[a-z]+\.(timestamp|agent)$/,
+];
 const FIELD_KEYS = ['codex_divergence_rounds', 'task_complexity', 'report_requested', 'intent', 'graph', 'personal_kb', 'codex', 'agentsview'] as const;
 
 /** The frontmatter checked by `schema`, or the first bad key and its rule (`(frontmatter)` for the file as a whole). */
@@ -82,6 +98,37 @@ function gateResult(value: unknown): GateResult | null {
 
 const optText = (key: 'message' | 'result', value: unknown): Record<string, string> => (typeof value === 'string' && value !== '' ? { [key]: value } : {});
 
+/** The teammates' results and the group's verdict an edit of a team file records; the first refused key, if any. */
+function observeTeam(
+  front: Record<string, unknown>,
+  touched: (prefix: string) => boolean,
+  send: (event: FlowMachineEvent) => string | null,
+  at: string,
+): { key: string; rule: string } | undefined {
+  for (const teammate of TEAMMATES as readonly Teammate[]) {
+    const key = `parallel_groups.review_verification.${teammate}.status`;
+    if (!touched(key)) continue;
+    const sub = get(front, `parallel_groups.review_verification.${teammate}`);
+    const status = gateResult(get(sub, 'status'));
+    if (status === null) return { key, rule: `a teammate result is one of ${GATE_RESULTS.join(', ')}` };
+    const refused = send({
+      type: 'RECORD_TEAMMATE',
+      teammate,
+      status,
+      agent: agentOf(get(sub, 'agent'), TEAMMATE_AGENT[teammate]),
+      ...optText('result', get(sub, 'result')),
+      at,
+    });
+    if (refused) return { key, rule: refused };
+  }
+  const groupStatus = get(front, 'parallel_groups.review_verification.status');
+  if (touched('parallel_groups.review_verification.status') && (groupStatus === GateStatus.passed || groupStatus === GateStatus.failed)) {
+    const refused = send({ type: 'MERGE', at });
+    if (refused) return { key: 'parallel_groups.review_verification.status', rule: refused };
+  }
+  return undefined;
+}
+
 export function observeEdit(start: FlowContext, front: Record<string, unknown>, file: string, sha256: string, at: string): ObservedEdit {
   const rendered = flowFrontmatter(start);
   const all: string[] = [];
@@ -100,7 +147,8 @@ export function observeEdit(start: FlowContext, front: Record<string, unknown>, 
 
   // 1. Agent Flow's v1.5+ fields (--set-*).
   const patch: Record<string, unknown> = {};
-  for (const key of FIELD_KEYS) if (touched(key)) patch[key] = key === 'intent' ? { ...(rendered['intent'] as object), ...(front['intent'] as object) } : front[key];
+  for (const key of FIELD_KEYS)
+    if (touched(key)) patch[key] = key === 'intent' ? { ...(rendered['intent'] as object), ...(front['intent'] as object) } : front[key];
   if (Object.keys(patch).length > 0) {
     const parsed = FlowFieldsPatch.safeParse(patch);
     if (!parsed.success) {
@@ -117,30 +165,20 @@ export function observeEdit(start: FlowContext, front: Record<string, unknown>, 
     const status = gateResult(get(front, `gates.${phase}.status`));
     if (status === null) return illegal(`gates.${phase}.status`, `a gate result is one of ${GATE_RESULTS.join(', ')}`);
     const gate = get(front, `gates.${phase}`);
-    const refused = send(
-      { type: 'RECORD_GATE', status, agent: agentOf(get(gate, 'agent'), PHASE_AGENT[phase]), ...optText('message', get(gate, 'message')), at },
-    );
+    const refused = send({
+      type: 'RECORD_GATE',
+      status,
+      agent: agentOf(get(gate, 'agent'), PHASE_AGENT[phase]),
+      ...optText('message', get(gate, 'message')),
+      at,
+    });
     if (refused) return illegal(`gates.${phase}.status`, refused);
   }
 
   // 3. Teammate results and the group's verdict (team files).
   if (phase === Phase.review_verification) {
-    for (const teammate of TEAMMATES as readonly Teammate[]) {
-      const key = `parallel_groups.review_verification.${teammate}.status`;
-      if (!touched(key)) continue;
-      const sub = get(front, `parallel_groups.review_verification.${teammate}`);
-      const status = gateResult(get(sub, 'status'));
-      if (status === null) return illegal(key, `a teammate result is one of ${GATE_RESULTS.join(', ')}`);
-      const refused = send(
-        { type: 'RECORD_TEAMMATE', teammate, status, agent: agentOf(get(sub, 'agent'), TEAMMATE_AGENT[teammate]), ...optText('result', get(sub, 'result')), at },
-      );
-      if (refused) return illegal(key, refused);
-    }
-    const groupStatus = get(front, 'parallel_groups.review_verification.status');
-    if (touched('parallel_groups.review_verification.status') && (groupStatus === GateStatus.passed || groupStatus === GateStatus.failed)) {
-      const refused = send({ type: 'MERGE', at });
-      if (refused) return illegal('parallel_groups.review_verification.status', refused);
-    }
+    const refusal = observeTeam(front, touched, send, at);
+    if (refusal) return illegal(refusal.key, refusal.rule);
   }
 
   // 4. A phase move, or the end of the flow (`active: false`, `current_phase: complete`).
@@ -159,7 +197,8 @@ export function observeEdit(start: FlowContext, front: Record<string, unknown>, 
   const reached = flowFrontmatter(flow.context);
   for (const key of keys) {
     if (JSON.stringify(get(front, key)) === JSON.stringify(get(reached, key))) continue;
-    if (key === 'iteration') return illegal(key, `Iteration is managed by Baton: it is ${flow.context.iteration} (it advances when review or verification fails)`);
+    if (key === 'iteration')
+      return illegal(key, `Iteration is managed by Baton: it is ${flow.context.iteration} (it advances when review or verification fails)`);
     return illegal(key, `the edit does not follow from a legal flow step (Baton would show ${JSON.stringify(get(reached, key)) ?? 'nothing'})`);
   }
   return { kind: 'legal', facts: flow.facts, keys, context: flow.context };

@@ -49,4 +49,3 @@ export async function editedOutside(ctx: AppContext, relPath: string, bytes: Buf
   const memory = await readMemory(ctx);
   return memory[relPath] !== sha256(bytes);
 }
-

@@ -16,6 +16,7 @@ import {
 } from '../../events/flow/vocabulary.js';
 import { ErrorCode } from '../errors.js';
 import { refuse } from './flow-errors.js';
+import type { ParsedUpdate, UpdateForm } from '../../deciders/flow-update.js';
 
 /** `flow update` flags as commander hands them over, then validated into one form (§5.1). */
 export const RawUpdateFlags = z.object({
@@ -41,26 +42,7 @@ export const RawUpdateFlags = z.object({
 });
 export type RawUpdateFlags = z.infer<typeof RawUpdateFlags>;
 
-export type UpdateForm =
-  | { kind: 'gate'; result: GateResult; agent?: string; message?: string }
-  | { kind: 'phase'; phase: string; result?: GateResult; agent?: string; message?: string }
-  | { kind: 'group_start'; result: GateResult; message?: string }
-  | { kind: 'teammate'; teammate: Teammate; result: GateResult; agent?: string; message?: string }
-  | { kind: 'merge' }
-  | { kind: 'complete'; withGate: boolean; agent?: string; message?: string }
-  | { kind: 'abort'; reason: string; message?: string }
-  | { kind: 'fallback'; message?: string }
-  | { kind: 'assert' };
-
-export interface ParsedUpdate {
-  form: UpdateForm;
-  /** The `--iteration N` assertion (§5.6). */
-  iteration?: number;
-  /** `--parallel-group` was given (team-only forms). */
-  group: boolean;
-  /** Agent Flow's `--set-*` fields, recorded before the form's own change. */
-  fields?: FlowFieldsPatch;
-}
+export type { ParsedUpdate, UpdateForm } from '../../deciders/flow-update.js';
 
 const FLAG_NAMES: Record<keyof RawUpdateFlags, string> = {
   phase: '--phase',
@@ -112,7 +94,8 @@ export function parseSetFlags(raw: RawUpdateFlags): FlowFieldsPatch | undefined 
     patch.task_complexity = value;
   }
   if (raw.setReportRequested !== undefined) {
-    if (raw.setReportRequested !== 'true' && raw.setReportRequested !== 'false') throw invalid(`Invalid --set-report-requested value: '${raw.setReportRequested}'. Allowed: true, false.`);
+    if (raw.setReportRequested !== 'true' && raw.setReportRequested !== 'false')
+      throw invalid(`Invalid --set-report-requested value: '${raw.setReportRequested}'. Allowed: true, false.`);
     patch.report_requested = raw.setReportRequested === 'true';
   }
   if (raw.setCodexDivergenceRounds !== undefined) {
@@ -148,7 +131,8 @@ function invalid(message: string): Error {
 export function parseAgent(value: string): string {
   const agent = AGENTS.find((a) => a.toLowerCase() === value.toLowerCase());
   if (agent !== undefined) return agent;
-  if (!AgentName.safeParse(value).success) throw invalid(`Invalid --agent value: '${value}'. An agent name is 1–${MAX_AGENT_NAME_LENGTH} characters on one line.`);
+  if (!AgentName.safeParse(value).success)
+    throw invalid(`Invalid --agent value: '${value}'. An agent name is 1–${MAX_AGENT_NAME_LENGTH} characters on one line.`);
   return value;
 }
 
@@ -163,19 +147,16 @@ function parseMessage(value: string | undefined): string | undefined {
   return value;
 }
 
-/** Stage one of "one call, one decision": every flag on its own, and the combination. */
-export function parseUpdateFlags(raw: RawUpdateFlags): ParsedUpdate {
-  const all = (Object.keys(FLAG_NAMES) as (keyof RawUpdateFlags)[]).filter((k) => raw[k] !== undefined && raw[k] !== false);
-  if (all.length === 0) throw invalid('Nothing to update');
-  const fields = parseSetFlags(raw);
-  const given = all.filter((k) => !(SET_FLAGS as readonly string[]).includes(k));
-  const has = (k: keyof RawUpdateFlags): boolean => given.includes(k);
-  const allowOnly = (form: keyof RawUpdateFlags, allowed: (keyof RawUpdateFlags)[]): void => {
-    const extra = given.filter((k) => k !== form && k !== 'iteration' && !allowed.includes(k));
-    if (extra.length > 0) throw invalid(`Conflicting flags: ${FLAG_NAMES[form]} cannot be combined with ${extra.map((k) => FLAG_NAMES[k]).join(', ')}`);
-  };
+interface UpdateValues {
+  result: GateResult | undefined;
+  agent: string | undefined;
+  message: string | undefined;
+  teammate: Teammate | undefined;
+  iteration: number | undefined;
+}
 
-  // Values first, so a bad value is named even inside a bad combination.
+/** Every flag's value on its own. */
+function parseUpdateValues(raw: RawUpdateFlags): UpdateValues {
   const result = raw.gateResult === undefined ? undefined : parseResult(raw.gateResult);
   const agent = raw.agent === undefined ? undefined : parseAgent(raw.agent);
   const message = parseMessage(raw.message);
@@ -187,54 +168,84 @@ export function parseUpdateFlags(raw: RawUpdateFlags): ParsedUpdate {
   if (raw.parallelGroup !== undefined && raw.parallelGroup !== GROUP) throw invalid(`Unknown parallel group '${raw.parallelGroup}'. Allowed: ${GROUP}.`);
   let iteration: number | undefined;
   if (raw.iteration !== undefined) {
-    if (!/^\d+$/.test(raw.iteration) || Number(raw.iteration) < 1 || !Number.isSafeInteger(Number(raw.iteration))) throw invalid('--iteration must be a positive integer');
+    if (!/^\d+$/.test(raw.iteration) || Number(raw.iteration) < 1 || !Number.isSafeInteger(Number(raw.iteration)))
+      throw invalid('--iteration must be a positive integer');
     iteration = Number(raw.iteration);
   }
-  const opt = <T>(key: string, value: T | undefined): Record<string, T> => (value === undefined ? {} : { [key]: value });
-  const parsed = (form: UpdateForm): ParsedUpdate => ({ form, group: has('parallelGroup'), ...(iteration === undefined ? {} : { iteration }), ...(fields === undefined ? {} : { fields }) });
+  return { result, agent, message, teammate, iteration };
+}
+
+const opt = <T>(key: string, value: T | undefined): Record<string, T> => (value === undefined ? {} : { [key]: value });
+
+/** The combination: which form the given flags make, refusing conflicting ones. */
+function updateFormOf(raw: RawUpdateFlags, given: (keyof RawUpdateFlags)[], values: UpdateValues, fields: FlowFieldsPatch | undefined): UpdateForm {
+  const { result, agent, message, teammate } = values;
+  const has = (k: keyof RawUpdateFlags): boolean => given.includes(k);
+  const allowOnly = (form: keyof RawUpdateFlags, allowed: (keyof RawUpdateFlags)[]): void => {
+    const extra = given.filter((k) => k !== form && k !== 'iteration' && !allowed.includes(k));
+    if (extra.length > 0) throw invalid(`Conflicting flags: ${FLAG_NAMES[form]} cannot be combined with ${extra.map((k) => FLAG_NAMES[k]).join(', ')}`);
+  };
 
   if (has('complete')) {
     allowOnly('complete', ['gateResult', 'agent', 'message']);
     // Agent Flow ends a run early with --complete and an "Aborted: …" message; Baton records it as
     // the abort it is (gates left as they were), never as a completion.
-    if (message !== undefined && ABORT_MESSAGE.test(message)) return parsed({ kind: 'abort', reason: abortReasonOf(message), message });
+    if (message !== undefined && ABORT_MESSAGE.test(message)) return { kind: 'abort', reason: abortReasonOf(message), message };
     if (result !== undefined && result !== 'passed') throw invalid('Conflicting flags: --complete takes only --gate-result passed');
-    return parsed({ kind: 'complete', withGate: result !== undefined, ...opt('agent', agent), ...opt('message', message) });
+    return { kind: 'complete', withGate: result !== undefined, ...opt('agent', agent), ...opt('message', message) };
   }
   if (has('abort')) {
     allowOnly('abort', ['message']);
     const reason = raw.abort ?? '';
     if (reason.trim().length === 0 || reason.length > MAX_REASON_LENGTH) throw invalid(`--abort REASON must be 1–${MAX_REASON_LENGTH} characters`);
-    return parsed({ kind: 'abort', reason, ...opt('message', message) });
+    return { kind: 'abort', reason, ...opt('message', message) };
   }
   if (has('fallbackSequential')) {
     allowOnly('fallbackSequential', ['message']);
-    return parsed({ kind: 'fallback', ...opt('message', message) });
+    return { kind: 'fallback', ...opt('message', message) };
   }
   if (has('mergeParallel')) {
     if (!has('parallelGroup')) throw invalid('Conflicting flags: --merge-parallel needs --parallel-group review_verification');
     allowOnly('mergeParallel', ['parallelGroup']);
-    return parsed({ kind: 'merge' });
+    return { kind: 'merge' };
   }
   if (has('teammate')) {
     if (!has('parallelGroup')) throw invalid('Conflicting flags: --teammate needs --parallel-group review_verification');
     allowOnly('teammate', ['parallelGroup', 'gateResult', 'agent', 'message']);
     if (result === undefined) throw invalid('Conflicting flags: --teammate needs --gate-result');
-    return parsed({ kind: 'teammate', teammate: teammate!, result, ...opt('agent', agent), ...opt('message', message) });
+    return { kind: 'teammate', teammate: teammate!, result, ...opt('agent', agent), ...opt('message', message) };
   }
   if (has('parallelGroup')) {
     allowOnly('parallelGroup', ['gateResult', 'message']);
     if (result === undefined) throw invalid('Conflicting flags: --parallel-group needs --gate-result, --teammate or --merge-parallel');
-    return parsed({ kind: 'group_start', result, ...opt('message', message) });
+    return { kind: 'group_start', result, ...opt('message', message) };
   }
   if (has('phase')) {
     allowOnly('phase', ['gateResult', 'agent', 'message']);
-    return parsed({ kind: 'phase', phase: raw.phase ?? '', ...opt('result', result), ...opt('agent', agent), ...opt('message', message) });
+    return { kind: 'phase', phase: raw.phase ?? '', ...opt('result', result), ...opt('agent', agent), ...opt('message', message) };
   }
   if (has('gateResult')) {
     allowOnly('gateResult', ['agent', 'message']);
-    return parsed({ kind: 'gate', result: result!, ...opt('agent', agent), ...opt('message', message) });
+    return { kind: 'gate', result: result!, ...opt('agent', agent), ...opt('message', message) };
   }
-  if ((has('agent') || has('message')) && fields === undefined) throw invalid('Conflicting flags: --agent and --message need --gate-result, --phase, --complete, --abort or --fallback-sequential');
-  return parsed({ kind: 'assert' });
+  if ((has('agent') || has('message')) && fields === undefined)
+    throw invalid('Conflicting flags: --agent and --message need --gate-result, --phase, --complete, --abort or --fallback-sequential');
+  return { kind: 'assert' };
+}
+
+/** Stage one of "one call, one decision": every flag on its own, and the combination. */
+export function parseUpdateFlags(raw: RawUpdateFlags): ParsedUpdate {
+  const all = (Object.keys(FLAG_NAMES) as (keyof RawUpdateFlags)[]).filter((k) => raw[k] !== undefined && raw[k] !== false);
+  if (all.length === 0) throw invalid('Nothing to update');
+  const fields = parseSetFlags(raw);
+  const given = all.filter((k) => !(SET_FLAGS as readonly string[]).includes(k));
+  // Values first, so a bad value is named even inside a bad combination.
+  const values = parseUpdateValues(raw);
+  const form = updateFormOf(raw, given, values, fields);
+  return {
+    form,
+    group: given.includes('parallelGroup'),
+    ...(values.iteration === undefined ? {} : { iteration: values.iteration }),
+    ...(fields === undefined ? {} : { fields }),
+  };
 }

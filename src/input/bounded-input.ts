@@ -83,7 +83,10 @@ class InputMeter {
     this.total += chunk.length;
     const { fileBytes, lineBytes } = this.limits;
     if (fileBytes !== undefined && this.total > fileBytes) {
-      throw this.refuse(`is over the ${bytes(fileBytes)} limit of the whole input (stopped after reading ${this.total.toLocaleString('en-US')} bytes)`, { limit_bytes: fileBytes, read_bytes: this.total });
+      throw this.refuse(`is over the ${bytes(fileBytes)} limit of the whole input (stopped after reading ${this.total.toLocaleString('en-US')} bytes)`, {
+        limit_bytes: fileBytes,
+        read_bytes: this.total,
+      });
     }
     if (lineBytes === undefined) return;
     let start = 0;
@@ -191,10 +194,14 @@ export function readInputFile(path: string, field: string, limits: InputLimits, 
   try {
     // A regular file says its size: one over the limit is refused without reading it.
     if (stats.isFile() && limits.fileBytes !== undefined && stats.size > limits.fileBytes) {
-      throw meter.refuse(`is over the ${bytes(limits.fileBytes)} limit of the whole input (it is ${stats.size.toLocaleString('en-US')} bytes)`, { limit_bytes: limits.fileBytes, size_bytes: stats.size });
+      throw meter.refuse(`is over the ${bytes(limits.fileBytes)} limit of the whole input (it is ${stats.size.toLocaleString('en-US')} bytes)`, {
+        limit_bytes: limits.fileBytes,
+        size_bytes: stats.size,
+      });
     }
     const chunks: Buffer[] = [];
-    if (readToEnd(fd, meter, chunks, field, path, stats.isFile() ? stats.size : undefined) === 'again') throw fileSystemRefusal(Object.assign(new Error('is not ready to be read (EAGAIN)'), { code: 'EAGAIN' }), field, path);
+    if (readToEnd(fd, meter, chunks, field, path, stats.isFile() ? stats.size : undefined) === 'again')
+      throw fileSystemRefusal(Object.assign(new Error('is not ready to be read (EAGAIN)'), { code: 'EAGAIN' }), field, path);
     return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
   } finally {
     closeSync(fd);

@@ -20,6 +20,7 @@ export function currentInvocation(argv: readonly string[] = process.argv, execPa
   }
   return {
     words: ['npx', '--yes', '--package', 'baton-state', 'baton'],
-    warning: 'could not find the baton program that ran this command; the configuration calls `npx --package baton-state baton`, which fetches Baton when this project does not install it',
+    warning:
+      'could not find the baton program that ran this command; the configuration calls `npx --package baton-state baton`, which fetches Baton when this project does not install it',
   };
 }

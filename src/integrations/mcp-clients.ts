@@ -36,7 +36,9 @@ export function mcpServerEntry(invocation: readonly string[], workspace: string,
 const tomlString = (value: string): string => JSON.stringify(value);
 
 export function codexBlock(entry: McpServerEntry): string {
-  return [TOML_START, '[mcp_servers.baton]', `command = ${tomlString(entry.command)}`, `args = [${entry.args.map(tomlString).join(', ')}]`, TOML_END, ''].join('\n');
+  return [TOML_START, '[mcp_servers.baton]', `command = ${tomlString(entry.command)}`, `args = [${entry.args.map(tomlString).join(', ')}]`, TOML_END, ''].join(
+    '\n',
+  );
 }
 
 /** The config text with Baton's block in place: replaced between its markers, else appended (a table at the end is always valid TOML). */
@@ -45,7 +47,7 @@ export function withCodexBlock(current: string | undefined, block: string): stri
   const replaced = replaceBetweenMarkers(current, TOML_START.slice(0, 14), TOML_END, block);
   if (replaced !== undefined) return replaced;
   if (/^\s*\[mcp_servers\.baton\]/m.test(current)) {
-    throw invalidInput('already declares [mcp_servers.baton] outside Baton\'s markers; remove it, then run setup again. Nothing was written', CODEX_CONFIG_PATH);
+    throw invalidInput("already declares [mcp_servers.baton] outside Baton's markers; remove it, then run setup again. Nothing was written", CODEX_CONFIG_PATH);
   }
   return appendBlock(current, block);
 }
@@ -71,7 +73,8 @@ export function setupCursor(workspace: string, invocation: readonly string[], se
   const entry = mcpServerEntry(invocation, workspace, 'generic');
   const { value: config, bytes: current } = readJsonObjectFile(workspace, CURSOR_CONFIG_PATH);
   const servers = config['mcpServers'] ?? {};
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) throw invalidInput('"mcpServers" must be an object; nothing was written', CURSOR_CONFIG_PATH);
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers))
+    throw invalidInput('"mcpServers" must be an object; nothing was written', CURSOR_CONFIG_PATH);
   const next = JSON.stringify({ ...config, mcpServers: { ...(servers as Record<string, unknown>), baton: entry } }, null, 2) + '\n';
   let changed = writeIfDifferent(workspace, CURSOR_CONFIG_PATH, next, current);
   if (writeAgentSection(workspace, AGENTS_PATH, section)) changed = true;

@@ -80,7 +80,8 @@ function judgeInvalid(value: unknown): InputVerdict {
   const id = message['id'];
   const readableId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
   if (message['jsonrpc'] !== '2.0') return invalid('"jsonrpc" must be "2.0"', readableId);
-  if ('id' in message && !(typeof id === 'string' || Number.isInteger(id))) return invalid(`"id" must be a string or an integer, got ${id === null || typeof id === 'number' ? String(id) : typeof id}`, readableId);
+  if ('id' in message && !(typeof id === 'string' || Number.isInteger(id)))
+    return invalid(`"id" must be a string or an integer, got ${id === null || typeof id === 'number' ? String(id) : typeof id}`, readableId);
   if (typeof message['method'] !== 'string') return invalid('"method" must be a string', readableId);
   const schema = 'id' in message ? JSONRPCRequestSchema : JSONRPCNotificationSchema;
   const issue = schema.safeParse(value).error?.issues[0];

@@ -1,15 +1,23 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CommandContext } from '../cli/context.js';
-import { Output, OutputMode } from '../cli/output.js';
-import type { TextSink } from '../cli/stdio.js';
+import { BatonAppContext } from '../app/app-context.js';
+import { readInboxEnvelope } from '../app/commands/inbox.js';
+import { readInitiativeStatus } from '../app/commands/initiative-status.js';
+import { startSessionEnvelope } from '../app/commands/sessions.js';
+import { sendSignalEnvelope } from '../app/commands/signals.js';
+import { readStatus } from '../app/commands/status.js';
+import { transitionTask } from '../app/commands/tasks.js';
+import { checkpointWorkUnit, claimWorkUnit, finishWorkUnit } from '../app/commands/work-units.js';
+import type { AppContext } from '../app/context.js';
+import { errorEnvelope } from '../app/error-envelope.js';
 import { MCP_TOOLS, type McpToolName } from './tools.js';
 
 /**
  * `baton mcp`: a stdio MCP server bound to one session — `--session` / `BATON_SESSION`, or one it
- * starts on the first tool call and keeps. A tool call runs the CLI command's own function in this
- * process with a fresh clock, its output captured: the result is the envelope the CLI prints (an
- * error is the CLI's error envelope, with isError), never a second implementation.
+ * starts on the first tool call and keeps. A tool call runs the application's command function
+ * (src/app/commands/, the one the CLI's command calls too) with a fresh context: the result is its
+ * envelope as JSON; an error is the error envelope the CLI prints (src/app/error-envelope.ts), with
+ * isError, naming the tool's argument at fault. Nothing is printed, so nothing is captured.
  */
 export interface McpOptions {
   /** The workspace (`--dir` / `BATON_DIR`), as the CLI resolves it. */
@@ -22,37 +30,37 @@ export interface McpOptions {
   version: string;
 }
 
-class Capture implements TextSink {
-  text = '';
-  write(text: string): boolean {
-    this.text += text;
-    return true;
-  }
-}
-
 type Args = Record<string, unknown>;
 const str = (args: Args, key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
-/** Only the options given: the commands treat a missing option and an undefined one alike, not so every schema. */
-const defined = <T extends Record<string, unknown>>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+const flag = (args: Args, key: string): true | undefined => (args[key] === true ? true : undefined);
 
-/** Each tool as the CLI command it is: which module, which function, which arguments. */
-const RUN: Record<McpToolName, (ctx: CommandContext, args: Args) => Promise<unknown>> = {
-  status: async (ctx) => (await import('../cli/commands/status.js')).status(ctx),
-  claim: async (ctx, a) => (await import('../cli/commands/wu-lifecycle.js')).wuLifecycle(ctx, 'claim', str(a, 'wu')!, defined({ mode: str(a, 'mode') })),
-  checkpoint: async (ctx, a) =>
-    (await import('../cli/commands/wu-lifecycle.js')).wuLifecycle(ctx, 'checkpoint', str(a, 'wu')!, defined({ note: str(a, 'note'), progress: str(a, 'progress'), nextSteps: str(a, 'next_steps') })),
-  finish: async (ctx, a) => (await import('../cli/commands/wu-done.js')).wuDone(ctx, str(a, 'wu')!),
-  task_transition: async (ctx, a) =>
-    (await import('../cli/commands/task-transition.js')).taskTransition(ctx, str(a, 'task')!, str(a, 'state')!, defined({ reason: str(a, 'reason'), summary: str(a, 'summary') })),
-  send_signal: async (ctx, a) =>
-    (await import('../cli/commands/mem-signal.js')).memSignal(
-      ctx,
-      str(a, 'message')!,
-      defined({ to: str(a, 'to'), intent: str(a, 'intent'), replyTo: str(a, 'reply_to'), wu: str(a, 'wu'), requiresAck: a['requires_ack'] === true ? true : undefined }),
-    ),
-  inbox: async (ctx, a) => (await import('../cli/commands/mem-inbox.js')).memInbox(ctx, defined({ all: a['all'] === true ? true : undefined, mark: a['mark'] === false ? false : undefined })),
-  orchestrate_status: async (ctx, a) => (await import('../cli/commands/orchestrate.js')).orchestrateStatus(ctx, str(a, 'initiative')!, {}),
+/** Each tool as the application command it is, its arguments (named as the domain names them) as the command's input. */
+const RUN: Record<McpToolName, (app: AppContext, args: Args) => Promise<unknown>> = {
+  status: (app) => readStatus(app),
+  claim: (app, a) => claimWorkUnit(app, { wu: str(a, 'wu')!, mode: str(a, 'mode') }),
+  checkpoint: (app, a) => checkpointWorkUnit(app, { wu: str(a, 'wu')!, note: str(a, 'note'), progress: str(a, 'progress'), next_steps: str(a, 'next_steps') }),
+  finish: (app, a) => finishWorkUnit(app, { wu: str(a, 'wu')! }),
+  task_transition: (app, a) => transitionTask(app, { task: str(a, 'task')!, state: str(a, 'state')!, reason: str(a, 'reason'), summary: str(a, 'summary') }),
+  send_signal: async (app, a) =>
+    (
+      await sendSignalEnvelope(app, {
+        message: str(a, 'message')!,
+        to: str(a, 'to')?.split(','),
+        intent: str(a, 'intent'),
+        reply_to: str(a, 'reply_to'),
+        wu: str(a, 'wu'),
+        requires_ack: flag(a, 'requires_ack'),
+      })
+    ).envelope,
+  inbox: (app, a) => readInboxEnvelope(app, { all: a['all'] === true, mark: a['mark'] !== false }),
+  orchestrate_status: (app, a) => readInitiativeStatus(app, { initiative: str(a, 'initiative')! }),
 };
+
+/**
+ * An input named in an error: the tools' arguments carry the domain's own names (`reply_to`,
+ * `next_steps`), so the field is the argument; an input of the server itself keeps its flag (`--dir`).
+ */
+const argumentName = (field: string): string => field;
 
 export class BatonMcp {
   private session: string | undefined;
@@ -62,32 +70,32 @@ export class BatonMcp {
     this.session = options.session;
   }
 
-  /** Run one CLI command function as `session`, with its JSON output captured. */
-  private async run(session: string | undefined, body: (ctx: CommandContext) => Promise<unknown>): Promise<{ ok: boolean; text: string }> {
-    const out = new Capture();
-    const err = new Capture();
-    const output = new Output(OutputMode.json, out, err);
+  /** Run one application command as `session`: its envelope, or the error envelope. */
+  private async run(session: string | undefined, body: (app: AppContext) => Promise<unknown>): Promise<{ ok: boolean; text: string }> {
     // A fresh context per call: the clock is read once per command, as on the command line.
-    let ctx: CommandContext | undefined;
-    let ok = true;
+    let app: BatonAppContext | undefined;
     try {
-      ctx = new CommandContext({ json: true, ...(this.options.dir !== undefined ? { dir: this.options.dir } : {}), ...(session !== undefined ? { session } : {}) }, this.options.env, output);
-      await body(ctx);
+      app = new BatonAppContext({
+        dir: this.options.dir,
+        session,
+        env: this.options.env,
+        // Warnings ride in the envelopes that carry them; a tool result has no side channel for the rest.
+        output: { mode: 'json', warn: () => undefined },
+        names: { dir: '--dir', session: '--session' },
+      });
+      return { ok: true, text: JSON.stringify(await body(app)) };
     } catch (error) {
-      ok = false;
-      output.error(error, ctx?.now);
+      return { ok: false, text: JSON.stringify(errorEnvelope(error, app?.now, argumentName, this.options.env)) };
     } finally {
-      await ctx?.close();
+      await app?.close();
     }
-    const lines = out.text.trim().split('\n').filter((l) => l !== '');
-    return { ok, text: lines.at(-1) ?? '' };
   }
 
   /** The bound session: the given one, else one started now (once, however many calls race). */
   async boundSession(): Promise<string> {
     if (this.session !== undefined) return this.session;
     this.starting ??= (async () => {
-      const started = await this.run(undefined, async (ctx) => (await import('../cli/commands/session-start.js')).sessionStart(ctx, { client: this.options.client }));
+      const started = await this.run(undefined, (app) => startSessionEnvelope(app, { client: this.options.client }));
       if (!started.ok) {
         this.starting = undefined;
         throw new Error(started.text);
@@ -105,7 +113,7 @@ export class BatonMcp {
     } catch (error) {
       return { content: [{ type: 'text', text: (error as Error).message }], isError: true };
     }
-    const result = await this.run(session, (ctx) => RUN[name](ctx, args));
+    const result = await this.run(session, (app) => RUN[name](app, args));
     return { content: [{ type: 'text', text: result.text }], ...(result.ok ? {} : { isError: true }) };
   }
 

@@ -3,8 +3,8 @@ import { z } from 'zod';
 /**
  * The tools `baton mcp` offers: few, with terse schemas, because every MCP client pastes every tool
  * schema into the model's context on every turn. Together they serialize to well under 8,000
- * characters (~2,000 tokens); test/mcp/mcp-server.test.ts holds that. Each tool runs the CLI
- * command of the same name in-process and returns the envelope it prints.
+ * characters (~2,000 tokens); test/mcp/mcp-server.test.ts holds that. Each tool runs the
+ * application command the CLI command of the same name runs (src/app/commands/), and returns its envelope.
  */
 const wu = z.string().describe('work unit id, e.g. WU-12');
 

@@ -17,7 +17,12 @@ let childProcess: typeof import('node:child_process') | undefined;
 
 export function runGit(cwd: string, args: readonly string[]): GitResult | null {
   childProcess ??= createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
-  const result = childProcess.spawnSync('git', args as string[], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } });
+  const result = childProcess.spawnSync('git', args as string[], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
+  });
   if (result.error !== undefined || result.status === null) return null;
   return { status: result.status, stdout: result.stdout };
 }

@@ -72,7 +72,12 @@ export function dirtyPaths(root: string, ignore: readonly string[]): string[] {
 function localBranches(root: string): Set<string> {
   const r = runGit(root, ['for-each-ref', '--format=%(refname)', 'refs/heads/']);
   if (r === null || r.status !== 0) return new Set();
-  return new Set(r.stdout.split('\n').filter((line) => line.startsWith('refs/heads/')).map((line) => line.slice('refs/heads/'.length)));
+  return new Set(
+    r.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('refs/heads/'))
+      .map((line) => line.slice('refs/heads/'.length)),
+  );
 }
 
 /** The stamp folders: Baton's own, LumenFlow's default, and the one `import lumenflow` recorded. */
@@ -102,7 +107,9 @@ function stampFiles(workspace: string, folders: readonly string[]): { wu_id: str
       const m = /^(WU-[0-9]{1,9})\.done$/.exec(name);
       if (!m || !WU_ID_PATTERN.test(m[1]!)) continue;
       try {
-        const bytes = readInputFile(isAbsolute(folder) ? join(folder, name) : join(workspace, folder, name), 'stamp', INPUT_LIMITS.stamp, { namedPipe: 'refuse' });
+        const bytes = readInputFile(isAbsolute(folder) ? join(folder, name) : join(workspace, folder, name), 'stamp', INPUT_LIMITS.stamp, {
+          namedPipe: 'refuse',
+        });
         out.push({ wu_id: m[1]!, path: `${folder}/${name}`, bytes, valid: stampCounts(folder, m[1]!, bytes) });
       } catch {
         // vanished or unreadable: treated as absent
@@ -149,7 +156,8 @@ export function probeWorkUnits(workspace: string, state: WorkUnitsState, config:
       if (branch !== null) {
         const present = (heads ??= localBranches(root)).has(branch);
         const last = Object.hasOwn(wu.branches, branch) ? wu.branches[branch] : undefined;
-        if (last === undefined ? present : last.present !== present) events.push({ type: 'observation.branch', stream, data: { wu_id: wu.wu_id, branch, present } });
+        if (last === undefined ? present : last.present !== present)
+          events.push({ type: 'observation.branch', stream, data: { wu_id: wu.wu_id, branch, present } });
       }
     }
     const stamp = stampObservation(wu, stamps, true);
@@ -186,7 +194,11 @@ function unseenStamps(state: WorkUnitsState, stamps: readonly StampFile[]): Obse
     if (state.wus[file.wu_id] !== undefined || seen.has(file.wu_id)) continue;
     seen.add(file.wu_id);
     const hash = createHash('sha256').update(file.bytes).digest('hex');
-    events.push({ type: 'observation.stamp_file', stream: `wu/${file.wu_id}`, data: { wu_id: file.wu_id, path: file.path, present: true, valid: file.valid, content_hash: hash } });
+    events.push({
+      type: 'observation.stamp_file',
+      stream: `wu/${file.wu_id}`,
+      data: { wu_id: file.wu_id, path: file.path, present: true, valid: file.valid, content_hash: hash },
+    });
   }
   return events;
 }

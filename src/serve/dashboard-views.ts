@@ -27,7 +27,13 @@ import { SnapshotLoadKind, type SnapshotLoad } from '../store/snapshots.js';
  */
 
 /** One projection per fold: the views over a fold are computed from its state (as the runner shares folds). */
-const VIEWED: readonly AnyProjection[] = [initiativeStatusProjection, rosterProjection, sessionsViewProjection, flowProjection, logStatsProjection] as unknown as AnyProjection[];
+const VIEWED: readonly AnyProjection[] = [
+  initiativeStatusProjection,
+  rosterProjection,
+  sessionsViewProjection,
+  flowProjection,
+  logStatsProjection,
+] as unknown as AnyProjection[];
 
 /**
  * The same folds with a view that computes nothing: the runner computes `view` for every
@@ -261,7 +267,11 @@ export class DashboardViews {
     if (has('initiatives') || has('agents') || has('signals')) views['roster'] = await of('roster', { include_stale: true });
     if (has('initiatives')) {
       const workUnits = runFor(runs, initiativeStatusProjection as unknown as AnyProjection)!.state as WorkUnitsState;
-      views['initiatives'] = await Promise.all(Object.keys(workUnits.initiatives).sort().map((id) => of('initiative_status', { target: id })));
+      views['initiatives'] = await Promise.all(
+        Object.keys(workUnits.initiatives)
+          .sort()
+          .map((id) => of('initiative_status', { target: id })),
+      );
     }
     if (has('agents')) {
       const sessions = (await of('sessions')) as { sessions?: { id: string }[] };
@@ -279,7 +289,9 @@ export class DashboardViews {
       // Per-reader receipts: the inbox of each recipient, every signal (`replay --view inbox --for R --all`).
       const readers = [...new Set((inbox.signals ?? []).flatMap((s) => s.recipients ?? []))].sort();
       views['inbox'] = inbox;
-      views['inbox_by_reader'] = Object.fromEntries(await Promise.all(readers.map(async (reader) => [reader, await of('inbox', { for: reader, all: true })] as const)));
+      views['inbox_by_reader'] = Object.fromEntries(
+        await Promise.all(readers.map(async (reader) => [reader, await of('inbox', { for: reader, all: true })] as const)),
+      );
       views['convergence'] = await of('convergence');
     }
     if (has('flows')) views['flow'] = await of('flow');
@@ -306,7 +318,10 @@ export class DashboardViews {
       if (start === undefined || text === undefined) return { kind: SnapshotLoadKind.MISSING };
       return { kind: SnapshotLoadKind.OK, snapshot: { name, version, seq: start.seq, hash: start.hash, state: JSON.parse(text) as unknown } };
     };
-    const list = (await runProjections(this.store, folds, { catalog: this.catalog, now, to: seq, snapshotSource: source })) as unknown as ProjectionRun<unknown, unknown>[];
+    const list = (await runProjections(this.store, folds, { catalog: this.catalog, now, to: seq, snapshotSource: source })) as unknown as ProjectionRun<
+      unknown,
+      unknown
+    >[];
     const runs: Runs = new Map(folds.map((p, i) => [p.name, list[i]!] as const));
     this.lastRuns = { seq, runs };
     // Following the head: the next fold starts here. (A past position keeps to the spaced checkpoints.)

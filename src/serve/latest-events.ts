@@ -24,7 +24,13 @@ export async function latestEvents(store: EventStore, query: LatestEventsQuery):
   while (end >= 1 && events.length < query.limit) {
     const start = Math.max(1, end - WINDOW + 1);
     const window: StoredEvent[] = [];
-    for await (const event of store.read({ from: start, to: end, ...(query.type ? { types: [query.type] } : {}), ...(query.stream ? { streams: [query.stream] } : {}) })) window.push(event);
+    for await (const event of store.read({
+      from: start,
+      to: end,
+      ...(query.type ? { types: [query.type] } : {}),
+      ...(query.stream ? { streams: [query.stream] } : {}),
+    }))
+      window.push(event);
     for (let i = window.length - 1; i >= 0 && events.length < query.limit; i--) events.push(window[i]!);
     end = start - 1;
   }

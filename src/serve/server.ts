@@ -59,24 +59,8 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{
 /** `listenHost`: the name or address the server is told to listen on (`--host`), which a Host header may name. */
 export function createDashboardServer(options: DashboardServerOptions, listenHost?: string): { server: Server; token: string; openEventStreams: () => number } {
   const token = options.token ?? randomBytes(32).toString('base64url');
-  const expected = Buffer.from(token);
-  const streams = new Set<ServerResponse>();
-  let pending: NodeJS.Timeout | undefined;
-  // Appends come one by one during a burst: the page is told the head at most every 50 ms.
-  options.views.onAppend(() => {
-    pending ??= setTimeout(() => {
-      pending = undefined;
-      const data = `event: head\ndata: ${JSON.stringify({ head_seq: options.views.headSeq() })}\n\n`;
-      for (const res of streams) res.write(data);
-    }, 50);
-  });
-
-  const tokenMatches = (given: string | undefined): boolean => {
-    if (given === undefined) return false;
-    const bytes = Buffer.from(given);
-    return bytes.length === expected.length && timingSafeEqual(bytes, expected);
-  };
-
+  const tokenMatches = tokenCheck(token);
+  const streams = new HeadStreams(options.views);
   // Built at the first request: the address and port are known once the server listens.
   let hostCheck: HostCheck | undefined;
 
@@ -85,7 +69,8 @@ export function createDashboardServer(options: DashboardServerOptions, listenHos
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) res.end();
       else if (error instanceof BadRequest) sendJson(res, 400, errorBody(options.clock(), 'INVALID_INPUT', `${error.field}: ${error.message}`));
-      else sendJson(res, 500, errorBody(options.clock(), isBatonError(error) ? error.code : 'UNEXPECTED', error instanceof Error ? error.message : String(error)));
+      else
+        sendJson(res, 500, errorBody(options.clock(), isBatonError(error) ? error.code : 'UNEXPECTED', error instanceof Error ? error.message : String(error)));
     });
   });
 
@@ -94,21 +79,7 @@ export function createDashboardServer(options: DashboardServerOptions, listenHos
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('Cache-Control', 'no-store');
     hostCheck ??= hostCheckFor(server.address() as AddressInfo, listenHost);
-    // 421 Misdirected Request, not 403: the request was meant for another server (the name in its
-    // Host), for which this one cannot answer; it is not a permission this client lacks here.
-    if (!hostCheck(req)) {
-      await discardBody(req, 64 * 1024);
-      res.setHeader('Connection', 'close');
-      return sendJson(res, 421, errorBody(options.clock(), 'MISDIRECTED_REQUEST', `the Host header ${JSON.stringify(req.headers.host ?? null)} does not name this server: open the URL \`baton serve\` printed`));
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      // The body is read and dropped (up to a limit) before answering, so the client hears the 405
-      // instead of a reset connection.
-      await discardBody(req, 64 * 1024);
-      res.setHeader('Allow', 'GET, HEAD');
-      res.setHeader('Connection', 'close');
-      return sendJson(res, 405, errorBody(options.clock(), 'METHOD_NOT_ALLOWED', 'the dashboard is read-only: only GET and HEAD are served'));
-    }
+    if (await refusedUnread(req, res, hostCheck, options.clock)) return;
     const url = parseRequestTarget(req.url ?? '/');
     // A page loading (not its status poll or its event stream): background work waits.
     if (url.pathname !== '/api/status' && url.pathname !== '/api/events') options.views.touch();
@@ -121,66 +92,148 @@ export function createDashboardServer(options: DashboardServerOptions, listenHos
     }
     // The token in the printed URL becomes a cookie, so the page's own requests carry it.
     if (tokenMatches(fromQuery)) res.setHeader('Set-Cookie', `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`);
-
     const asset = options.assets.get(url.pathname);
-    if (asset !== undefined) {
-      res.writeHead(200, {
-        'Content-Type': asset.contentType,
-        'Content-Length': asset.body.length,
-        // Nothing but the page's own assets: no CDN, no inline script.
-        'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
-      });
-      res.end(req.method === 'HEAD' ? undefined : asset.body);
-      return;
-    }
-    if (url.pathname === '/api/events') return openEventStream(req, res);
-    if (url.pathname === '/api/dashboard') {
-      const tab = url.searchParams.get('tab');
-      if (tab !== null && !(DASHBOARD_TABS as readonly string[]).includes(tab)) throw new BadRequest(`must be one of ${DASHBOARD_TABS.join(', ')}`, 'tab');
-      const position = await options.views.position(positionQuery(url));
-      const views = await options.views.dashboard(position, (tab ?? undefined) as DashboardTab | undefined);
-      return sendJson(res, 200, { ...views, span: options.views.span(), workspace: options.workspace, store: options.store.kind });
-    }
-    const viewMatch = /^\/api\/view\/([^/]+)$/.exec(url.pathname);
-    if (viewMatch) {
-      // parseRequestTarget checked that every segment decodes.
-      const name = decodeURIComponent(viewMatch[1]!);
-      if (!VIEW_NAME.test(name)) throw new BadRequest('must be a view name like initiative_status', 'view');
-      const position = await options.views.position(positionQuery(url));
-      return sendJson(res, 200, await options.views.view(name, position, viewArgs(url)));
-    }
-    if (url.pathname === '/api/log') {
-      const position = await options.views.position(positionQuery(url));
-      const limit = countParam(url, 'limit') ?? 100;
-      const page = await latestEvents(options.store, { to: position.seq, limit: Math.min(limit, 1000), type: url.searchParams.get('type') || undefined, stream: url.searchParams.get('stream') || undefined });
-      return sendJson(res, 200, { v: 1, type: 'log_page', generated_at: position.as_of, position, ...page });
-    }
-    if (url.pathname === '/api/status') {
-      return sendJson(res, 200, { v: 1, type: 'dashboard_status', generated_at: options.clock(), head_seq: options.views.headSeq(), ...options.views.progress() });
-    }
-    if (url.pathname === '/api/verify') {
-      const report = await options.store.verify();
-      return sendJson(res, 200, { v: 1, type: 'log_verification', generated_at: options.clock(), ...report });
-    }
-    return sendJson(res, 404, errorBody(options.clock(), 'NOT_FOUND', 'no such page'));
+    if (asset !== undefined) return sendAsset(req, res, asset);
+    if (url.pathname === '/api/events') return streams.open(req, res);
+    return serveData(options, url, res);
   }
 
-  function openEventStream(req: IncomingMessage, res: ServerResponse): void {
-    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
-    res.write(`event: head\ndata: ${JSON.stringify({ head_seq: options.views.headSeq() })}\n\n`);
-    streams.add(res);
-    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
-    req.on('close', () => {
-      clearInterval(keepAlive);
-      streams.delete(res);
+  server.on('close', () => streams.close());
+  return { server, token, openEventStreams: () => streams.size };
+}
+
+/** Compares a given token with the server's in constant time. */
+function tokenCheck(token: string): (given: string | undefined) => boolean {
+  const expected = Buffer.from(token);
+  return (given) => {
+    if (given === undefined) return false;
+    const bytes = Buffer.from(given);
+    return bytes.length === expected.length && timingSafeEqual(bytes, expected);
+  };
+}
+
+/**
+ * Answers, and returns true for, a request this server serves no further: one whose Host names
+ * another server, or a method other than GET and HEAD. Its body is read and dropped first.
+ */
+async function refusedUnread(req: IncomingMessage, res: ServerResponse, hostCheck: HostCheck, clock: () => string): Promise<boolean> {
+  // 421 Misdirected Request, not 403: the request was meant for another server (the name in its
+  // Host), for which this one cannot answer; it is not a permission this client lacks here.
+  if (!hostCheck(req)) {
+    await discardBody(req, 64 * 1024);
+    res.setHeader('Connection', 'close');
+    sendJson(
+      res,
+      421,
+      errorBody(
+        clock(),
+        'MISDIRECTED_REQUEST',
+        `the Host header ${JSON.stringify(req.headers.host ?? null)} does not name this server: open the URL \`baton serve\` printed`,
+      ),
+    );
+    return true;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    // The body is read and dropped (up to a limit) before answering, so the client hears the 405
+    // instead of a reset connection.
+    await discardBody(req, 64 * 1024);
+    res.setHeader('Allow', 'GET, HEAD');
+    res.setHeader('Connection', 'close');
+    sendJson(res, 405, errorBody(clock(), 'METHOD_NOT_ALLOWED', 'the dashboard is read-only: only GET and HEAD are served'));
+    return true;
+  }
+  return false;
+}
+
+function sendAsset(req: IncomingMessage, res: ServerResponse, asset: Asset): void {
+  res.writeHead(200, {
+    'Content-Type': asset.contentType,
+    'Content-Length': asset.body.length,
+    // Nothing but the page's own assets: no CDN, no inline script.
+    'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+  });
+  res.end(req.method === 'HEAD' ? undefined : asset.body);
+}
+
+/** The data endpoints: the envelopes of the views, the log page, the status poll and verify. */
+async function serveData(options: DashboardServerOptions, url: URL, res: ServerResponse): Promise<void> {
+  if (url.pathname === '/api/dashboard') {
+    const tab = url.searchParams.get('tab');
+    if (tab !== null && !(DASHBOARD_TABS as readonly string[]).includes(tab)) throw new BadRequest(`must be one of ${DASHBOARD_TABS.join(', ')}`, 'tab');
+    const position = await options.views.position(positionQuery(url));
+    const views = await options.views.dashboard(position, (tab ?? undefined) as DashboardTab | undefined);
+    return sendJson(res, 200, { ...views, span: options.views.span(), workspace: options.workspace, store: options.store.kind });
+  }
+  const viewMatch = /^\/api\/view\/([^/]+)$/.exec(url.pathname);
+  if (viewMatch) {
+    // parseRequestTarget checked that every segment decodes.
+    const name = decodeURIComponent(viewMatch[1]!);
+    if (!VIEW_NAME.test(name)) throw new BadRequest('must be a view name like initiative_status', 'view');
+    const position = await options.views.position(positionQuery(url));
+    return sendJson(res, 200, await options.views.view(name, position, viewArgs(url)));
+  }
+  if (url.pathname === '/api/log') {
+    const position = await options.views.position(positionQuery(url));
+    const limit = countParam(url, 'limit') ?? 100;
+    const page = await latestEvents(options.store, {
+      to: position.seq,
+      limit: Math.min(limit, 1000),
+      type: url.searchParams.get('type') || undefined,
+      stream: url.searchParams.get('stream') || undefined,
+    });
+    return sendJson(res, 200, { v: 1, type: 'log_page', generated_at: position.as_of, position, ...page });
+  }
+  if (url.pathname === '/api/status') {
+    return sendJson(res, 200, {
+      v: 1,
+      type: 'dashboard_status',
+      generated_at: options.clock(),
+      head_seq: options.views.headSeq(),
+      ...options.views.progress(),
+    });
+  }
+  if (url.pathname === '/api/verify') {
+    const report = await options.store.verify();
+    return sendJson(res, 200, { v: 1, type: 'log_verification', generated_at: options.clock(), ...report });
+  }
+  return sendJson(res, 404, errorBody(options.clock(), 'NOT_FOUND', 'no such page'));
+}
+
+/** The open event streams (`/api/events`): each is told the head as appends come. */
+class HeadStreams {
+  private readonly streams = new Set<ServerResponse>();
+  private pending: NodeJS.Timeout | undefined;
+
+  constructor(private readonly views: DashboardViews) {
+    // Appends come one by one during a burst: the page is told the head at most every 50 ms.
+    views.onAppend(() => {
+      this.pending ??= setTimeout(() => {
+        this.pending = undefined;
+        const data = `event: head\ndata: ${JSON.stringify({ head_seq: views.headSeq() })}\n\n`;
+        for (const res of this.streams) res.write(data);
+      }, 50);
     });
   }
 
-  server.on('close', () => {
-    if (pending) clearTimeout(pending);
-    for (const res of streams) res.end();
-  });
-  return { server, token, openEventStreams: () => streams.size };
+  get size(): number {
+    return this.streams.size;
+  }
+
+  open(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+    res.write(`event: head\ndata: ${JSON.stringify({ head_seq: this.views.headSeq() })}\n\n`);
+    this.streams.add(res);
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+    req.on('close', () => {
+      clearInterval(keepAlive);
+      this.streams.delete(res);
+    });
+  }
+
+  close(): void {
+    if (this.pending) clearTimeout(this.pending);
+    for (const res of this.streams) res.end();
+  }
 }
 
 /** Listen, and resolve with where (port 0: a free one). */

@@ -118,7 +118,8 @@ function checkBatch(catalog: EventCatalog, events: readonly NewEvent[], options:
   if (ev !== undefined) {
     if (typeof ev === 'object') {
       for (const [stream, value] of Object.entries(ev)) {
-        if (!isExpectedVersion(value)) problems.push({ field: `expected_version.${stream}`, rule: 'must be a whole number ≥ 0, "no_stream" or "stream_exists"' });
+        if (!isExpectedVersion(value))
+          problems.push({ field: `expected_version.${stream}`, rule: 'must be a whole number ≥ 0, "no_stream" or "stream_exists"' });
         else expected.set(stream, value);
       }
     } else if (!isExpectedVersion(ev)) {
@@ -213,12 +214,69 @@ export function emptySealedColumns(): SealedColumns {
   return { ids: [], types: [], streams: [], ats: [], actorsJson: [], dataJson: [], hashes: [] };
 }
 
+/** Where the last line sealLine wrote ends in `scratch` (a second result without an object per line). */
+let sealedEnd = 0;
+
+/**
+ * Encodes a line's body once into `scratch` at `filled`; the hash is taken over those bytes, then
+ * the closing brace is replaced by `hash` (the last envelope key) and the line's newline. Returns
+ * the hash; the line ends at `sealedEnd`.
+ */
+function sealLine(body: string, filled: number): string {
+  if (scratch.length < filled + body.length * 3 + HASH_SUFFIX_BYTES) scratch = grow(scratch, filled, filled + body.length * 3 + HASH_SUFFIX_BYTES);
+  const written = scratch.write(body, filled, 'utf8');
+  const hash = sha256Hex(scratch.subarray(filled, filled + written));
+  let end = filled + written - 1;
+  scratch.set(HASH_KEY, end);
+  end += HASH_KEY.length;
+  end += scratch.write(hash, end, 'latin1');
+  scratch[end++] = 0x22; // "
+  scratch[end++] = 0x7d; // }
+  scratch[end++] = 0x0a; // newline
+  sealedEnd = end;
+  return hash;
+}
+
+/**
+ * The stored event, in envelope order, without object spreads (a measurable share of a batch's
+ * CPU). The usual shapes (no idempotency key; a multi-event batch or a single event) are one literal
+ * each: adding keys one by one walks the object through a hidden-class transition per key.
+ */
+// Positional arguments: one call per event, and no object to carry them.
+function storedEnvelope(
+  e: NewEvent,
+  seq: number,
+  id: string,
+  at: string,
+  actor: string,
+  batchEnd: number | undefined,
+  key: string | undefined,
+  prev: string,
+  hash: string,
+): StoredEvent {
+  if (key === undefined) {
+    return batchEnd !== undefined
+      ? { v: ENVELOPE_VERSION, seq, id, type: e.type, stream: e.stream, at, actor, data: e.data, batch_end: batchEnd, prev, hash }
+      : { v: ENVELOPE_VERSION, seq, id, type: e.type, stream: e.stream, at, actor, data: e.data, prev, hash };
+  }
+  const event = { v: ENVELOPE_VERSION, seq, id, type: e.type, stream: e.stream, at, actor, data: e.data, idempotency_key: key } as StoredEvent;
+  if (batchEnd !== undefined) event.batch_end = batchEnd;
+  event.prev = prev;
+  event.hash = hash;
+  return event;
+}
+
 /**
  * The envelopes of `batch` on top of `head` (seq, id, at, actor, prev, hash) and their stored lines,
  * with no check against the store: `planAppend` checks first; the PostgreSQL adapter lets its
  * append function check under the lock (and rebuilds on the new head when another writer was first).
  */
-export function sealBatch(batch: ValidatedBatch, head: { seq: number; hash: string }, ctx: PlanContext, columns?: SealedColumns): { events: StoredEvent[]; bytes: Buffer } {
+export function sealBatch(
+  batch: ValidatedBatch,
+  head: { seq: number; hash: string },
+  ctx: PlanContext,
+  columns?: SealedColumns,
+): { events: StoredEvent[]; bytes: Buffer } {
   const index = head;
   const at = ctx.now();
   const batchEnd = batch.events.length > 1 ? index.seq + batch.events.length : undefined;
@@ -269,34 +327,9 @@ export function sealBatch(batch: ValidatedBatch, head: { seq: number; hash: stri
     }
     const dataJson = isJsonReady(e.data) ? JSON.stringify(e.data) : canonicalValue(e.data);
     const body = opening + seq + ',"id":"' + id + typePart + e.stream + atActorPart + dataJson + tailPart + prevJson + '}';
-    // Encoded once into the batch's bytes; the hash is taken over those bytes, then the closing
-    // brace is replaced by `hash` (the last envelope key) and the line's newline.
-    if (scratch.length < filled + body.length * 3 + HASH_SUFFIX_BYTES) scratch = grow(scratch, filled, filled + body.length * 3 + HASH_SUFFIX_BYTES);
-    const written = scratch.write(body, filled, 'utf8');
-    const hash = sha256Hex(scratch.subarray(filled, filled + written));
-    filled += written - 1;
-    scratch.set(HASH_KEY, filled);
-    filled += HASH_KEY.length;
-    filled += scratch.write(hash, filled, 'latin1');
-    scratch[filled++] = 0x22; // "
-    scratch[filled++] = 0x7d; // }
-    scratch[filled++] = 0x0a; // newline
-    // In envelope order, without object spreads (a measurable share of a batch's CPU). The usual
-    // shapes (no idempotency key; a multi-event batch or a single event) are one literal each:
-    // adding keys one by one walks the object through a hidden-class transition per key.
-    let event: StoredEvent;
-    if (batch.idempotencyKey === undefined) {
-      event =
-        batchEnd !== undefined
-          ? { v: ENVELOPE_VERSION, seq, id, type: e.type, stream: e.stream, at: eventAt, actor, data: e.data, batch_end: batchEnd, prev, hash }
-          : { v: ENVELOPE_VERSION, seq, id, type: e.type, stream: e.stream, at: eventAt, actor, data: e.data, prev, hash };
-    } else {
-      event = { v: ENVELOPE_VERSION, seq, id, type: e.type, stream: e.stream, at: eventAt, actor, data: e.data, idempotency_key: batch.idempotencyKey } as StoredEvent;
-      if (batchEnd !== undefined) event.batch_end = batchEnd;
-      event.prev = prev;
-      event.hash = hash;
-    }
-    stored.push(event);
+    const hash = sealLine(body, filled);
+    filled = sealedEnd;
+    stored.push(storedEnvelope(e, seq, id, eventAt, actor, batchEnd, batch.idempotencyKey, prev, hash));
     if (columns !== undefined) {
       columns.ids.push(id);
       columns.types.push(e.type);

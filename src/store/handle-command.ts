@@ -2,7 +2,9 @@ import type { BatonEvent } from '../../events/baton-event.js';
 import type { EventCatalog } from '../../events/catalog.js';
 import type { StoredEvent } from '../../events/envelope.js';
 import type { Decision } from '../../deciders/decision.js';
+import { requireLiveActor, UNKNOWN_SESSION } from '../../deciders/acting-session.js';
 import { Refusal } from '../../deciders/refusal.js';
+import type { SessionClock } from '../../projections/coordination/liveness.js';
 import { BatonError, ConflictError } from '../errors.js';
 import type { EventStore } from './contract.js';
 
@@ -18,6 +20,21 @@ export interface CommandIo<S> {
   read(): Promise<S>;
   /** Fold the appended events into the state read, so the caller sees the state after the command. */
   evolve?(state: S, event: BatonEvent): S;
+  /**
+   * The session the command acts as, when the surface names one: a decision that would record
+   * facts as it (it is the `actor`) while it does not exist or has ended is refused UNKNOWN_SESSION
+   * (deciders/acting-session.ts), after the decider's own refusals. Its liveness facts come from
+   * the state read for the decider, so the check costs no read of its own.
+   */
+  acting?: ActingAs<S> | undefined;
+}
+
+export interface ActingAs<S> {
+  session: string;
+  /** The session's liveness facts in the state read (undefined: the state knows no such session). */
+  clock(state: S): SessionClock | undefined;
+  /** How the surface names where the session came from (`--session`, `BATON_SESSION`); default: its domain name. */
+  name?: string | undefined;
 }
 
 export interface Handled<S, R> {
@@ -30,9 +47,16 @@ export interface Handled<S, R> {
   deduplicated: boolean;
 }
 
-/** A pure refusal as the CLI's error: same code, message and details. */
-export function asBatonError(error: unknown): unknown {
-  return error instanceof Refusal ? new BatonError(error.code, error.message, error.details, error.input) : error;
+/**
+ * A pure refusal as the CLI's error: same code, message and details. A refusal about the acting
+ * session is worded with the surface's name for it, when it gave one.
+ */
+export function asBatonError(error: unknown, actingName?: string): unknown {
+  if (!(error instanceof Refusal)) return error;
+  if (actingName !== undefined && error.code === UNKNOWN_SESSION && error.input !== undefined) {
+    return new BatonError(error.code, error.input.say(actingName), { ...error.details, field: actingName });
+  }
+  return new BatonError(error.code, error.message, error.details, error.input);
 }
 
 /**
@@ -46,8 +70,11 @@ export async function handleCommand<S, R>(io: CommandIo<S>, decide: (state: S) =
     let decision: Decision<R> | null;
     try {
       decision = decide(state);
+      if (decision !== null && decision.events.length > 0 && io.acting !== undefined && io.acting.session === io.actor) {
+        requireLiveActor({ session: io.acting.session, clock: io.acting.clock(state) }, decision.events, io.now);
+      }
     } catch (error) {
-      throw asBatonError(error);
+      throw asBatonError(error, io.acting?.name);
     }
     if (decision === null || decision.events.length === 0) return { state, decision, appended: [], deduplicated: false };
     try {

@@ -4,7 +4,18 @@ import { createCatalog } from '../../events/index.js';
 import { planAppend, planLines, recordWritten, validateBatch } from './append-plan.js';
 import { ChainChecker } from './chain-checker.js';
 import { ConflictError, invalidInput } from '../errors.js';
-import type { AppendOptions, AppendResult, EventHandler, EventStore, Head, ReadOptions, StorageInfo, SubscribeOptions, Subscription, VerifyReport } from './contract.js';
+import type {
+  AppendOptions,
+  AppendResult,
+  EventHandler,
+  EventStore,
+  Head,
+  ReadOptions,
+  StorageInfo,
+  SubscribeOptions,
+  Subscription,
+  VerifyReport,
+} from './contract.js';
 import { DeliveryLoop } from './delivery.js';
 import { serializeEvent } from './hash.js';
 import { matchesFilter } from './read-filter.js';

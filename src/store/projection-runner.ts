@@ -103,14 +103,7 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
   projections: P,
   options: RunProjectionOptions,
 ): Promise<ProjectionRuns<P>> {
-  if (options.snapshotEvery !== undefined && (!Number.isSafeInteger(options.snapshotEvery) || options.snapshotEvery < 1)) throw invalidInput('must be a positive integer', 'snapshotEvery');
-  if (options.to !== undefined && (!Number.isSafeInteger(options.to) || options.to < 0)) throw invalidInput('must be a non-negative integer', 'to');
-  const names = new Set<string>();
-  for (const p of projections) {
-    if (names.has(p.name)) throw new Error(`projection ${p.name} given twice`);
-    names.add(p.name);
-  }
-
+  checkRunRequest(projections, options);
   if (projections.length === 0) return [] as unknown as ProjectionRuns<P>;
 
   // Folding to the head needs no separate look at the head: the pass reads to the committed end,
@@ -167,25 +160,43 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
   if (target !== undefined && seq !== target) throw new Error(`the store ended at seq ${seq}, before the head seq ${target} it reported`);
 
   const atHead = head === undefined || target === head.seq;
-  return lanes.map((lane) => {
-    let written = false;
-    const replaces = lane.snapshot.kind === SnapshotOutcome.CORRUPT || lane.snapshot.kind === SnapshotOutcome.STALE;
-    const every = options.snapshotEvery ?? lane.projection.snapshotEvery?.(lane.state) ?? DEFAULT_SNAPSHOT_EVERY;
-    if (options.cacheDir !== undefined && atHead && lane.folded > 0 && (lane.folded >= every || replaces)) {
-      const state = serializeState(lane.projection, lane.state);
-      written = writeSnapshot(options.cacheDir, { name: lane.projection.name, version: lane.projection.version, seq, hash, state }).written;
-    }
-    return {
-      view: lane.projection.view(lane.state, options.now),
-      state: lane.state,
-      seq,
-      hash,
-      from_snapshot: lane.snapshot.kind === SnapshotOutcome.USED,
-      folded: lane.folded,
-      snapshot: lane.snapshot,
-      snapshot_written: written,
-    };
-  }) as ProjectionRuns<P>;
+  return lanes.map((lane) => finishLane(lane, { seq, hash }, atHead, options)) as ProjectionRuns<P>;
+}
+
+function checkRunRequest(projections: readonly AnyProjection[], options: RunProjectionOptions): void {
+  if (options.snapshotEvery !== undefined && (!Number.isSafeInteger(options.snapshotEvery) || options.snapshotEvery < 1))
+    throw invalidInput('must be a positive integer', 'snapshotEvery');
+  if (options.to !== undefined && (!Number.isSafeInteger(options.to) || options.to < 0)) throw invalidInput('must be a non-negative integer', 'to');
+  const names = new Set<string>();
+  for (const p of projections) {
+    if (names.has(p.name)) throw new Error(`projection ${p.name} given twice`);
+    names.add(p.name);
+  }
+}
+
+/**
+ * A lane's run as of `end`, writing its snapshot when a run at the head folded enough past the old
+ * one (or the old one was unusable).
+ */
+function finishLane(lane: Lane, end: { seq: number; hash: string }, atHead: boolean, options: RunProjectionOptions): ProjectionRun<unknown, unknown> {
+  const { seq, hash } = end;
+  let written = false;
+  const replaces = lane.snapshot.kind === SnapshotOutcome.CORRUPT || lane.snapshot.kind === SnapshotOutcome.STALE;
+  const every = options.snapshotEvery ?? lane.projection.snapshotEvery?.(lane.state) ?? DEFAULT_SNAPSHOT_EVERY;
+  if (options.cacheDir !== undefined && atHead && lane.folded > 0 && (lane.folded >= every || replaces)) {
+    const state = serializeState(lane.projection, lane.state);
+    written = writeSnapshot(options.cacheDir, { name: lane.projection.name, version: lane.projection.version, seq, hash, state }).written;
+  }
+  return {
+    view: lane.projection.view(lane.state, options.now),
+    state: lane.state,
+    seq,
+    hash,
+    from_snapshot: lane.snapshot.kind === SnapshotOutcome.USED,
+    folded: lane.folded,
+    snapshot: lane.snapshot,
+    snapshot_written: written,
+  };
 }
 
 /**
@@ -207,7 +218,10 @@ function shareFolds(lanes: readonly Lane[]): { folding: Lane[]; followers: { lan
   const followers: { lane: Lane; leader: Lane }[] = [];
   for (const lane of lanes) {
     const fold = lane.projection.fold;
-    const leader = fold === undefined ? undefined : folding.find((l) => l.projection.fold === fold && l.projection.version === lane.projection.version && l.seq === lane.seq);
+    const leader =
+      fold === undefined
+        ? undefined
+        : folding.find((l) => l.projection.fold === fold && l.projection.version === lane.projection.version && l.seq === lane.seq);
     if (leader === undefined) folding.push(lane);
     else followers.push({ lane, leader });
   }
@@ -226,7 +240,9 @@ async function startLanes(
   target: number | undefined,
   source?: (name: string, version: number) => SnapshotLoad,
 ): Promise<{ lanes: Lane[]; hashes: Map<number, string | undefined> }> {
-  const loads = projections.map((p) => (source !== undefined ? source(p.name, p.version) : cacheDir === undefined ? undefined : loadSnapshot(cacheDir, p.name, p.version)));
+  const loads = projections.map((p) =>
+    source !== undefined ? source(p.name, p.version) : cacheDir === undefined ? undefined : loadSnapshot(cacheDir, p.name, p.version),
+  );
   const hashes = new Map<number, string | undefined>();
   for (const load of loads) {
     if (load?.kind !== SnapshotLoadKind.OK || (target !== undefined && load.snapshot.seq > target) || hashes.has(load.snapshot.seq)) continue;

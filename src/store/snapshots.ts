@@ -69,7 +69,10 @@ export function loadSnapshot(cacheDir: string, name: string, version: number): S
   if (snapshot.version !== version) {
     return { kind: SnapshotLoadKind.STALE, reason: `projection version ${snapshot.version}, current is ${version}` };
   }
-  return { kind: SnapshotLoadKind.OK, snapshot: { name: snapshot.name, version: snapshot.version, seq: snapshot.seq, hash: snapshot.hash, state: snapshot.state } };
+  return {
+    kind: SnapshotLoadKind.OK,
+    snapshot: { name: snapshot.name, version: snapshot.version, seq: snapshot.seq, hash: snapshot.hash, state: snapshot.state },
+  };
 }
 
 function shapeProblem(value: unknown): string | undefined {

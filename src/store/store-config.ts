@@ -28,7 +28,11 @@ export function storeConfigFrom(configText: string | undefined, storeUrl: string
 
 /** `BATON_STORE_URL` over the file's store: postgres at that URL, keeping the file's workspace_id. */
 export function withStoreUrl(fromFile: StoreConfig, storeUrl: string): StoreConfig {
-  const result = StoreConfigSchema.safeParse({ kind: StoreKind.postgres, url: storeUrl, ...(fromFile.kind === 'postgres' && fromFile.workspace_id ? { workspace_id: fromFile.workspace_id } : {}) });
+  const result = StoreConfigSchema.safeParse({
+    kind: StoreKind.postgres,
+    url: storeUrl,
+    ...(fromFile.kind === 'postgres' && fromFile.workspace_id ? { workspace_id: fromFile.workspace_id } : {}),
+  });
   if (!result.success) throw invalidInput(describeZodIssues(result.error, 'BATON_STORE_URL'));
   return result.data;
 }

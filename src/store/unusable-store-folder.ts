@@ -8,7 +8,7 @@ import { fileKind } from '../input/file-kind.js';
  * of them is a file, or the file system refuses to create it (a read-only or virtual one such as
  * /proc). That is STORE_UNAVAILABLE (exit 5) naming the path, like any store Baton cannot reach, and
  * never an unexpected failure: the workspace folder itself was fine (a `--dir` that is no folder is
- * refused before, exit 2, src/cli/workspace-dir.ts), its store is what is unusable.
+ * refused before, exit 2, src/app/workspace-dir.ts), its store is what is unusable.
  */
 export function unusableStoreFolder(path: string, error?: unknown): BatonError {
   const errno = (error as NodeJS.ErrnoException | undefined)?.code;

@@ -22,8 +22,7 @@ export interface CreateTaskFlags {
   idempotencyKey?: string | undefined;
 }
 
-const text = (max: number, flag: string) =>
-  z.string().min(1, `${flag}: must not be empty`).max(max, `${flag}: must be at most ${max} characters`);
+const text = (max: number, flag: string) => z.string().min(1, `${flag}: must not be empty`).max(max, `${flag}: must be at most ${max} characters`);
 
 function checked<T>(schema: z.ZodType<T>, value: unknown, flag: string): T {
   const parsed = schema.safeParse(value);

@@ -18,6 +18,8 @@ export interface TasksEnv {
   actor: string;
   /** `--session` / `BATON_SESSION`. */
   session: string | undefined;
+  /** How the surface names where `session` came from (`--session`, `BATON_SESSION`), for its refusal. */
+  sessionName?: string | undefined;
   invocation: readonly string[];
   workspaceFilter: string | undefined;
   catalog: EventCatalog;

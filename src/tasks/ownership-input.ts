@@ -28,10 +28,18 @@ export function parsePullRequest(raw: string, rawState: string | undefined): Own
   }
   const match = PR_PATH.exec(url.pathname);
   const number = match ? Number(match[3]) : 0;
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !match || url.search !== '' || url.hash !== '' || !Number.isSafeInteger(number) || number < 1) {
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    !match ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    !Number.isSafeInteger(number) ||
+    number < 1
+  ) {
     throw invalidInput(PR_URL_MESSAGE, '--pr');
   }
-  if (rawState !== undefined && !(PR_STATES as readonly string[]).includes(rawState)) throw invalidInput(`must be one of ${PR_STATES.join(', ')}`, '--pr-state');
+  if (rawState !== undefined && !(PR_STATES as readonly string[]).includes(rawState))
+    throw invalidInput(`must be one of ${PR_STATES.join(', ')}`, '--pr-state');
   return {
     kind: OwnershipKind.pull_request,
     number,
@@ -44,7 +52,10 @@ export function parsePullRequest(raw: string, rawState: string | undefined): Own
 export function parseOwnership(flags: OwnFlags, workspace: string, cwd: string = process.cwd()): Ownership {
   const given = (['branch', 'worktree', 'pr', 'file'] as const).filter((k) => flags[k] !== undefined);
   if (given.length !== 1) {
-    throw invalidInput(`give exactly one of --branch, --worktree, --pr, --file (got ${given.length === 0 ? 'none' : given.map((k) => `--${k}`).join(', ')})`, '--branch');
+    throw invalidInput(
+      `give exactly one of --branch, --worktree, --pr, --file (got ${given.length === 0 ? 'none' : given.map((k) => `--${k}`).join(', ')})`,
+      '--branch',
+    );
   }
   if (flags.prState !== undefined && flags.pr === undefined) throw invalidInput('only with --pr', '--pr-state');
   if (flags.branch !== undefined) {

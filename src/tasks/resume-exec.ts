@@ -28,7 +28,9 @@ export async function executeResume(command: readonly string[]): Promise<number>
   try {
     return await new Promise<number>((resolve, reject) => {
       const child = spawn(command[0]!, command.slice(1), { stdio: 'inherit', shell: false });
-      child.once('error', (error) => reject(new BatonError(TaskErrorCode.SPAWN_FAILED, `Failed to spawn resume command: ${error.message}`, { command: [...command] })));
+      child.once('error', (error) =>
+        reject(new BatonError(TaskErrorCode.SPAWN_FAILED, `Failed to spawn resume command: ${error.message}`, { command: [...command] })),
+      );
       child.once('exit', (code, signal) => {
         if (code !== null) resolve(code);
         else resolve(128 + (signal ? (constants.signals[signal] ?? 0) : 0));

@@ -1,4 +1,3 @@
-import type { TaskTransitionedData } from '../../events/tasks/task-events.js';
 import { ERROR_CLASSES, isTerminal, TaskState, TASK_STATES, type ErrorClass } from '../../events/tasks/vocabulary.js';
 import { checkId } from '../../projections/tasks/refusal.js';
 import type { TaskRecord } from '../../projections/tasks/state.js';
@@ -40,10 +39,16 @@ export function parseTransition(rawId: string, rawState: string, flags: Transiti
   };
   const checkpointGiven = flags.checkpointId !== undefined || flags.checkpointKind !== undefined || flags.checkpointSummary !== undefined;
   if (checkpointGiven && to !== TaskState.waiting_for_user) {
-    refuse(flags.checkpointId !== undefined ? '--checkpoint-id' : flags.checkpointKind !== undefined ? '--checkpoint-kind' : '--checkpoint-summary', 'unless the target is waiting_for_user');
+    refuse(
+      flags.checkpointId !== undefined ? '--checkpoint-id' : flags.checkpointKind !== undefined ? '--checkpoint-kind' : '--checkpoint-summary',
+      'unless the target is waiting_for_user',
+    );
   }
   if (checkpointGiven && (flags.checkpointId === undefined || flags.checkpointKind === undefined)) {
-    throw invalidInput('--checkpoint-id and --checkpoint-kind must be given together', flags.checkpointId === undefined ? '--checkpoint-id' : '--checkpoint-kind');
+    throw invalidInput(
+      '--checkpoint-id and --checkpoint-kind must be given together',
+      flags.checkpointId === undefined ? '--checkpoint-id' : '--checkpoint-kind',
+    );
   }
   if (flags.supersededBy !== undefined && to !== TaskState.superseded) refuse('--superseded-by', 'unless the target is superseded');
   if (flags.summary !== undefined && !isTerminal(to)) refuse('--summary', 'unless the target is terminal');

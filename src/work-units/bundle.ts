@@ -3,17 +3,16 @@ import { join } from 'node:path';
 import { CLIENT_TYPES } from '../../events/coordination/identities.js';
 import type { ClaimedMode } from '../../events/work-units/vocabulary.js';
 import type { LaunchDocument, PlanDocument, StatusDocument } from '../../projections/work-units/documents.js';
-import { depsOf } from '../../projections/work-units/evidence.js';
-import { handoffFormatFor, renderHandoffMarkdown, renderHandoffXml, type HandoffInput } from '../../projections/work-units/handoff.js';
-import { planDocument, statusDocument, type InitiativeComputation } from '../../projections/work-units/initiative-view.js';
+import type { BatonEvent } from '../../events/baton-event.js';
+import { decideLaunch, handoffInput, renderHandoff, type LaunchInitiative, type LaunchState } from '../../deciders/initiatives.js';
+import { statusDocument } from '../../projections/work-units/initiative-view.js';
 import { applyWorkUnits, type AttemptRecord, type WorkUnitsState } from '../../projections/work-units/state.js';
 import { FileAccess, readIfFile, writeFileAtomic, writeIfChanged } from '../artifacts/atomic-write.js';
 import { assertNoLinkBelow } from '../artifacts/owned-paths.js';
-import { BatonError, ErrorCode, invalidInput } from '../errors.js';
-import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
-import { defaultBranch, defaultWorktree } from './lifecycle.js';
+import { invalidInput } from '../errors.js';
+import { loadWorkUnits, runWorkUnitsCommand, type WorkUnitsEnv } from './env.js';
 import { loadObserved } from './observe.js';
-import { artifactsRoot, checkInitiativeId, nextAttempt, parseMaxActiveWorkers, reconcile, requireInitiative } from './orchestrate.js';
+import { checkInitiativeId, nextAttempt, parseMaxActiveWorkers, reconcile, requireInitiative } from './orchestrate.js';
 import { BATON_DIR_NAME } from '../store/jsonl/layout.js';
 
 /**
@@ -40,116 +39,49 @@ export interface RunResult {
   status: StatusDocument;
 }
 
-/** What a handoff says, from the fold before the batch (so a rebuild reads the same inputs). */
-function handoffInput(
-  state: WorkUnitsState,
-  c: InitiativeComputation,
-  h: { wu_id: string; lane: string; logical_wave: number; launch_attempt: number; relaunch: boolean; claimed_mode: ClaimedMode; worktree_path: string | null; branch: string },
-  client: string,
-  stallThreshold: string,
-  subagentType: string,
-): HandoffInput {
-  const wu = state.wus[h.wu_id]!;
-  return {
-    ...h,
-    def: wu.def,
-    initiative: c.initiative,
-    client,
-    dependencies: depsOf(wu).map((d) => ({ wu_id: d, state: c.assessments.get(d)?.decision.state ?? 'unknown' })),
-    stall_threshold: stallThreshold,
-    subagent_type: subagentType,
+/** The state `orchestrate run` decides on: the stream version read before the fold (a run landing in between conflicts), the observed fold, its computation, the next attempt. */
+function readLaunch(env: WorkUnitsEnv, initiative: string, max: number | undefined): () => Promise<LaunchState> {
+  return async () => {
+    const version = await env.store.streamVersion(`initiative/${initiative}`);
+    const { state } = await loadObserved(env, { append: true });
+    requireInitiative(state, initiative);
+    const computation = reconcile(state, initiative, env, { maxActiveWorkers: max });
+    const attempt = nextAttempt(state, env.workspace, initiative);
+    // The attempt's folder must be one of Baton's own before anything is recorded (owned-paths.ts).
+    if (!computation.blocked_by_integrity && computation.launches.length > 0)
+      assertNoLinkBelow(env.workspace, join(env.workspace, attemptRel(initiative, attempt), 'handoffs'));
+    return { version, fold: state, computation, attempt };
   };
 }
 
-function render(input: HandoffInput, format: string): string {
-  return format === 'xml' ? renderHandoffXml(input) : renderHandoffMarkdown(input);
-}
-
-export async function runInitiative(env: WorkUnitsEnv, initiative: string, options: { client?: string | undefined; maxActiveWorkers?: string | undefined }): Promise<RunResult> {
+export async function runInitiative(
+  env: WorkUnitsEnv,
+  initiative: string,
+  options: { client?: string | undefined; maxActiveWorkers?: string | undefined },
+): Promise<RunResult> {
   checkInitiativeId(initiative);
   const max = parseMaxActiveWorkers(options.maxActiveWorkers);
   const client = options.client ?? env.config.orchestration.default_client;
   if (!(CLIENT_TYPES as readonly string[]).includes(client)) throw invalidInput(`must be one of ${CLIENT_TYPES.join(', ')}`, '--client');
-  const stream = `initiative/${initiative}`;
-  // Read before the fold: a concurrent run appending in between makes ours conflict (exit 4).
-  const version = await env.store.streamVersion(stream);
-  const { state } = await loadObserved(env, { append: true });
-  requireInitiative(state, initiative);
-  const c = reconcile(state, initiative, env, { maxActiveWorkers: max });
-  if (c.blocked_by_integrity) {
-    const contaminated = c.members.filter((id) => c.assessments.get(id)!.decision.state === 'contaminated');
-    throw new BatonError(ErrorCode.INTEGRITY_BLOCKED, `launch refused until integrity is restored: contaminated ${contaminated.join(', ')} (recover first)`, { contaminated });
+  const command: LaunchInitiative = {
+    initiative,
+    client,
+    now: env.now,
+    orchestration: env.config.orchestration,
+    attemptDir: (n) => attemptRel(initiative, n),
+    digest: sha256,
+  };
+  const evolve = (s: LaunchState, event: BatonEvent): LaunchState => {
+    applyWorkUnits(s.fold, event);
+    return s;
+  };
+  const handled = await runWorkUnitsCommand(env, readLaunch(env, initiative, max), (s) => decideLaunch(command, s), evolve);
+  const state = handled.state.fold;
+  const launched = handled.decision!.outcome;
+  if (launched.attempt === null) {
+    return { initiative, launch_attempt: null, attempt_path: null, handoffs: [], status: statusDocument(handled.state.computation, env.now) };
   }
-  if (c.launches.length === 0) {
-    return { initiative, launch_attempt: null, attempt_path: null, handoffs: [], status: statusDocument(c, env.now) };
-  }
-  const attempt = nextAttempt(state, env.workspace, initiative);
-  const format = handoffFormatFor(client);
-  const ext = format === 'xml' ? 'xml' : 'md';
-  const rel = attemptRel(initiative, attempt);
-  const stallThreshold = env.config.orchestration.stall_threshold;
-  const plan = planDocument(c, attempt, env.now);
-  const handoffs = c.launches.map((action) => {
-    const wu = state.wus[action.wu_id]!;
-    const mode = (wu.def.claimed_mode ?? env.config.orchestration.default_claim_mode) as ClaimedMode;
-    const lane = wu.def.lane ?? 'default';
-    const worktree = mode === 'worktree' || mode === 'worktree-pr' ? defaultWorktree(env.config.orchestration.worktrees_dir, lane, wu.wu_id) : null;
-    const fields = {
-      wu_id: wu.wu_id,
-      lane,
-      logical_wave: action.logical_wave,
-      launch_attempt: attempt,
-      relaunch: action.type === 'relaunch_wu',
-      claimed_mode: mode,
-      worktree_path: worktree,
-      branch: defaultBranch(lane, wu.wu_id),
-    };
-    const content = render(handoffInput(state, c, fields, client, stallThreshold, env.config.orchestration.claude_subagent_type), format);
-    return { ...fields, content, path: `${rel}/handoffs/${wu.wu_id}.${ext}`, sha: sha256(content) };
-  });
-  const events = [
-    {
-      type: 'orchestration.attempt_started',
-      stream,
-      data: {
-        initiative,
-        launch_attempt: attempt,
-        client,
-        handoff_format: format,
-        max_active_workers: c.max_active_workers,
-        max_active_workers_source: c.max_active_workers_source,
-        stall_threshold: stallThreshold,
-        logical_waves: plan.logical_waves,
-        waves: plan.waves,
-        deferred: plan.deferred,
-      },
-    },
-    ...handoffs.map((h) => ({
-      type: 'handoff.emitted',
-      stream,
-      data: {
-        initiative,
-        wu_id: h.wu_id,
-        launch_attempt: attempt,
-        lane: h.lane,
-        logical_wave: h.logical_wave,
-        handoff_format: format,
-        handoff_artifact_path: h.path,
-        content_sha256: h.sha,
-        claimed_mode: h.claimed_mode,
-        worktree_path: h.worktree_path,
-        branch: h.branch,
-        relaunch: h.relaunch,
-      },
-    })),
-  ];
-  // The attempt's folder must be one of Baton's own before anything is recorded (owned-paths.ts).
-  assertNoLinkBelow(env.workspace, join(env.workspace, rel, 'handoffs'));
-  const result = await env.store.append(
-    events.map((e) => ({ ...e, actor: env.actor, at: env.now })),
-    { expectedVersion: { [stream]: version === 0 ? 'no_stream' : version } },
-  );
-  for (const stored of result.events) applyWorkUnits(state, env.catalog.upcast(stored));
+  const { attempt, rel, format, handoffs } = launched;
   const status = statusDocument(reconcile(state, initiative, env, { maxActiveWorkers: max, useRecordedCapacity: true }), env.now);
   const dir = join(env.workspace, rel);
   for (const h of handoffs) writePrivate(env.workspace, join(env.workspace, h.path), h.content);
@@ -195,7 +127,9 @@ function planWave(w: PlanDocument['waves'][number]): PlanDocument['waves'][numbe
 
 /** launch.json from the attempt's `handoff.emitted` facts, in (logical wave, numeric id) order. */
 export function launchFromRecord(initiative: string, a: AttemptRecord): LaunchDocument {
-  const rows = [...a.handoffs].sort((x, y) => x.logical_wave - y.logical_wave || Number(x.wu_id.slice(3)) - Number(y.wu_id.slice(3)) || (x.wu_id < y.wu_id ? -1 : 1));
+  const rows = [...a.handoffs].sort(
+    (x, y) => x.logical_wave - y.logical_wave || Number(x.wu_id.slice(3)) - Number(y.wu_id.slice(3)) || (x.wu_id < y.wu_id ? -1 : 1),
+  );
   return {
     initiative,
     launch_attempt: a.launch_attempt,
@@ -241,7 +175,7 @@ export async function refreshLatestAttempt(env: WorkUnitsEnv, initiative: string
   const maxRecorded = latest.max_active_workers_source === 'cli' ? latest.max_active_workers : undefined;
   const c = reconcile(before, initiative, { ...env, now: latest.at }, { maxActiveWorkers: maxRecorded ?? undefined });
   for (const h of broken) {
-    const content = render(
+    const content = renderHandoff(
       handoffInput(
         before,
         c,

@@ -23,7 +23,10 @@ import { decideCreateInitiative, decideDefineWu, type DefinitionResult } from '.
 /** Comma-separated list flag → trimmed, non-empty items. */
 export function splitList(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 function parseFlags<S extends z.ZodType>(schema: S, input: unknown, flagNames: Record<string, string>): z.output<S> {
@@ -52,7 +55,10 @@ export interface InitiativeResult {
   appended: { seq: number; type: string }[];
 }
 
-export async function createInitiative(env: WorkUnitsEnv, input: { initiative: string; title?: string; slug?: string; lanes?: string }): Promise<InitiativeResult> {
+export async function createInitiative(
+  env: WorkUnitsEnv,
+  input: { initiative: string; title?: string; slug?: string; lanes?: string },
+): Promise<InitiativeResult> {
   const flags = parseFlags(
     InitiativeFlags,
     { initiative: input.initiative, title: input.title, slug: input.slug, lanes: splitList(input.lanes) },
@@ -60,7 +66,11 @@ export async function createInitiative(env: WorkUnitsEnv, input: { initiative: s
   );
   const lanes = [...new Set((flags.lanes ?? []).map((l) => l.trim()))];
   const wanted = { initiative: flags.initiative, title: flags.title.trim(), slug: flags.slug ?? null, lanes };
-  const handled = await runWorkUnitsCommand(env, async () => (await loadWorkUnits(env)).state, (state) => decideCreateInitiative(wanted, state));
+  const handled = await runWorkUnitsCommand(
+    env,
+    async () => (await loadWorkUnits(env)).state,
+    (state) => decideCreateInitiative(wanted, state),
+  );
   return { ...wanted, created: handled.decision!.outcome.created, appended: appendedEvents(handled.appended) };
 }
 
@@ -78,8 +88,16 @@ const WuFlags = z.strictObject({
 });
 
 const WU_FLAG_NAMES: Record<string, string> = {
-  wu_id: 'WU', initiative: '--initiative', title: '--title', description: '--description', acceptance: '--acceptance', lane: '--lane',
-  type: '--type', priority: '--priority', dependencies: '--deps', code_paths: '--code-paths',
+  wu_id: 'WU',
+  initiative: '--initiative',
+  title: '--title',
+  description: '--description',
+  acceptance: '--acceptance',
+  lane: '--lane',
+  type: '--type',
+  priority: '--priority',
+  dependencies: '--deps',
+  code_paths: '--code-paths',
 };
 
 export interface WuCreateInput {
@@ -103,7 +121,6 @@ export interface WuCreateResult {
   changed_fields: string[];
   appended: { seq: number; type: string }[];
 }
-
 
 export async function createWu(env: WorkUnitsEnv, input: WuCreateInput): Promise<WuCreateResult> {
   checkWuId(input.wuId);
@@ -135,7 +152,8 @@ export async function createWu(env: WorkUnitsEnv, input: WuCreateInput): Promise
     ...(flags.dependencies !== undefined ? { dependencies: [...new Set(flags.dependencies)].sort(compareWuIds) } : {}),
     ...(flags.code_paths !== undefined ? { code_paths: [...new Set(flags.code_paths)] } : {}),
   };
-  const handled = await runWorkUnitsCommand(env, readStreamAndFold(env, `wu/${flags.wu_id}`), (state) => decideDefineWu({ wuId: flags.wu_id, initiative: flags.initiative, given }, state));
+  const handled = await runWorkUnitsCommand(env, readStreamAndFold(env, `wu/${flags.wu_id}`), (state) =>
+    decideDefineWu({ wuId: flags.wu_id, initiative: flags.initiative, given }, state),
+  );
   return { wu_id: flags.wu_id, ...handled.decision!.outcome, appended: appendedEvents(handled.appended) };
 }
-

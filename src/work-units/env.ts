@@ -1,14 +1,17 @@
+import type { BatonEvent } from '../../events/baton-event.js';
 import type { EventCatalog } from '../../events/catalog.js';
 import { SESSION_ID_PATTERN } from '../../events/coordination/vocabulary.js';
 import { WU_ID_PATTERN } from '../../events/work-units/terms.js';
 import type { WorkUnitsConfig } from '../../projections/work-units/settings.js';
 import { workUnitsStateProjection } from '../../projections/work-units/fold.js';
-import type { WorkUnitsState, WuRecord } from '../../projections/work-units/state.js';
+import type { WorkUnitsState } from '../../projections/work-units/state.js';
+import { ownValue } from '../../projections/own-keys.js';
 import { invalidInput } from '../errors.js';
 import type { EventStore } from '../store/contract.js';
 import { runProjection } from '../store/projection-runner.js';
-import { handleCommand, type Handled } from '../store/handle-command.js';
-import type { Decision } from '../../deciders/decision.js';
+import { asBatonError, handleCommand, type Handled } from '../store/handle-command.js';
+import type { Decision, ProposedEvent } from '../../deciders/decision.js';
+import { requireLiveActor } from '../../deciders/acting-session.js';
 import type { WuCommandState } from '../../deciders/work-units.js';
 
 /**
@@ -22,6 +25,8 @@ export interface WorkUnitsEnv {
   now: string;
   /** `--session` / `BATON_SESSION`. */
   session: string | undefined;
+  /** How the surface names where `session` came from (`--session`, `BATON_SESSION`), for its refusal. */
+  sessionName?: string | undefined;
   /** The actor recorded on appended events. */
   actor: string;
   workspace: string;
@@ -57,7 +62,8 @@ export function appendedEvents(events: readonly { seq: number; type: string }[])
 
 /**
  * A work-unit command's state for its decider: the version of `stream` read before the fold, so an
- * event landing in between makes the append conflict (and the handler decide again).
+ * event landing in between makes the append conflict (and the handler decide again). The fold is
+ * the command's one read of the log: it also holds the acting session's liveness facts.
  */
 export function readStreamAndFold(env: WorkUnitsEnv, stream: string): () => Promise<WuCommandState> {
   return async () => {
@@ -66,7 +72,38 @@ export function readStreamAndFold(env: WorkUnitsEnv, stream: string): () => Prom
   };
 }
 
-/** A work-unit command through the one command handler, acting as the env's actor at its time. */
-export function runWorkUnitsCommand<S, R>(env: WorkUnitsEnv, read: () => Promise<S>, decide: (state: S) => Decision<R> | null): Promise<Handled<S, R>> {
-  return handleCommand({ store: env.store, catalog: env.catalog, actor: env.actor, now: env.now, read }, decide);
+const foldOf = (state: WuCommandState | WorkUnitsState): WorkUnitsState => ('fold' in state ? state.fold : state);
+
+/**
+ * A work-unit command through the one command handler, acting as the env's actor at its time; a
+ * decision recorded as a session that does not exist or has ended is refused (UNKNOWN_SESSION),
+ * judged from the same fold the decider read.
+ */
+export function runWorkUnitsCommand<S extends WuCommandState | WorkUnitsState, R>(
+  env: WorkUnitsEnv,
+  read: () => Promise<S>,
+  decide: (state: S) => Decision<R> | null,
+  evolve?: (state: S, event: BatonEvent) => S,
+): Promise<Handled<S, R>> {
+  const session = env.session;
+  const acting = session === undefined ? undefined : { session, name: env.sessionName, clock: (state: S) => ownValue(foldOf(state).sessions, session) };
+  return handleCommand(
+    { store: env.store, catalog: env.catalog, actor: env.actor, now: env.now, read, acting, ...(evolve !== undefined ? { evolve } : {}) },
+    decide,
+  );
+}
+
+/**
+ * The handler's identity check for a work-unit append that records facts without a decision (a
+ * probe's observations, an import): when the events would be recorded as the acting session, it
+ * must exist and not have ended in `state` (the fold the caller read), or the batch must start it.
+ */
+export function requireLiveActingSession(env: WorkUnitsEnv, state: WorkUnitsState, events: readonly ProposedEvent[]): void {
+  const session = env.session;
+  if (session === undefined || session !== env.actor || events.length === 0) return;
+  try {
+    requireLiveActor({ session, clock: ownValue(state.sessions, session) }, events, env.now);
+  } catch (error) {
+    throw asBatonError(error, env.sessionName);
+  }
 }

@@ -8,7 +8,7 @@ import { describeZodIssues } from '../../events/validation.js';
 import { BatonError, ErrorCode } from '../errors.js';
 import { INPUT_LIMITS, InputRefused, readInputFile } from '../input/bounded-input.js';
 import type { WorkUnitsState } from '../../projections/work-units/state.js';
-import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
+import { loadWorkUnits, requireLiveActingSession, type WorkUnitsEnv } from './env.js';
 import { compareWithObserved, withoutDuplicates, type ImportFileRow, type ParsedWuFile } from './yaml-compare.js';
 
 /**
@@ -19,8 +19,27 @@ import { compareWithObserved, withoutDuplicates, type ImportFileRow, type Parsed
  */
 /** The YAML keys read (§3.1), besides `id`. */
 const READ_KEYS: readonly DefinitionField[] = [
-  'initiative', 'title', 'description', 'acceptance', 'lane', 'type', 'priority', 'dependencies', 'blocked_by', 'blocks', 'code_paths',
-  'phase', 'labels', 'created', 'claimed_mode', 'claimed_branch', 'claimed_at', 'worktree_path', 'blocked_reason', 'completed_at', 'status',
+  'initiative',
+  'title',
+  'description',
+  'acceptance',
+  'lane',
+  'type',
+  'priority',
+  'dependencies',
+  'blocked_by',
+  'blocks',
+  'code_paths',
+  'phase',
+  'labels',
+  'created',
+  'claimed_mode',
+  'claimed_branch',
+  'claimed_at',
+  'worktree_path',
+  'blocked_reason',
+  'completed_at',
+  'status',
 ];
 const ID_LISTS = new Set<string>(['dependencies', 'blocked_by', 'blocks']);
 const STRING_LISTS = new Set<string>(['acceptance', 'labels', 'code_paths', ...ID_LISTS]);
@@ -119,7 +138,9 @@ export function parseFile(workspace: string, abs: string, failures: string[]): P
     delete fields['status'];
   }
   const checked = DefinitionFields.safeParse(fields);
-  if (!checked.success) for (const p of describeZodIssues(checked.error)) if (!problems.some((q) => q.startsWith(`${p.field.split('.')[0]}:`))) problems.push(`${p.field}: ${p.rule}`);
+  if (!checked.success)
+    for (const p of describeZodIssues(checked.error))
+      if (!problems.some((q) => q.startsWith(`${p.field.split('.')[0]}:`))) problems.push(`${p.field}: ${p.rule}`);
   if (problems.length > 0) {
     for (const p of problems) failures.push(`${display}: ${p}`);
     return null;
@@ -161,6 +182,7 @@ export async function importWuYaml(env: WorkUnitsEnv, inputs: readonly string[])
     throw new BatonError(ErrorCode.INVALID_INPUT, `wu import failed; nothing was imported:\n${plan.failures.join('\n')}`, { failures: plan.failures });
   }
   // All events in one batch: the import is all-or-nothing.
+  requireLiveActingSession(env, state, plan.events);
   if (plan.events.length > 0) await env.store.append(plan.events.map((e) => ({ ...e, actor: env.actor, at: env.now })));
   return { files: plan.rows, appended: plan.events.length };
 }

@@ -32,11 +32,20 @@ export interface InitiativeUpdateResult {
 }
 
 const FLAG_OF: Record<string, string> = {
-  title: '--title', slug: '--slug', status: '--status', lanes: '--lanes', wus: '--wus', priority: '--priority', owner: '--owner', created: '--created', target_date: '--target-date',
+  title: '--title',
+  slug: '--slug',
+  status: '--status',
+  lanes: '--lanes',
+  wus: '--wus',
+  priority: '--priority',
+  owner: '--owner',
+  created: '--created',
+  target_date: '--target-date',
 };
 
 export async function updateInitiative(env: WorkUnitsEnv, input: InitiativeUpdateInput): Promise<InitiativeUpdateResult> {
-  if (!INITIATIVE_ID_PATTERN.test(input.initiative)) throw invalidInput(`must match ^INIT-[0-9A-Z][0-9A-Z-]*$, got ${JSON.stringify(input.initiative)}`, 'INIT');
+  if (!INITIATIVE_ID_PATTERN.test(input.initiative))
+    throw invalidInput(`must match ^INIT-[0-9A-Z][0-9A-Z-]*$, got ${JSON.stringify(input.initiative)}`, 'INIT');
   const given: Record<string, unknown> = {};
   const text = (key: string, v: string | undefined): void => {
     if (v !== undefined) given[key] = v.trim();
@@ -50,16 +59,26 @@ export async function updateInitiative(env: WorkUnitsEnv, input: InitiativeUpdat
   text('target_date', input.targetDate);
   if (input.lanes !== undefined) given['lanes'] = [...new Set(splitList(input.lanes))];
   if (input.wus !== undefined) given['wus'] = [...new Set(splitList(input.wus))];
-  if (Object.keys(given).length === 0) throw invalidInput('give at least one field to change (--title, --status, --slug, --lanes, --wus, --priority, --owner, --created, --target-date)', 'flags');
+  if (Object.keys(given).length === 0)
+    throw invalidInput('give at least one field to change (--title, --status, --slug, --lanes, --wus, --priority, --owner, --created, --target-date)', 'flags');
   const parsed = InitiativeFields.safeParse(given);
   if (!parsed.success) {
-    throw invalidInput(describeZodIssues(parsed.error).map((p) => {
-      const [head, ...rest] = p.field.split('.');
-      return { ...p, field: [FLAG_OF[head!] ?? head, ...rest].join('.') };
-    }));
+    throw invalidInput(
+      describeZodIssues(parsed.error).map((p) => {
+        const [head, ...rest] = p.field.split('.');
+        return { ...p, field: [FLAG_OF[head!] ?? head, ...rest].join('.') };
+      }),
+    );
   }
   const stream = `initiative/${input.initiative}`;
-  const handled = await runWorkUnitsCommand(env, readStreamAndFold(env, stream), (state) => decideUpdateInitiative({ initiative: input.initiative, given: parsed.data }, state));
+  const handled = await runWorkUnitsCommand(env, readStreamAndFold(env, stream), (state) =>
+    decideUpdateInitiative({ initiative: input.initiative, given: parsed.data }, state),
+  );
   const changedFields = handled.decision!.outcome.changed_fields;
-  return { initiative: input.initiative, result: changedFields.length === 0 ? 'unchanged' : 'updated', changed_fields: changedFields, appended: appendedEvents(handled.appended) };
+  return {
+    initiative: input.initiative,
+    result: changedFields.length === 0 ? 'unchanged' : 'updated',
+    changed_fields: changedFields,
+    appended: appendedEvents(handled.appended),
+  };
 }

@@ -65,7 +65,11 @@ export async function claimWu(env: WorkUnitsEnv, wuId: string, input: { mode?: s
 const CheckpointFlags = z.strictObject({ note: requiredText(4000), progress: text(4000).optional(), next_steps: text(4000).optional() });
 
 export async function checkpointWu(env: WorkUnitsEnv, wuId: string, input: { note?: string; progress?: string; nextSteps?: string }): Promise<LifecycleResult> {
-  const f = flags(CheckpointFlags, { note: input.note, progress: input.progress, next_steps: input.nextSteps }, { note: '--note', progress: '--progress', next_steps: '--next-steps' });
+  const f = flags(
+    CheckpointFlags,
+    { note: input.note, progress: input.progress, next_steps: input.nextSteps },
+    { note: '--note', progress: '--progress', next_steps: '--next-steps' },
+  );
   const who = actor(env, wuId);
   return run(env, wuId, WuAction.checkpoint, (state) => decideCheckpoint({ ...who, note: f.note, progress: f.progress, nextSteps: f.next_steps }, state));
 }

@@ -1,6 +1,6 @@
 import { applyWorkUnits, type WorkUnitsState } from '../../projections/work-units/state.js';
 import { probeWorkUnits } from '../probes/work-units.js';
-import { loadWorkUnits, type WorkUnitsEnv } from './env.js';
+import { loadWorkUnits, requireLiveActingSession, type WorkUnitsEnv } from './env.js';
 import { workspaceLayout } from '../store/jsonl/layout.js';
 
 /**
@@ -12,7 +12,10 @@ export async function loadObserved(env: WorkUnitsEnv, options: { append: boolean
   // once (yaml-probe.ts caches what each file said; `yaml` loads only when a file must be parsed).
   // Its files are listed and read before the log is folded, and compared with the fold after.
   const yamlPaths = env.config.probes.enabled ? env.config.probes.wu_yaml_paths : [];
-  const compareYaml = yamlPaths.length === 0 ? undefined : await (await import('./yaml-probe.js')).prepareWuYaml(env.workspace, env.cacheDir ?? workspaceLayout(env.workspace).cache, yamlPaths);
+  const compareYaml =
+    yamlPaths.length === 0
+      ? undefined
+      : await (await import('./yaml-probe.js')).prepareWuYaml(env.workspace, env.cacheDir ?? workspaceLayout(env.workspace).cache, yamlPaths);
   const { state, seq } = await loadWorkUnits(env);
   const yaml = compareYaml === undefined ? { events: [], warnings: [] } : await compareYaml(state);
   for (const warning of yaml.warnings) env.warn?.(`YAML probe skipped ${warning}`);
@@ -23,10 +26,27 @@ export async function loadObserved(env: WorkUnitsEnv, options: { append: boolean
     for (const e of proposed) {
       next += 1;
       // Decoded as the log would hand it back, so a probe's event the catalog refuses is a finding here too.
-      applyWorkUnits(state, env.catalog.toBatonEvent({ v: 1, seq: next, id: `dry-${next}`, type: e.type, stream: e.stream, at: env.now, actor: env.actor, data: e.data, prev: '', hash: '' }));
+      applyWorkUnits(
+        state,
+        env.catalog.toBatonEvent({
+          v: 1,
+          seq: next,
+          id: `dry-${next}`,
+          type: e.type,
+          stream: e.stream,
+          at: env.now,
+          actor: env.actor,
+          data: e.data,
+          prev: '',
+          hash: '',
+        }),
+      );
     }
     return { state, seq: next, observed: proposed.length };
   }
+  // Stays a direct append: an observation records what the probes saw on disk, not a rule over the
+  // fold, so a later event cannot make it wrong and there is no expected version to guard.
+  requireLiveActingSession(env, state, proposed);
   const result = await env.store.append(proposed.map((e) => ({ ...e, actor: env.actor, at: env.now })));
   for (const stored of result.events) applyWorkUnits(state, env.catalog.upcast(stored));
   return { state, seq: result.events.at(-1)?.seq ?? seq, observed: result.events.length };

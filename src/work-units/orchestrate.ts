@@ -53,7 +53,12 @@ export function requireInitiative(state: WorkUnitsState, initiative: string): vo
 }
 
 /** The computation, with a cycle turned into DEPENDENCY_CYCLE (exit 2, details.cycle). */
-export function reconcile(state: WorkUnitsState, initiative: string, env: WorkUnitsEnv, options: { maxActiveWorkers?: number | undefined; useRecordedCapacity?: boolean }): InitiativeComputation {
+export function reconcile(
+  state: WorkUnitsState,
+  initiative: string,
+  env: WorkUnitsEnv,
+  options: { maxActiveWorkers?: number | undefined; useRecordedCapacity?: boolean },
+): InitiativeComputation {
   try {
     return computeInitiative(state, initiative, { config: env.config, now: env.now, ...options });
   } catch (error) {
@@ -72,7 +77,11 @@ export async function initiativePlan(env: WorkUnitsEnv, initiative: string, opti
   return planDocument(c, nextAttempt(state, env.workspace, initiative), env.now);
 }
 
-export async function initiativeStatus(env: WorkUnitsEnv, initiative: string, options: OrchestrateOptions): Promise<{ document: StatusDocument; state: WorkUnitsState; computation: InitiativeComputation }> {
+export async function initiativeStatus(
+  env: WorkUnitsEnv,
+  initiative: string,
+  options: OrchestrateOptions,
+): Promise<{ document: StatusDocument; state: WorkUnitsState; computation: InitiativeComputation }> {
   checkInitiativeId(initiative);
   const max = parseMaxActiveWorkers(options.maxActiveWorkers);
   const { state } = await loadObserved(env, { append: true });

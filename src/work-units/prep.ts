@@ -22,10 +22,14 @@ export async function checkClaimed(env: WorkUnitsEnv, wuId: string): Promise<Pre
   checkWuId(wuId);
   const { state } = await loadWorkUnits(env);
   const wu = knownWu(state, wuId);
-  if (isDone(wu)) throw new BatonError(ErrorCode.ILLEGAL_TRANSITION, `${wuId} is in the terminal state done; wu prep is not allowed`, { wu_id: wuId, state: 'done' });
+  if (isDone(wu))
+    throw new BatonError(ErrorCode.ILLEGAL_TRANSITION, `${wuId} is in the terminal state done; wu prep is not allowed`, { wu_id: wuId, state: 'done' });
   const claimed = wu.lifecycle.state === 'in_progress' || wu.lifecycle.state === 'blocked' || wu.lifecycle.picked_up;
   if (!claimed) throw new BatonError(WorkUnitErrorCode.NOT_CLAIMED, `${wuId} is not claimed (it is ${wu.lifecycle.state}); claim it first`, { wu_id: wuId });
-  if (wu.lifecycle.state === 'blocked') throw new BatonError(WorkUnitErrorCode.WU_BLOCKED, `${wuId} is blocked${wu.blocked?.reason ? `: ${wu.blocked.reason}` : ''}; unblock it first`, { wu_id: wuId });
+  if (wu.lifecycle.state === 'blocked')
+    throw new BatonError(WorkUnitErrorCode.WU_BLOCKED, `${wuId} is blocked${wu.blocked?.reason ? `: ${wu.blocked.reason}` : ''}; unblock it first`, {
+      wu_id: wuId,
+    });
   return { name: 'claimed', passed: true, detail: `${wuId} is ${wu.lifecycle.state}` };
 }
 
@@ -35,18 +39,28 @@ export async function checkWorkspace(env: WorkUnitsEnv, wuId: string): Promise<P
   const wu = knownWu(state, wuId);
   const e = evidenceOf(wu, { state, config: env.config, now: env.now, stall_seconds: stallSeconds(env.config) }, { assumePastEligible: true });
   if (e.overlap.value.length > 0) {
-    throw new BatonError(WorkUnitErrorCode.CONTAMINATED, `${wuId}: uncommitted changes in the root checkout overlap its code_paths: ${e.overlap.value.join(', ')}`, {
-      wu_id: wuId,
-      paths: e.overlap.value,
-    });
+    throw new BatonError(
+      WorkUnitErrorCode.CONTAMINATED,
+      `${wuId}: uncommitted changes in the root checkout overlap its code_paths: ${e.overlap.value.join(', ')}`,
+      {
+        wu_id: wuId,
+        paths: e.overlap.value,
+      },
+    );
   }
   const checks: PrepCheck[] = [{ name: 'contamination', passed: true, detail: 'no dirty path under the code paths' }];
-  const worktree = e.worktree_path.value === null ? null : isAbsolute(e.worktree_path.value) ? e.worktree_path.value : resolve(env.workspace, e.worktree_path.value);
+  const worktree =
+    e.worktree_path.value === null ? null : isAbsolute(e.worktree_path.value) ? e.worktree_path.value : resolve(env.workspace, e.worktree_path.value);
   const cwd = worktree !== null && existsSync(worktree) ? worktree : env.workspace;
   for (const command of env.config.prep.commands) {
     const [program, ...args] = command;
     const result = spawnSync(program!, args, { cwd, stdio: 'ignore' });
-    const status = result.error !== undefined ? `failed to start (${result.error.message})` : result.status === null ? `killed by ${result.signal}` : `exit ${result.status}`;
+    const status =
+      result.error !== undefined
+        ? `failed to start (${result.error.message})`
+        : result.status === null
+          ? `killed by ${result.signal}`
+          : `exit ${result.status}`;
     if (result.error !== undefined || result.status !== 0) {
       throw new BatonError(WorkUnitErrorCode.GATE_FAILED, `prep command ${JSON.stringify(command)} failed: ${status}`, { wu_id: wuId, command, status });
     }

@@ -46,7 +46,8 @@ export async function doneWu(env: WorkUnitsEnv, wuId: string): Promise<DoneResul
   const handled = await runWorkUnitsCommand(env, readStreamAndFold(env, `wu/${wuId}`), (state) => decideDone(command, state));
   const done = handled.decision!.outcome;
   // The file is a projection of `wu.stamped`: (re)written unless a valid one was already there.
-  if (done.stamped_before || !command.stampFileValid) writeIfChanged(env.workspace, path, stampContent(wuId, done.title, done.completed_date), FileAccess.private);
+  if (done.stamped_before || !command.stampFileValid)
+    writeIfChanged(env.workspace, path, stampContent(wuId, done.title, done.completed_date), FileAccess.private);
   return { wu_id: wuId, stamp_path: rel, already_exists: done.already_exists, appended: appendedEvents(handled.appended) };
 }
 
@@ -55,7 +56,15 @@ export function restoreStamps(env: WorkUnitsEnv, state: WorkUnitsState): number 
   let written = 0;
   for (const wu of Object.values(state.wus)) {
     if (wu.stamped === null) continue;
-    if (writeIfChanged(env.workspace, join(env.workspace, stampRelativePath(wu.wu_id)), stampContent(wu.wu_id, wu.stamped.title, wu.stamped.completed_date), FileAccess.private)) written++;
+    if (
+      writeIfChanged(
+        env.workspace,
+        join(env.workspace, stampRelativePath(wu.wu_id)),
+        stampContent(wu.wu_id, wu.stamped.title, wu.stamped.completed_date),
+        FileAccess.private,
+      )
+    )
+      written++;
   }
   return written;
 }

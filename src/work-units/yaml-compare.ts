@@ -33,7 +33,12 @@ export interface ObservationPlan {
 /** The files to compare, in order; a later file naming a WU an earlier one defined is a failure. */
 export function withoutDuplicates(parsed: readonly (ParsedWuFile | null)[], failures: string[]): ParsedWuFile[] {
   const present = parsed.filter((p): p is ParsedWuFile => p !== null);
-  const later = laterDefinitions(present, (p) => p.wu_id, (p) => p.display, failures);
+  const later = laterDefinitions(
+    present,
+    (p) => p.wu_id,
+    (p) => p.display,
+    failures,
+  );
   return present.filter((p) => !later.has(p));
 }
 
@@ -66,7 +71,7 @@ export function compareWithObserved(state: WorkUnitsState, usable: readonly Pars
       continue;
     }
     const before = state.wus[p.wu_id]?.yaml_fields ?? {};
-    const first = state.wus[p.wu_id]?.yaml_content_hash == null;
+    const first = (state.wus[p.wu_id]?.yaml_content_hash ?? null) === null;
     const changed: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(p.fields)) if (!sameJsonValue((before as Record<string, unknown>)[k], v)) changed[k] = v;
     const removed = Object.keys(before).filter((k) => !Object.hasOwn(p.fields, k));
@@ -96,6 +101,7 @@ function sameJsonValue(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !sameJsonValue(a[i], b[i])) return false;
     return true;
   }
-  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && !Array.isArray(a) && !Array.isArray(b)) return JSON.stringify(a) === JSON.stringify(b);
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && !Array.isArray(a) && !Array.isArray(b))
+    return JSON.stringify(a) === JSON.stringify(b);
   return false;
 }

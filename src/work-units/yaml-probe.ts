@@ -158,57 +158,87 @@ export async function probeWuYaml(workspace: string, cacheDir: string, state: Wo
  * before it folds the log: the probe's short-lived garbage is then collected while the heap is
  * still small, instead of making the collector copy a freshly decoded state again.
  */
-export async function prepareWuYaml(workspace: string, cacheDir: string, inputs: readonly string[]): Promise<(state: WorkUnitsState) => Promise<YamlProbeOutcome>> {
-  const indexPath = join(cacheDir, INDEX_FILE);
-  const fieldsPath = join(cacheDir, FIELDS_FILE);
-  const index = readJson<IndexFile>(indexPath, (v) => typeof v.entries === 'object' && v.entries !== null && Array.isArray(v.said)) ?? { v: 1, parser: PARSER_VERSION, entries: {}, said: [] };
-  let storedFields: FieldsFile['fields'] | undefined;
-  const fieldsOf = (display: string, hash: string | null): Record<string, unknown> | undefined => {
-    storedFields ??= readJson<FieldsFile>(fieldsPath, (v) => typeof v.fields === 'object' && v.fields !== null)?.fields ?? {};
-    const stored = Object.hasOwn(storedFields, display) ? storedFields[display] : undefined;
-    return stored !== undefined && stored.content_hash === hash ? stored.fields : undefined;
-  };
-  const workspaceProblems: string[] = [];
+export async function prepareWuYaml(
+  workspace: string,
+  cacheDir: string,
+  inputs: readonly string[],
+): Promise<(state: WorkUnitsState) => Promise<YamlProbeOutcome>> {
+  const run = new YamlProbeRun(workspace, cacheDir);
   // Wall-clock time only to judge file-system timestamps (racy entries), never a domain time.
-  const files = listYamlFiles(workspace, inputs, workspaceProblems, Date.now());
-  const warnings: string[] = [];
-  const fileProblems: string[] = [];
-  let parse: typeof import('./import.js').parseFile | undefined;
-  let parsed = 0;
-  let fieldsChanged = false;
+  const files = listYamlFiles(workspace, inputs, run.workspaceProblems, Date.now());
+  for (const file of files) await run.see(file);
+  return (state) => run.compare(state);
+}
+
+/** One run of the probe: the cache as found, each file as seen, and what the run found to say. */
+class YamlProbeRun {
+  private readonly indexPath: string;
+  private readonly fieldsPath: string;
+  private readonly index: IndexFile;
+  private storedFields: FieldsFile['fields'] | undefined;
+  readonly workspaceProblems: string[] = [];
+  private readonly warnings: string[] = [];
+  private readonly fileProblems: string[] = [];
+  private parse: typeof import('./import.js').parseFile | undefined;
+  private parsed = 0;
+  private fieldsChanged = false;
   /**
    * Whether the index must be rewritten: an entry was made anew (a file new, changed, or touched
    * lately), or one kept as it was found (the same object) had its agreement move.
    */
-  let entriesChanged = false;
-  const parseNow = async (seen: Seen, hash: string | null): Promise<void> => {
-    parse ??= (await import('./import.js')).parseFile;
+  private entriesChanged = false;
+  private readonly seenFiles: Seen[] = [];
+
+  constructor(
+    private readonly workspace: string,
+    cacheDir: string,
+  ) {
+    this.indexPath = join(cacheDir, INDEX_FILE);
+    this.fieldsPath = join(cacheDir, FIELDS_FILE);
+    this.index = readJson<IndexFile>(this.indexPath, (v) => typeof v.entries === 'object' && v.entries !== null && Array.isArray(v.said)) ?? {
+      v: 1,
+      parser: PARSER_VERSION,
+      entries: {},
+      said: [],
+    };
+  }
+
+  private fieldsOf(display: string, hash: string | null): Record<string, unknown> | undefined {
+    this.storedFields ??= readJson<FieldsFile>(this.fieldsPath, (v) => typeof v.fields === 'object' && v.fields !== null)?.fields ?? {};
+    const stored = Object.hasOwn(this.storedFields, display) ? this.storedFields[display] : undefined;
+    return stored !== undefined && stored.content_hash === hash ? stored.fields : undefined;
+  }
+
+  private async parseNow(seen: Seen, hash: string | null): Promise<void> {
+    this.parse ??= (await import('./import.js')).parseFile;
     const failures: string[] = [];
-    const result = parse(workspace, seen.abs, failures);
-    parsed += 1;
-    fieldsChanged = true;
+    const result = this.parse(this.workspace, seen.abs, failures);
+    this.parsed += 1;
+    this.fieldsChanged = true;
     seen.entry.failures = result === null ? failures : null;
     seen.entry.wu_id = result === null ? null : result.wu_id;
     seen.entry.content_hash = result === null ? hash : result.content_hash;
     seen.entry.agreed = null;
     if (result !== null) seen.fields = result.fields;
-    else warnings.push(...failures); // new content: its problems are said now, once
-  };
-  const seenFiles: Seen[] = [];
-  for (const { abs, display, key, racy } of files) {
+    else this.warnings.push(...failures); // new content: its problems are said now, once
+  }
+
+  /** A listed file: kept as the cache knows it when unchanged, else read, and parsed when its bytes are new. */
+  async see({ abs, display, key, racy }: ListedFile): Promise<void> {
+    const index = this.index;
     const known = Object.hasOwn(index.entries, display) ? index.entries[display] : undefined;
     if (known !== undefined && !known.racy && known.stat === key && !racy) {
       // Unchanged, and settled: the entry as it was (most files of most runs).
-      seenFiles.push({ abs, display, entry: known });
-      continue;
+      this.seenFiles.push({ abs, display, entry: known });
+      return;
     }
     const entry: IndexEntry = { stat: key, racy, content_hash: null, wu_id: null, failures: null, agreed: null };
-    entriesChanged = true;
+    this.entriesChanged = true;
     const seen: Seen = { abs, display, entry };
-    seenFiles.push(seen);
+    this.seenFiles.push(seen);
     if (known !== undefined && !known.racy && known.stat === key) {
       Object.assign(entry, { content_hash: known.content_hash, wu_id: known.wu_id, failures: known.failures, agreed: known.agreed });
-      continue;
+      return;
     }
     let bytes: Buffer | null;
     try {
@@ -221,24 +251,25 @@ export async function prepareWuYaml(workspace: string, cacheDir: string, inputs:
     if (known !== undefined && hash !== null && known.content_hash === hash) {
       Object.assign(entry, { content_hash: known.content_hash, wu_id: known.wu_id, failures: known.failures, agreed: known.agreed });
     } else {
-      await parseNow(seen, hash);
+      await this.parseNow(seen, hash);
     }
   }
 
-  return async (state) => {
+  /** Given the fold's state, the comparison of every file seen; then the cache is saved. */
+  async compare(state: WorkUnitsState): Promise<YamlProbeOutcome> {
     // Duplicate ids are judged over every file, agreed or not.
     const duplicates = laterDefinitions(
-      seenFiles.filter((s) => s.entry.failures === null),
+      this.seenFiles.filter((s) => s.entry.failures === null),
       (s) => s.entry.wu_id,
       (s) => s.display,
-      workspaceProblems,
+      this.workspaceProblems,
     );
     const plan: ObservationPlan = { rows: [], events: [] };
     let compared = 0;
-    for (const seen of seenFiles) {
+    for (const seen of this.seenFiles) {
       const { entry } = seen;
       if (entry.failures !== null) {
-        fileProblems.push(...entry.failures);
+        this.fileProblems.push(...entry.failures);
         continue;
       }
       if (duplicates.has(seen)) continue;
@@ -251,48 +282,61 @@ export async function prepareWuYaml(workspace: string, cacheDir: string, inputs:
         plan.rows.push({ path: seen.display, wu_id: entry.wu_id, result: ImportResult.unchanged, changed_fields: [] });
         continue;
       }
-      let fields = seen.fields ?? fieldsOf(seen.display, entry.content_hash);
-      if (fields === undefined) {
-        // The fields file lost it (deleted, or written by another run): parse once more.
-        await parseNow(seen, entry.content_hash);
-        const failures = entry.failures as string[] | null;
-        if (failures !== null) {
-          fileProblems.push(...failures);
-          continue;
-        }
-        fields = seen.fields!;
-      }
-      compared += 1;
-      const one = compareWithObserved(state, [{ path: seen.abs, display: seen.display, wu_id: entry.wu_id, fields, content_hash: entry.content_hash ?? '' }]);
-      plan.rows.push(...one.rows);
-      plan.events.push(...one.events);
-      if (one.events.length === 0 && entry.agreed !== logHash) {
-        entry.agreed = logHash;
-        entriesChanged = true;
-      }
-      seen.fields = fields;
+      if (await this.compareOne(state, seen, entry.wu_id, logHash, plan)) compared += 1;
     }
+    this.save();
+    return { ...plan, warnings: this.warnings, failures: [...this.fileProblems, ...this.workspaceProblems], parsed: this.parsed, compared };
+  }
 
+  /** Compares one file's fields with the log into `plan`; false when they could not be had. */
+  private async compareOne(state: WorkUnitsState, seen: Seen, wuId: string, logHash: string | null, plan: ObservationPlan): Promise<boolean> {
+    const { entry } = seen;
+    let fields = seen.fields ?? this.fieldsOf(seen.display, entry.content_hash);
+    if (fields === undefined) {
+      // The fields file lost it (deleted, or written by another run): parse once more.
+      await this.parseNow(seen, entry.content_hash);
+      const failures = entry.failures as string[] | null;
+      if (failures !== null) {
+        this.fileProblems.push(...failures);
+        return false;
+      }
+      fields = seen.fields!;
+    }
+    const one = compareWithObserved(state, [{ path: seen.abs, display: seen.display, wu_id: wuId, fields, content_hash: entry.content_hash ?? '' }]);
+    plan.rows.push(...one.rows);
+    plan.events.push(...one.events);
+    if (one.events.length === 0 && entry.agreed !== logHash) {
+      entry.agreed = logHash;
+      this.entriesChanged = true;
+    }
+    seen.fields = fields;
+    return true;
+  }
+
+  /** The problems new since the last run become warnings; the index and fields files are rewritten when they changed. */
+  private save(): void {
+    const { index, seenFiles } = this;
     const previouslySaid = new Set(index.said);
-    for (const problem of workspaceProblems) if (!previouslySaid.has(problem)) warnings.push(problem);
-    const said = [...workspaceProblems].sort();
+    for (const problem of this.workspaceProblems) if (!previouslySaid.has(problem)) this.warnings.push(problem);
+    const said = [...this.workspaceProblems].sort();
     const entries: Record<string, IndexEntry> = {};
     // Rewritten only when something in it changed (most runs: nothing did).
-    const indexChanged = entriesChanged || fieldsChanged || seenFiles.length !== Object.keys(index.entries).length || said.join('\n') !== index.said.join('\n');
+    const indexChanged =
+      this.entriesChanged || this.fieldsChanged || seenFiles.length !== Object.keys(index.entries).length || said.join('\n') !== index.said.join('\n');
     for (const s of seenFiles) entries[s.display] = s.entry;
     try {
-      if (fieldsChanged || Object.keys(index.entries).length !== seenFiles.length) {
+      if (this.fieldsChanged || Object.keys(index.entries).length !== seenFiles.length) {
         const fields: FieldsFile['fields'] = {};
         for (const s of seenFiles) {
-          const f = s.fields ?? (s.entry.failures === null && s.entry.wu_id !== null ? fieldsOf(s.display, s.entry.content_hash) : undefined);
+          const f = s.fields ?? (s.entry.failures === null && s.entry.wu_id !== null ? this.fieldsOf(s.display, s.entry.content_hash) : undefined);
           if (f !== undefined && s.entry.content_hash !== null) fields[s.display] = { content_hash: s.entry.content_hash, fields: f };
         }
-        writeFileAtomic(workspace, fieldsPath, JSON.stringify({ v: 1, parser: PARSER_VERSION, fields } satisfies FieldsFile), 'private');
+        writeFileAtomic(this.workspace, this.fieldsPath, JSON.stringify({ v: 1, parser: PARSER_VERSION, fields } satisfies FieldsFile), 'private');
       }
-      if (indexChanged) writeFileAtomic(workspace, indexPath, JSON.stringify({ v: 1, parser: PARSER_VERSION, entries, said } satisfies IndexFile), 'private');
+      if (indexChanged)
+        writeFileAtomic(this.workspace, this.indexPath, JSON.stringify({ v: 1, parser: PARSER_VERSION, entries, said } satisfies IndexFile), 'private');
     } catch {
       // A cache that cannot be written only makes the next run slower.
     }
-    return { ...plan, warnings, failures: [...fileProblems, ...workspaceProblems], parsed, compared };
-  };
+  }
 }

@@ -28,7 +28,11 @@ const row = (name: string, value: number, unit: string, limit: number, floor: st
 
 describe('the bench summary, read back and compared', () => {
   const output = printed(
-    [row('short-command-inbox', 91.8, 'ms', 52.8, '≤ 2× node -e 0'), row('replay', 605_171, 'events/s', 1_000_000, '≥ 200,000 events/s'), row('lumenflow-snapshot-size', 1536, 'KiB', 2050, '≤ 1× the log')],
+    [
+      row('short-command-inbox', 91.8, 'ms', 52.8, '≤ 2× node -e 0'),
+      row('replay', 605_171, 'events/s', 1_000_000, '≥ 200,000 events/s'),
+      row('lumenflow-snapshot-size', 1536, 'KiB', 2050, '≤ 1× the log'),
+    ],
     [{ name: 'verify', error: 'boom' }],
   );
 

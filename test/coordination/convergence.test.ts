@@ -12,7 +12,14 @@ describe('convergence (coordination.md §15, 29–31)', () => {
     await ws.signal('yes', ['--reply-to', p.signal_id, '--intent', 'AGREE'], { as: s1 });
     const open = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
     expect(open.code).toBe(6);
-    expect(envelope(ConvergenceEnvelope, open)).toMatchObject({ type: 'convergence', state: 'open', pending: [s2], agreed: [s1], required: [s1, s2], proposal_author: s0 });
+    expect(envelope(ConvergenceEnvelope, open)).toMatchObject({
+      type: 'convergence',
+      state: 'open',
+      pending: [s2],
+      agreed: [s1],
+      required: [s1, s2],
+      proposal_author: s0,
+    });
     await ws.signal('yes too', ['--reply-to', p.signal_id, '--intent', 'AGREE'], { as: s2 });
     const done = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
     expect(done.code).toBe(0);
@@ -21,7 +28,12 @@ describe('convergence (coordination.md §15, 29–31)', () => {
     const counter = await ws.signal('what about X', ['--reply-to', p.signal_id, '--intent', 'COUNTER'], { as: s2 });
     const reopened = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
     expect(reopened.code).toBe(6);
-    expect(envelope(ConvergenceEnvelope, reopened)).toMatchObject({ state: 'open', required: [s0, s1], proposal_signal_id: counter.signal_id, proposal_author: s2 });
+    expect(envelope(ConvergenceEnvelope, reopened)).toMatchObject({
+      state: 'open',
+      required: [s0, s1],
+      proposal_signal_id: counter.signal_id,
+      proposal_author: s2,
+    });
     await ws.signal('no', ['--reply-to', p.signal_id, '--intent', 'REJECT'], { as: s1 });
     const rejected = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
     expect(rejected.code).toBe(6);
@@ -123,9 +135,20 @@ describe('profiles (coordination.md §15, 33–34)', () => {
     expect(other.code).toBe(2);
     expect(ws.head()).toBe(head);
     const foreign = {
-      schema_version: 'A2A.V1', signal_id: 'sig-0000ffff', sender_identity: s2, recipients: [s1], target_agent: s1, workspace_id: 'ws-2',
-      thread_id: 'th-2', intent: 'INFO', interrupt_class: 'priority', requires_ack: false, message: 'other tenant', origin: 'remote',
-      created_at: '2026-04-17T10:00:00.000Z', sender_session_id: null,
+      schema_version: 'A2A.V1',
+      signal_id: 'sig-0000ffff',
+      sender_identity: s2,
+      recipients: [s1],
+      target_agent: s1,
+      workspace_id: 'ws-2',
+      thread_id: 'th-2',
+      intent: 'INFO',
+      interrupt_class: 'priority',
+      requires_ack: false,
+      message: 'other tenant',
+      origin: 'remote',
+      created_at: '2026-04-17T10:00:00.000Z',
+      sender_session_id: null,
     };
     await ws.ok(['log', 'append', '--type', 'signal.sent', '--stream', 'thread/th-2', '--data', JSON.stringify(foreign)]);
     const inbox = await ws.inbox(['--for', s1, '--no-mark']);
@@ -141,7 +164,13 @@ describe('profiles (coordination.md §15, 33–34)', () => {
     expect('workspace_id' in sig).toBe(false);
     ws.writeConfig('a2a: {profile: hosted}\n');
     const head = ws.head();
-    for (const args of [['mem', 'roster'], ['mem', 'inbox'], ['mem', 'signal', 'x'], ['mem', 'converged', '--thread', sig.thread_id], ['mem', 'watch', '--once']]) {
+    for (const args of [
+      ['mem', 'roster'],
+      ['mem', 'inbox'],
+      ['mem', 'signal', 'x'],
+      ['mem', 'converged', '--thread', sig.thread_id],
+      ['mem', 'watch', '--once'],
+    ]) {
       const r = await ws.run(args, { as: s2 });
       expect(r.code, args.join(' ')).toBe(2);
       expect(errorEnvelopeOf(r).message).toContain('a2a.workspace_id');

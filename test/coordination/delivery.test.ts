@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -15,8 +15,8 @@ import {
   type Workspace,
 } from '../helpers/coordination.js';
 import { BATON_BIN, childEnv, errorEnvelopeOf, jsonLines, startBaton } from '../helpers/cli.js';
-import { ClientSetupEnvelope } from '../../src/cli/envelopes-integrations.js';
-import { makeTempDir, removeTempDirs } from '../helpers/workspace.js';
+import { ClientSetupEnvelope } from '../../src/app/envelopes/integrations.js';
+import { removeTempDirs } from '../helpers/workspace.js';
 
 afterAll(removeTempDirs);
 
@@ -37,7 +37,9 @@ describe('hooks install (35)', () => {
     expect(first).toMatchObject({ type: 'client_setup', client: 'claude-code', changed: true });
     const settings = readSettings(ws);
     expect(settings['permissions']).toEqual({ allow: ['Bash(ls)'] });
-    expect(settings.hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: `${process.execPath} ${BATON_BIN} hook claude-code PostToolUse`, timeout: 10 }] }]);
+    expect(settings.hooks.PostToolUse).toEqual([
+      { matcher: '*', hooks: [{ type: 'command', command: `${process.execPath} ${BATON_BIN} hook claude-code PostToolUse`, timeout: 10 }] },
+    ]);
     const second = await ws.okAs(ClientSetupEnvelope, ['hooks', 'install', 'claude-code']);
     expect(second.changed).toBe(false);
     expect(readSettings(ws).hooks.PostToolUse).toHaveLength(1);
@@ -118,8 +120,11 @@ describe('hooks drain (36–38) and the hook script', () => {
     // derives from Claude Code's session_id, so s1's signal is sent again to that one.
     const run = (claudeSession: string) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        const child = execFile('/bin/sh', ['-c', command], { env: childEnv({ CLAUDE_PROJECT_DIR: ws.dir, BATON_NOW: at(10), BATON_HOOK_DEADLINE_MS: '30000' }) }, (error, stdout, stderr) =>
-          resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+        const child = execFile(
+          '/bin/sh',
+          ['-c', command],
+          { env: childEnv({ CLAUDE_PROJECT_DIR: ws.dir, BATON_NOW: at(10), BATON_HOOK_DEADLINE_MS: '30000' }) },
+          (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
         );
         child.stdin!.end(JSON.stringify({ session_id: claudeSession, hook_event_name: 'PostToolUse', cwd: ws.dir, tool_name: 'Read' }));
       });
@@ -127,7 +132,10 @@ describe('hooks drain (36–38) and the hook script', () => {
     expect(first.code).toBe(0);
     const brief = JSON.parse(first.stdout) as { hookSpecificOutput: { additionalContext: string } };
     expect(brief.hookSpecificOutput.additionalContext).toContain('you are');
-    const claudeSession = ws.events().filter((e) => e.type === 'session.started').at(-1)!.data['session_id'] as string;
+    const claudeSession = ws
+      .events()
+      .filter((e) => e.type === 'session.started')
+      .at(-1)!.data['session_id'] as string;
     expect(claudeSession).not.toBe(s1);
     const again = await ws.signal('check this too', ['--to', claudeSession, '--requires-ack'], { as: s1 });
     const hook = await run('claude-1');

@@ -1,9 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BatonEvent } from '../../events/baton-event.js';
-import { dataOf, decoded, mustAccept } from '../helpers/decoded.js';
+import { dataOf, decoded } from '../helpers/decoded.js';
 import { convergenceView } from '../../projections/coordination/convergence.js';
-import { applyCoordination, deserializeCoordination, initCoordination, serializeCoordination, type CoordinationState } from '../../projections/coordination/state.js';
+import {
+  applyCoordination,
+  deserializeCoordination,
+  initCoordination,
+  serializeCoordination,
+  type CoordinationState,
+} from '../../projections/coordination/state.js';
 
 /**
  * Properties of the coordination fold : for random interleavings of signals,
@@ -49,12 +55,28 @@ function buildLog(ops: readonly Op[]): BatonEvent[] {
       const id = `sig-${String(seq).padStart(6, '0')}`;
       signals.push({ id, thread, sender, recipients });
       log.push(
-        event(seq, 'signal.sent', `thread/${thread}`, {
-          schema_version: 'A2A.V1', signal_id: id, sender_identity: sender, recipients,
-          ...(recipients.length > 0 ? { target_agent: recipients[0] } : {}),
-          thread_id: thread, ...(parent ? { reply_to: parent.id } : {}), intent: INTENTS[op.intent], interrupt_class: recipients.length > 0 ? 'priority' : 'advisory',
-          requires_ack: false, message: 'm', origin: 'local', created_at: T, sender_session_id: sender,
-        }, sender),
+        event(
+          seq,
+          'signal.sent',
+          `thread/${thread}`,
+          {
+            schema_version: 'A2A.V1',
+            signal_id: id,
+            sender_identity: sender,
+            recipients,
+            ...(recipients.length > 0 ? { target_agent: recipients[0] } : {}),
+            thread_id: thread,
+            ...(parent ? { reply_to: parent.id } : {}),
+            intent: INTENTS[op.intent],
+            interrupt_class: recipients.length > 0 ? 'priority' : 'advisory',
+            requires_ack: false,
+            message: 'm',
+            origin: 'local',
+            created_at: T,
+            sender_session_id: sender,
+          },
+          sender,
+        ),
       );
     } else if (signals.length > 0) {
       const s = signals[op.signal % signals.length]!;
@@ -62,8 +84,14 @@ function buildLog(ops: readonly Op[]): BatonEvent[] {
       if (reader === s.sender) continue;
       log.push(
         event(seq, 'receipt.recorded', `thread/${s.thread}`, {
-          signal_id: s.id, reader_identity: reader, read_at: T, delivery_state: ['delivered', 'acked', 'rejected'][op.state],
-          thread_id: s.thread, session_id: reader, via: 'inbox', cause_signal_id: null,
+          signal_id: s.id,
+          reader_identity: reader,
+          read_at: T,
+          delivery_state: ['delivered', 'acked', 'rejected'][op.state],
+          thread_id: s.thread,
+          session_id: reader,
+          via: 'inbox',
+          cause_signal_id: null,
         }),
       );
     }
@@ -107,7 +135,10 @@ describe('coordination fold properties', () => {
         const signalsOnly = log.filter((e) => e.type !== 'receipt.recorded');
         const receipts = log.filter((e) => e.type === 'receipt.recorded');
         // Move receipts to arbitrary later positions (all after the signals they name: append at the end, shuffled).
-        const shuffled = receipts.map((r, i) => ({ r, k: shuffleKeys[i] ?? i })).sort((a, b) => a.k - b.k).map((x) => x.r);
+        const shuffled = receipts
+          .map((r, i) => ({ r, k: shuffleKeys[i] ?? i }))
+          .sort((a, b) => a.k - b.k)
+          .map((x) => x.r);
         const withoutReceipts = observable(fold(signalsOnly)).convergence;
         expect(observable(fold(log)).convergence).toEqual(withoutReceipts);
         expect(observable(fold([...signalsOnly, ...shuffled])).convergence).toEqual(withoutReceipts);

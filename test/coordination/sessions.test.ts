@@ -14,7 +14,14 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
     const s = roster.sessions[0]!;
     expect(s.session_id).toMatch(/^session_[A-Za-z0-9_-]+$/);
     expect(s.session_id).toBe(id);
-    expect(s).toMatchObject({ display_name: 'Planck', status: 'active', agent_identity: null, reader_identity: id, created_at: T0_ISO, last_heartbeat_at: T0_ISO });
+    expect(s).toMatchObject({
+      display_name: 'Planck',
+      status: 'active',
+      agent_identity: null,
+      reader_identity: id,
+      created_at: T0_ISO,
+      last_heartbeat_at: T0_ISO,
+    });
     const events = ws.events();
     expect(events.map((e) => [e.type, e.stream])).toEqual([['session.started', `session/${id}`]]);
   });

@@ -87,7 +87,16 @@ describe('routing (coordination.md §15, 11–19)', () => {
     await ws.start();
     const s2 = await ws.start();
     const sig = await ws.signal('lane freeze', ['--lane', 'L1'], { as: s2 });
-    expect(sig).toMatchObject({ recipients: [], intent: 'INFO', interrupt_class: 'advisory', requires_ack: false, schema_version: 'A2A.V1', origin: 'local', sender_identity: s2, lane: 'L1' });
+    expect(sig).toMatchObject({
+      recipients: [],
+      intent: 'INFO',
+      interrupt_class: 'advisory',
+      requires_ack: false,
+      schema_version: 'A2A.V1',
+      origin: 'local',
+      sender_identity: s2,
+      lane: 'L1',
+    });
     expect('target_agent' in sig).toBe(false);
     expect(sig.thread_id).toMatch(/^thread-/);
     expect(sig.signal_id).toMatch(/^sig-/);
@@ -145,7 +154,14 @@ describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
     const d = await ws.signal('proposal', ['--to', 'Planck', '--wu', 'WU-1', '--intent', 'PROPOSE'], { as: s2 });
     expect(d.initiative).toBe('INIT-1');
     const reply = await ws.signal('ok', ['--reply-to', d.signal_id, '--intent', 'AGREE'], { as: s1 });
-    expect(reply).toMatchObject({ thread_id: d.thread_id, reply_to: d.signal_id, recipients: [s2], wu_id: 'WU-1', initiative: 'INIT-1', interrupt_class: 'priority' });
+    expect(reply).toMatchObject({
+      thread_id: d.thread_id,
+      reply_to: d.signal_id,
+      recipients: [s2],
+      wu_id: 'WU-1',
+      initiative: 'INIT-1',
+      interrupt_class: 'priority',
+    });
   });
 
   it('21: an explicit thread on a reply wins; an unknown parent is UNKNOWN_ID', async () => {
@@ -235,7 +251,13 @@ describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
     const replyEvent = events.find((e) => e.type === 'signal.sent' && e.data['signal_id'] === yes.signal.signal_id)!;
     const receipt = events[replyEvent.seq]!; // the event right after (seq is 1-based)
     expect(receipt.seq).toBe(replyEvent.seq + 1);
-    expect(receipt.data).toMatchObject({ signal_id: d.signal_id, reader_identity: s1, delivery_state: 'acked', via: 'reply', cause_signal_id: yes.signal.signal_id });
+    expect(receipt.data).toMatchObject({
+      signal_id: d.signal_id,
+      reader_identity: s1,
+      delivery_state: 'acked',
+      via: 'reply',
+      cause_signal_id: yes.signal.signal_id,
+    });
     await ws.signal('no', ['--thread', d.thread_id, '--intent', 'REJECT'], { as: s0 });
     const state = await ws.inbox(['--all', '--thread', d.thread_id], { as: s1 });
     expect(state.signals.find((s) => s.signal_id === d.signal_id)?.delivery_state).toBe('acked');
@@ -258,17 +280,51 @@ describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
     const data = { signal_id: 'sig-0000abcd', sender_identity: 'system', target_agent: s1, message: 'old', created_at: '2026-04-17T09:00:00.000Z' };
     await ws.ok(['log', 'append', '--type', 'signal.sent', '--stream', 'thread/sig-0000abcd', '--data', JSON.stringify(data)]);
     const r = await ws.inbox(['--for', s1, '--no-mark']);
-    expect(r.signals).toMatchObject([{ signal_id: 'sig-0000abcd', recipients: [s1], target_agent: s1, schema_version: 'A2A.V1', thread_id: 'sig-0000abcd', intent: 'INFO', interrupt_class: 'priority', origin: 'local' }]);
+    expect(r.signals).toMatchObject([
+      {
+        signal_id: 'sig-0000abcd',
+        recipients: [s1],
+        target_agent: s1,
+        schema_version: 'A2A.V1',
+        thread_id: 'sig-0000abcd',
+        intent: 'INFO',
+        interrupt_class: 'priority',
+        origin: 'local',
+      },
+    ]);
   });
 
   it('28b: a mismatched target_agent is refused on write; schema_version other than A2A.V1 too', async () => {
     const ws = await workspace();
     const s1 = await ws.start();
-    const base = { schema_version: 'A2A.V1', signal_id: 'sig-0000abce', sender_identity: 'system', recipients: [s1], target_agent: 'someone', thread_id: 't1', intent: 'INFO', interrupt_class: 'priority', requires_ack: false, message: 'm', origin: 'local', created_at: '2026-04-17T09:00:00.000Z', sender_session_id: null };
+    const base = {
+      schema_version: 'A2A.V1',
+      signal_id: 'sig-0000abce',
+      sender_identity: 'system',
+      recipients: [s1],
+      target_agent: 'someone',
+      thread_id: 't1',
+      intent: 'INFO',
+      interrupt_class: 'priority',
+      requires_ack: false,
+      message: 'm',
+      origin: 'local',
+      created_at: '2026-04-17T09:00:00.000Z',
+      sender_session_id: null,
+    };
     const head = ws.head();
     const r = await ws.run(['log', 'append', '--type', 'signal.sent', '--stream', 'thread/t1', '--data', JSON.stringify(base)]);
     expect(r.code).toBe(2);
-    const v2 = await ws.run(['log', 'append', '--type', 'signal.sent', '--stream', 'thread/t1', '--data', JSON.stringify({ ...base, target_agent: s1, schema_version: 'A2A.V2' })]);
+    const v2 = await ws.run([
+      'log',
+      'append',
+      '--type',
+      'signal.sent',
+      '--stream',
+      'thread/t1',
+      '--data',
+      JSON.stringify({ ...base, target_agent: s1, schema_version: 'A2A.V2' }),
+    ]);
     expect(v2.code).toBe(2);
     expect(ws.head()).toBe(head);
   });

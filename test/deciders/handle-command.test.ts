@@ -15,7 +15,9 @@ function setup() {
   const store = new MemoryEventStore({ catalog, now: () => NOW });
   let reads = 0;
   const io = { store, catalog, actor: 'session_me', now: NOW, read: async () => ({ reads: ++reads, version: await store.streamVersion('note/n') }) };
-  const appendNote = (text: string) => ({ version }: { version: number }): Decision<string> => ({ events: [note(text)], expected: { 'note/n': version }, outcome: text });
+  const appendNote =
+    (text: string) =>
+    ({ version }: { version: number }): Decision<string> => ({ events: [note(text)], expected: { 'note/n': version }, outcome: text });
   return { store, io, appendNote, reads: () => reads };
 }
 

@@ -16,7 +16,9 @@ const tasks = (facts: Fact[]) => given(tasksStateProjection, facts);
 describe('task create', () => {
   it('given an open session, creates the task on a new stream', () => {
     const decision = decideCreateTask({ taskId: 'task_a', sessionId: S, label: 'Write', state: 'queued' }, tasks([started]));
-    expect(decision.events).toEqual([{ type: 'task.created', stream: 'task/task_a', data: { task_id: 'task_a', session_id: S, label: 'Write', state: 'queued' } }]);
+    expect(decision.events).toEqual([
+      { type: 'task.created', stream: 'task/task_a', data: { task_id: 'task_a', session_id: S, label: 'Write', state: 'queued' } },
+    ]);
     expect(decision.expected).toEqual({ 'task/task_a': 'no_stream' });
     expect(decision.outcome).toEqual({ id: 'task_a' });
   });
@@ -35,10 +37,12 @@ describe('task create', () => {
     expect(decision.outcome).toEqual({ id: 'task_first' });
   });
 
-  it("refuses a parent of another session, naming the parent field (the CLI says --parent)", () => {
+  it('refuses a parent of another session, naming the parent field (the CLI says --parent)', () => {
     const other: Fact = { type: 'session.started', stream: 'session/session_o', data: { session_id: 'session_o', display_name: 'O', ttl_seconds: 3600 } };
     const theirs: Fact = { type: 'task.created', stream: 'task/task_p', data: { task_id: 'task_p', session_id: 'session_o', label: 'p', state: 'running' } };
-    const refusal = refusalOf(() => decideCreateTask({ taskId: 'task_c', sessionId: S, label: 'c', state: 'queued', parent: 'task_p' }, tasks([started, other, theirs])));
+    const refusal = refusalOf(() =>
+      decideCreateTask({ taskId: 'task_c', sessionId: S, label: 'c', state: 'queued', parent: 'task_p' }, tasks([started, other, theirs])),
+    );
     expect(refusal).toEqual({ code: 'INVALID_INPUT', message: `parent: task task_p belongs to session session_o, not ${S}` });
   });
 });
@@ -46,12 +50,23 @@ describe('task create', () => {
 describe('task transition', () => {
   it('given a running task, completes it with the version of its stream', () => {
     const decision = decideTransition({ taskId: 'task_a', to: 'completed', data: { result: { outcome: 'completed' } } }, tasks([started, created('task_a')]));
-    expect(decision.events).toEqual([{ type: 'task.transitioned', stream: 'task/task_a', data: { task_id: 'task_a', from: 'running', to: 'completed', result: { outcome: 'completed' } } }]);
+    expect(decision.events).toEqual([
+      { type: 'task.transitioned', stream: 'task/task_a', data: { task_id: 'task_a', from: 'running', to: 'completed', result: { outcome: 'completed' } } },
+    ]);
     expect(decision.expected).toEqual({ 'task/task_a': 1 });
   });
 
   it('refuses what the machine does not allow, naming the move', () => {
-    const refusal = refusalOf(() => decideTransition({ taskId: 'task_a', to: 'running', data: {} }, tasks([started, created('task_a', 'running'), { type: 'task.transitioned', stream: 'task/task_a', data: { task_id: 'task_a', from: 'running', to: 'completed', result: { outcome: 'completed' } } }])));
+    const refusal = refusalOf(() =>
+      decideTransition(
+        { taskId: 'task_a', to: 'running', data: {} },
+        tasks([
+          started,
+          created('task_a', 'running'),
+          { type: 'task.transitioned', stream: 'task/task_a', data: { task_id: 'task_a', from: 'running', to: 'completed', result: { outcome: 'completed' } } },
+        ]),
+      ),
+    );
     expect(refusal.code).toBe('ILLEGAL_TRANSITION');
     expect(refusal.message).toContain('task_a');
   });
@@ -73,10 +88,14 @@ describe('task own and subagents', () => {
 
   it('a subagent starts under a task of the acting session, and finishing twice appends nothing (A2)', () => {
     const start = decideStartSubagent({ subagentId: 'subagent_x', sessionId: S, kind: 'explore', rootTask: 'task_a' }, tasks([started, created('task_a')]));
-    expect(start.events).toEqual([{ type: 'subagent.started', stream: 'subagent/subagent_x', data: { subagent_id: 'subagent_x', session_id: S, kind: 'explore', root_task_id: 'task_a' } }]);
+    expect(start.events).toEqual([
+      { type: 'subagent.started', stream: 'subagent/subagent_x', data: { subagent_id: 'subagent_x', session_id: S, kind: 'explore', root_task_id: 'task_a' } },
+    ]);
     const startedFact: Fact = { type: 'subagent.started', stream: 'subagent/subagent_x', data: start.events[0]!.data };
     const finished: Fact = { type: 'subagent.finished', stream: 'subagent/subagent_x', data: { subagent_id: 'subagent_x' } };
-    expect(decideFinishSubagent({ subagentId: 'subagent_x' }, tasks([started, created('task_a'), startedFact]))?.expected).toEqual({ 'subagent/subagent_x': 1 });
+    expect(decideFinishSubagent({ subagentId: 'subagent_x' }, tasks([started, created('task_a'), startedFact]))?.expected).toEqual({
+      'subagent/subagent_x': 1,
+    });
     expect(decideFinishSubagent({ subagentId: 'subagent_x' }, tasks([started, created('task_a'), startedFact, finished]))).toBeNull();
   });
 });

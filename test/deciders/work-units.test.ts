@@ -8,8 +8,16 @@ const WU = 'WU-1';
 const stream = `wu/${WU}`;
 const defaults = { claimMode: 'worktree' as const, worktreesDir: 'worktrees' };
 const defined: Fact = { type: 'wu.defined', stream, data: { wu_id: WU, title: 'One', lane: 'Core API', dependencies: [], code_paths: [] } };
-const session = (id: string, ttl = 3600): Fact => ({ type: 'session.started', stream: `session/${id}`, data: { session_id: id, display_name: id, ttl_seconds: ttl } });
-const claimedBy = (id: string | null): Fact => ({ type: 'wu.claimed', stream, data: { wu_id: WU, session_id: id, mode: 'worktree', worktree_path: 'worktrees/core-api-wu-1', branch: 'lane/core-api/wu-1', takeover_from: null } });
+const session = (id: string, ttl = 3600): Fact => ({
+  type: 'session.started',
+  stream: `session/${id}`,
+  data: { session_id: id, display_name: id, ttl_seconds: ttl },
+});
+const claimedBy = (id: string | null): Fact => ({
+  type: 'wu.claimed',
+  stream,
+  data: { wu_id: WU, session_id: id, mode: 'worktree', worktree_path: 'worktrees/core-api-wu-1', branch: 'lane/core-api/wu-1', takeover_from: null },
+});
 const state = (facts: Fact[]): WuCommandState => ({ fold: given(workUnitsStateProjection, facts), version: versionOf(facts, stream) });
 const at = (minutes: number) => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
 
@@ -17,23 +25,41 @@ describe('wu claim', () => {
   it('given a ready WU, claims it in a worktree named after its lane, at the stream version read', () => {
     const decision = decideClaim({ wuId: WU, session: 'session_a', now: at(5), defaults }, state([defined]));
     expect(decision.events).toEqual([
-      { type: 'wu.claimed', stream, data: { wu_id: WU, session_id: 'session_a', mode: 'worktree', worktree_path: 'worktrees/core-api-wu-1', branch: 'lane/core-api/wu-1', takeover_from: null } },
+      {
+        type: 'wu.claimed',
+        stream,
+        data: {
+          wu_id: WU,
+          session_id: 'session_a',
+          mode: 'worktree',
+          worktree_path: 'worktrees/core-api-wu-1',
+          branch: 'lane/core-api/wu-1',
+          takeover_from: null,
+        },
+      },
     ]);
     expect(decision.expected).toEqual({ [stream]: 1 });
     expect(decision.outcome.yaml_status).toBe('in_progress');
   });
 
   it("the claimant's own repeat appends nothing", () => {
-    expect(decideClaim({ wuId: WU, session: 'session_a', now: at(5), defaults }, state([session('session_a'), defined, claimedBy('session_a')])).events).toEqual([]);
+    expect(
+      decideClaim({ wuId: WU, session: 'session_a', now: at(5), defaults }, state([session('session_a'), defined, claimedBy('session_a')])).events,
+    ).toEqual([]);
   });
 
   it('a live claimant keeps the WU: ALREADY_CLAIMED', () => {
-    const refusal = refusalOf(() => decideClaim({ wuId: WU, session: 'session_b', now: at(10), defaults }, state([session('session_a'), defined, claimedBy('session_a')])));
+    const refusal = refusalOf(() =>
+      decideClaim({ wuId: WU, session: 'session_b', now: at(10), defaults }, state([session('session_a'), defined, claimedBy('session_a')])),
+    );
     expect(refusal).toEqual({ code: 'ALREADY_CLAIMED', message: `${WU} is claimed by live session session_a` });
   });
 
-  it("a claimant past its TTL is taken over, and the claim names it", () => {
-    const decision = decideClaim({ wuId: WU, session: 'session_b', now: at(200), defaults }, state([session('session_a', 60), defined, claimedBy('session_a')]));
+  it('a claimant past its TTL is taken over, and the claim names it', () => {
+    const decision = decideClaim(
+      { wuId: WU, session: 'session_b', now: at(200), defaults },
+      state([session('session_a', 60), defined, claimedBy('session_a')]),
+    );
     expect(decision.events[0]!.data['takeover_from']).toBe('session_a');
   });
 
@@ -70,11 +96,19 @@ describe('wu checkpoint, return, block, unblock, release', () => {
   it("releasing somebody else's claim needs a reason", () => {
     const refusal = refusalOf(() => decideRelease({ wuId: WU, session: 'session_b', now: at(9) }, state(claimed)));
     expect(refusal).toEqual({ code: 'INVALID_INPUT', message: 'reason: required when the actor is not the claimant (session_a)' });
-    expect(decideRelease({ wuId: WU, session: 'session_a', now: at(9) }, state(claimed)).events[0]!.data).toEqual({ wu_id: WU, reason: null, previous_claimant: 'session_a' });
+    expect(decideRelease({ wuId: WU, session: 'session_a', now: at(9) }, state(claimed)).events[0]!.data).toEqual({
+      wu_id: WU,
+      reason: null,
+      previous_claimant: 'session_a',
+    });
   });
 
   it('a done WU refuses every lifecycle command as terminal', () => {
-    const stamped: Fact = { type: 'wu.stamped', stream, data: { wu_id: WU, title: 'One', completed_date: '2026-06-01', stamp_path: '.baton/stamps/WU-1.done' } };
+    const stamped: Fact = {
+      type: 'wu.stamped',
+      stream,
+      data: { wu_id: WU, title: 'One', completed_date: '2026-06-01', stamp_path: '.baton/stamps/WU-1.done' },
+    };
     const done = state([...claimed, stamped]);
     for (const decide of [
       () => decideClaim({ wuId: WU, session: 'session_a', now: at(9), defaults }, done),

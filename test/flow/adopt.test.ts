@@ -178,10 +178,29 @@ function comparable(env: FlowStatusEnvelope): unknown {
   const gates = Object.fromEntries(Object.entries(f.gates).map(([p, g]) => [p, { status: g.status, agent: g.agent, message: g.message }]));
   const group = f.parallel_groups?.review_verification;
   return {
-    variant: f.variant, status: f.status, active: f.active, current_phase: f.current_phase, ended_in_phase: f.ended_in_phase, iteration: f.iteration,
-    max_iterations: f.max_iterations, next_phase: f.next_phase, abort_reason: f.abort_reason, task: f.task, mode: f.mode, team_available: f.team_available,
-    deep_dive: { available: f.deep_dive.available, using: f.deep_dive.using, scope: f.deep_dive.scope }, gates, fields: f.fields,
-    group: group === undefined ? null : { status: group.status, review: { status: group.review.status, result: group.review.result }, verification: { status: group.verification.status, result: group.verification.result } },
+    variant: f.variant,
+    status: f.status,
+    active: f.active,
+    current_phase: f.current_phase,
+    ended_in_phase: f.ended_in_phase,
+    iteration: f.iteration,
+    max_iterations: f.max_iterations,
+    next_phase: f.next_phase,
+    abort_reason: f.abort_reason,
+    task: f.task,
+    mode: f.mode,
+    team_available: f.team_available,
+    deep_dive: { available: f.deep_dive.available, using: f.deep_dive.using, scope: f.deep_dive.scope },
+    gates,
+    fields: f.fields,
+    group:
+      group === undefined
+        ? null
+        : {
+            status: group.status,
+            review: { status: group.review.status, result: group.review.result },
+            verification: { status: group.verification.status, result: group.verification.result },
+          },
     last_merge: f.last_merge,
   };
 }
@@ -198,7 +217,9 @@ describe('baton flow adopt', () => {
     // Next to an unrecorded run, status says how to take it over; init refuses to move it away.
     const hint = status(await adopted.f(['status']));
     expect(hint.flow).toBeNull();
-    expect(hint.warnings).toEqual([`${O} holds an Agent Flow run (phase: implementation) that Baton has not recorded; take it over with: baton flow adopt --file ${O}`]);
+    expect(hint.warnings).toEqual([
+      `${O} holds an Agent Flow run (phase: implementation) that Baton has not recorded; take it over with: baton flow adopt --file ${O}`,
+    ]);
     await expectRefused(adopted, () => adopted.f(['init', 'other']), 'FLOW_ACTIVE', /baton flow adopt/);
 
     const a = status(await adopted.f(['adopt'], { at: '10:50' }));
@@ -212,7 +233,9 @@ describe('baton flow adopt', () => {
     status(await baton.f(['init', 'Add', 'user', 'authentication', 'with', 'JWT', 'tokens'], { at: '10:30' }));
     status(await baton.f(['update', '--set-task-complexity', 'complex', '--set-codex-divergence-rounds', '1', '--set-intent-goal', 'ship login']));
     status(await baton.f(['update', '--phase', 'planning', '--gate-result', 'passed', '--agent', 'Riko', '--message', 'Exploration complete']));
-    const b = status(await baton.f(['update', '--phase', 'implementation', '--gate-result', 'passed', '--agent', 'Senku', '--message', 'Plan created with 5 steps']));
+    const b = status(
+      await baton.f(['update', '--phase', 'implementation', '--gate-result', 'passed', '--agent', 'Senku', '--message', 'Plan created with 5 steps']),
+    );
     expect(comparable(a)).toEqual(comparable(b));
 
     const steps = [
@@ -238,7 +261,9 @@ describe('baton flow adopt', () => {
     status(await baton.f(['init', '--team', 'Add', 'user', 'authentication', 'with', 'JWT', 'tokens'], { at: '10:30', env }));
     await runTo(baton, 'review_verification', 'team');
     await baton.f(['update', '--parallel-group', 'review_verification', '--teammate', 'verification', '--gate-result', 'in_progress']);
-    const b = status(await baton.f(['update', '--parallel-group', 'review_verification', '--teammate', 'review', '--gate-result', 'passed', '--message', 'APPROVED']));
+    const b = status(
+      await baton.f(['update', '--parallel-group', 'review_verification', '--teammate', 'review', '--gate-result', 'passed', '--message', 'APPROVED']),
+    );
     const gatesOnly = (e: FlowStatusEnvelope): unknown => {
       const c = comparable(e) as { gates: Record<string, { status: string }>; deep_dive: unknown };
       // Agent and message are not part of the team file's gates (§7.3), so an adopted team run has the phase's own.
@@ -262,7 +287,12 @@ describe('baton flow adopt', () => {
 
     // The deep dive came over too: complete, its sections and the section Baton does not own.
     const dd = adopted.read(DD);
-    expect(adopted.front(DD)).toMatchObject({ phase: 'complete', scope: 'full', agent_count: 5, phases: { parallel_exploration: { agents_spawned: 5, agents_completed: 5 } } });
+    expect(adopted.front(DD)).toMatchObject({
+      phase: 'complete',
+      scope: 'full',
+      agent_count: 5,
+      phases: { parallel_exploration: { agents_spawned: 5, agents_completed: 5 } },
+    });
     expect(dd).toContain('- **Tech stack**: TypeScript, Node.js');
     expect(dd).toContain('### Naming\n- Files: kebab-case');
     expect(dd).toContain('## Team Notes\n\nAsk Ana before touching billing.\n');

@@ -13,8 +13,22 @@ describe('Agent Flow commands on flow update', () => {
     status(await w.f(['init', 'x'], { at: '10:30' }));
     const front = w.front(O);
     expect(Object.keys(front)).toEqual([
-      'active', 'current_phase', 'iteration', 'max_iterations', 'codex_divergence_rounds', 'started_at', 'task', 'task_complexity', 'report_requested', 'intent',
-      'deep_dive', 'graph', 'personal_kb', 'codex', 'agentsview', 'gates',
+      'active',
+      'current_phase',
+      'iteration',
+      'max_iterations',
+      'codex_divergence_rounds',
+      'started_at',
+      'task',
+      'task_complexity',
+      'report_requested',
+      'intent',
+      'deep_dive',
+      'graph',
+      'personal_kb',
+      'codex',
+      'agentsview',
+      'gates',
     ]);
     expect(front).toMatchObject(AGENT_FLOW_DEFAULT_KEYS);
     expect(w.body(O).split('\n')).not.toContain('---');
@@ -27,14 +41,33 @@ describe('Agent Flow commands on flow update', () => {
     const s = status(
       await w.f(
         [
-          'update', '--set-task-complexity', 'complex', '--set-report-requested', 'true', '--set-codex-divergence-rounds', '3',
-          '--set-intent-goal', 'ship login', '--set-intent-description', 'JWT "auth"', '--set-intent-actions', 'a\nb',
-          '--set-intent-constraints', 'no new deps', '--set-intent-assumptions', 'Node 20',
+          'update',
+          '--set-task-complexity',
+          'complex',
+          '--set-report-requested',
+          'true',
+          '--set-codex-divergence-rounds',
+          '3',
+          '--set-intent-goal',
+          'ship login',
+          '--set-intent-description',
+          'JWT "auth"',
+          '--set-intent-actions',
+          'a\nb',
+          '--set-intent-constraints',
+          'no new deps',
+          '--set-intent-assumptions',
+          'Node 20',
         ],
         { at: '10:31' },
       ),
     );
-    expect(w.events().slice(before).map((e) => e.type)).toEqual(['flow.fields_set']);
+    expect(
+      w
+        .events()
+        .slice(before)
+        .map((e) => e.type),
+    ).toEqual(['flow.fields_set']);
     expect(s.flow?.current_phase).toBe('exploration');
     const front = w.front(O);
     expect([front['task_complexity'], front['report_requested'], front['codex_divergence_rounds']]).toEqual(['complex', true, 3]);
@@ -44,7 +77,12 @@ describe('Agent Flow commands on flow update', () => {
     // Set along with a gate result: both land in one batch.
     const mark = w.events().length;
     status(await w.f(['update', '--gate-result', 'passed', '--agent', 'Riko', '--set-task-complexity', 'trivial'], { at: '10:32' }));
-    expect(w.events().slice(mark).map((e) => e.type)).toEqual(['flow.fields_set', 'flow.gate_recorded']);
+    expect(
+      w
+        .events()
+        .slice(mark)
+        .map((e) => e.type),
+    ).toEqual(['flow.fields_set', 'flow.gate_recorded']);
   });
 
   it('--gate-result skipped lets the flow move on; any agent name is accepted and kept', async () => {
@@ -57,7 +95,12 @@ describe('Agent Flow commands on flow update', () => {
     expect(c.flow?.gates.planning).toMatchObject({ status: 'failed', agent: 'Codex', message: 'divergence' });
     expect((w.front(O)['gates'] as Record<string, { agent: string }>)['planning']!.agent).toBe('Codex');
     // Baton's own six keep their phase rule.
-    await expectRefused(w, () => w.f(['update', '--gate-result', 'passed', '--agent', 'Loid']), 'ILLEGAL_TRANSITION', /^Agent 'Loid' cannot record the planning gate/);
+    await expectRefused(
+      w,
+      () => w.f(['update', '--gate-result', 'passed', '--agent', 'Loid']),
+      'ILLEGAL_TRANSITION',
+      /^Agent 'Loid' cannot record the planning gate/,
+    );
   });
 
   it('the documented abort, --complete --message "Aborted: …" mid-flow, ends the flow as aborted with gates left as they were', async () => {
@@ -81,7 +124,12 @@ describe('Agent Flow commands on flow update', () => {
     await expectRefused(w, () => w.f(['update', '--set-task-complexity', 'huge']), 'INVALID_INPUT', /^Invalid --set-task-complexity value: 'huge'/);
     await expectRefused(w, () => w.f(['update', '--set-report-requested', 'yes']), 'INVALID_INPUT', /^Invalid --set-report-requested value: 'yes'/);
     await expectRefused(w, () => w.f(['update', '--set-codex-divergence-rounds', '-1']), 'INVALID_INPUT', /^Invalid --set-codex-divergence-rounds value/);
-    await expectRefused(w, () => w.f(['update', '--gate-result', 'passed', '--set-codex-divergence-rounds', 'two']), 'INVALID_INPUT', /--set-codex-divergence-rounds/);
+    await expectRefused(
+      w,
+      () => w.f(['update', '--gate-result', 'passed', '--set-codex-divergence-rounds', 'two']),
+      'INVALID_INPUT',
+      /--set-codex-divergence-rounds/,
+    );
     await expectRefused(w, () => w.f(['update', '--gate-result', 'passed', '--agent', 'bad\nname']), 'INVALID_INPUT', /--agent/);
   });
 
@@ -93,7 +141,9 @@ describe('Agent Flow commands on flow update', () => {
     await w.f(['update', '--parallel-group', 'review_verification', '--teammate', 'review', '--gate-result', 'passed'], { at: '10:40' });
     const r = await w.f(['merge'], { at: '10:41' });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^\{"v": 1, "type": "flow_merge", "generated_at": "[^"]+", "group": "review_verification", "all_passed": false, "failed_phases": \["verification"\], "summary": "1 sub-phase\(s\) failed: verification", "recorded": false\}\n$/);
+    expect(r.stdout).toMatch(
+      /^\{"v": 1, "type": "flow_merge", "generated_at": "[^"]+", "group": "review_verification", "all_passed": false, "failed_phases": \["verification"\], "summary": "1 sub-phase\(s\) failed: verification", "recorded": false\}\n$/,
+    );
     expect(merged(r).summary).toBe('1 sub-phase(s) failed: verification');
     const summary = execFileSync('sh', ['-c', `printf '%s' "$1" | sed -n 's/.*"summary": "\\([^"]*\\)".*/\\1/p'`, 'sh', r.stdout], { encoding: 'utf8' });
     expect(summary).toBe('1 sub-phase(s) failed: verification\n');

@@ -69,7 +69,9 @@ function sedFrontmatter(w: FlowWs, file: string): Record<string, unknown> {
 
 const observedBatches = (w: FlowWs): string[][] => {
   const events = w.events();
-  return events.filter((e) => e.type === 'flow.observed').map((o) => events.filter((e) => e.seq > o.seq && e.actor === o.actor && e.at === o.at).map((e) => e.type));
+  return events
+    .filter((e) => e.type === 'flow.observed')
+    .map((o) => events.filter((e) => e.seq > o.seq && e.actor === o.actor && e.at === o.at).map((e) => e.type));
 };
 
 describe("Agent Flow's update scripts on Baton's files", () => {
@@ -103,7 +105,12 @@ describe("Agent Flow's update scripts on Baton's files", () => {
     expect(new Set(added.map((e) => e.actor))).toEqual(new Set([`file:${O}`]));
     expect(observedBatches(w)).toHaveLength(1);
     // The file is Baton's rendering again, and Baton goes on from the observed state.
-    expect(w.read(O).split('\n').filter((l) => l === '---')).toHaveLength(2);
+    expect(
+      w
+        .read(O)
+        .split('\n')
+        .filter((l) => l === '---'),
+    ).toHaveLength(2);
     status(await w.adv('implementation', 'Senku', { at: '10:32' }));
     expect(w.front(O)['current_phase']).toBe('implementation');
     expect(w.front(O)['task_complexity']).toBe('complex');
@@ -161,14 +168,22 @@ describe("Agent Flow's update scripts on Baton's files", () => {
     const s = status(await w.f(['status'], { at: '10:40' }));
     expect(s.warnings).toEqual([]);
     expect(s.flow?.parallel_groups?.review_verification.review).toMatchObject({ status: 'passed', result: 'APPROVED' });
-    expect(w.events().filter((e) => e.type === 'flow.teammate_recorded').at(-1)?.actor).toBe(`file:${TF}`);
+    expect(
+      w
+        .events()
+        .filter((e) => e.type === 'flow.teammate_recorded')
+        .at(-1)?.actor,
+    ).toBe(`file:${TF}`);
   });
 
   it('deep dive: sections another tool added are carried through compile; edits of owned sections are recorded', async () => {
     const w = await flowWorkspace();
     await w.d(['init'], { at: '10:00' });
     await w.d(['compile', '--conventions', 'Use kebab-case files'], { at: '10:01' });
-    sh(w, `printf '## Team Notes\\n\\nAsk Ana before touching billing.\\n\\n' > notes && awk '/^## Deep-Dive Log$/ { system("cat notes") } { print }' ${DD} > ${DD}.tmp && mv ${DD}.tmp ${DD}`);
+    sh(
+      w,
+      `printf '## Team Notes\\n\\nAsk Ana before touching billing.\\n\\n' > notes && awk '/^## Deep-Dive Log$/ { system("cat notes") } { print }' ${DD} > ${DD}.tmp && mv ${DD}.tmp ${DD}`,
+    );
     sh(w, `sed -i 's/^Use kebab-case files$/Use kebab-case files and ESM imports/' ${DD}`);
     const r = await w.d(['compile', '--tech-stack', 'TypeScript', '--mark-complete'], { at: '10:02' });
     expect(r.code, r.stdout + r.stderr).toBe(0);

@@ -11,7 +11,16 @@ import { errorEnvelopeOf, type CliResult } from '../helpers/cli.js';
 import { flowWorkspace, forkWorkspace, merged, status, type FlowWs } from '../helpers/flow-cli.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 import { argsFor, expectedFront, initArgs, stepTime } from './model/cli-driver.js';
-import { MAX_ITERATIONS, ModelStart, eventsFor, initialSnapshot, machineTransitions, serializeFlow, startContext, transitionsTaken } from './model/flow-model.js';
+import {
+  MAX_ITERATIONS,
+  ModelStart,
+  eventsFor,
+  initialSnapshot,
+  machineTransitions,
+  serializeFlow,
+  startContext,
+  transitionsTaken,
+} from './model/flow-model.js';
 import { buildPlan, type PlanNode } from './model/flow-plan.js';
 
 afterAll(removeTempDirs);
@@ -122,12 +131,18 @@ async function runPlan(start: ModelStart, coverage: Coverage): Promise<void> {
         const result = await slot(() => ws.run(args, { at: event.at }));
         coverage.cliCalls++;
         expect(result.code, `baton ${args.join(' ')}: ${result.stdout}${result.stderr}`).toBe(0);
-        expect(ws.events().slice(logBefore).map((e) => e.type)).toEqual(facts.map((f) => f.type));
+        expect(
+          ws
+            .events()
+            .slice(logBefore)
+            .map((e) => e.type),
+        ).toEqual(facts.map((f) => f.type));
         if (event.type === 'MERGE') {
           const mergedFact = facts.find((f) => f.type === FlowEventType.group_merged);
-          const verdict = mergedFact?.type === FlowEventType.group_merged
-            ? { all_passed: mergedFact.data.all_passed, failed_phases: mergedFact.data.failed_phases, summary: mergedFact.data.summary, recorded: true }
-            : standingVerdict(before.context);
+          const verdict =
+            mergedFact?.type === FlowEventType.group_merged
+              ? { all_passed: mergedFact.data.all_passed, failed_phases: mergedFact.data.failed_phases, summary: mergedFact.data.summary, recorded: true }
+              : standingVerdict(before.context);
           expect(merged(result)).toMatchObject(verdict);
           // `flow merge` prints the verdict; after a recorded merge the flow's state comes from
           // `flow status` (a merge that appends nothing is proven a no-op by the log and file).
@@ -159,7 +174,9 @@ async function runPlan(start: ModelStart, coverage: Coverage): Promise<void> {
         expect(REFUSAL_CODES).toContain(errorEnvelopeOf(result).code);
         expect(ws.snapshot()).toEqual(before);
       } catch (error) {
-        coverage.failures.push(`${start}: ${describePath(path)} then refused ${JSON.stringify(refusal)}\n${error instanceof Error ? error.message : String(error)}`);
+        coverage.failures.push(
+          `${start}: ${describePath(path)} then refused ${JSON.stringify(refusal)}\n${error instanceof Error ? error.message : String(error)}`,
+        );
         return;
       }
     }
@@ -179,8 +196,12 @@ it('walks every state and transition of the flow machine through the CLI', async
   expect(coverage.failures).toEqual([]);
   // Every transition of the machine's state-node graph, and every atomic or final state node.
   expect([...coverage.transitions].sort()).toEqual([...new Set(machineTransitions().values())].sort());
-  const leaves = getStateNodes(flowMachine.root).filter((n) => n.type === 'atomic' || n.type === 'final').map((n) => n.id);
+  const leaves = getStateNodes(flowMachine.root)
+    .filter((n) => n.type === 'atomic' || n.type === 'final')
+    .map((n) => n.id);
   expect([...coverage.stateNodes].sort()).toEqual([...leaves].sort());
   expect([...coverage.refusals].sort()).toEqual([...leaves].sort());
-  process.stdout.write(`flow model: ${coverage.vertices.size} vertices, ${coverage.transitions.size} transitions, ${coverage.refusals.size} refusals, ${coverage.cliCalls} CLI calls in ${Date.now() - started} ms\n`);
+  process.stdout.write(
+    `flow model: ${coverage.vertices.size} vertices, ${coverage.transitions.size} transitions, ${coverage.refusals.size} refusals, ${coverage.cliCalls} CLI calls in ${Date.now() - started} ms\n`,
+  );
 }, 300_000);

@@ -34,7 +34,16 @@ it('two concurrent flow inits: exactly one wins', async () => {
   }
   // The registry is Baton's own record: nobody can append to it by hand and unblock a second init.
   const { w } = rounds[0]!;
-  const forged = await w.run(['log', 'append', '--type', 'flow_registry.registered', '--stream', 'flow-registry/workspace', '--data', '{"flow_id":"flow_forged","variant":"team"}']);
+  const forged = await w.run([
+    'log',
+    'append',
+    '--type',
+    'flow_registry.registered',
+    '--stream',
+    'flow-registry/workspace',
+    '--data',
+    '{"flow_id":"flow_forged","variant":"team"}',
+  ]);
   expect(forged.code).toBe(2);
   expect(errorEnvelopeOf(forged).code).toBe('INVALID_INPUT');
 });

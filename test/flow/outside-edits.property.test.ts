@@ -131,8 +131,12 @@ describe('outside edits are never lost', () => {
           // The edit is read by whichever flow command comes next: a status, or an update.
           const next: Op = i % 2 === 0 ? { kind: 'editGarbage' } : { kind: 'advance' };
           const s = await command(w, next, at);
-          const observed = w.events().slice(eventsBefore).some((e) => e.type === 'flow.observed' && e.actor === `file:${O}`);
-          const keptAside = backups(w).filter((n) => readFileSync(join(w.ws, '.claude', n), 'utf8') === edited).length > 0 && backups(w).length === backupsBefore + 1;
+          const observed = w
+            .events()
+            .slice(eventsBefore)
+            .some((e) => e.type === 'flow.observed' && e.actor === `file:${O}`);
+          const keptAside =
+            backups(w).filter((n) => readFileSync(join(w.ws, '.claude', n), 'utf8') === edited).length > 0 && backups(w).length === backupsBefore + 1;
           // Never lost: recorded, or kept with a warning (the status envelope's warnings carry it).
           expect(observed || keptAside).toBe(true);
           if (legal) expect(observed).toBe(true);

@@ -110,7 +110,11 @@ async function documented() {
   expect((await w.d(['compile', '--mark-complete'], { at: '2024-01-14T15:00:00.000Z' })).code).toBe(0);
   status(await w.f(['init', 'Add', 'user', 'authentication', 'with', 'JWT', 'tokens'], { at: '10:30' }));
   status(await w.f(['update', '--phase', 'planning', '--gate-result', 'passed', '--agent', 'Riko', '--message', 'Exploration complete'], { at: '10:31' }));
-  status(await w.f(['update', '--phase', 'implementation', '--gate-result', 'passed', '--agent', 'Senku', '--message', 'Plan created with 5 steps'], { at: '10:35' }));
+  status(
+    await w.f(['update', '--phase', 'implementation', '--gate-result', 'passed', '--agent', 'Senku', '--message', 'Plan created with 5 steps'], {
+      at: '10:35',
+    }),
+  );
   return w;
 }
 
@@ -128,11 +132,22 @@ describe.concurrent('sequential flows (phase-gates.md §10)', () => {
     expect(s.flow?.status).toBe('active');
     expect(s.state_file).toBe(O);
     expect(w.front(O)).toEqual({
-      active: true, current_phase: 'exploration', iteration: 1, max_iterations: 10, started_at: '2024-01-15T10:30:00Z', task: 'Add user auth',
+      active: true,
+      current_phase: 'exploration',
+      iteration: 1,
+      max_iterations: 10,
+      started_at: '2024-01-15T10:30:00Z',
+      task: 'Add user auth',
       deep_dive: { available: false, using: false, scope: '', generated: '' },
       // Agent Flow's v1.5+ keys, with their defaults.
       ...AGENT_FLOW_DEFAULT_KEYS,
-      gates: { exploration: { status: 'in_progress', timestamp: '2024-01-15T10:30:00Z', agent: 'Riko' }, planning: { status: 'pending' }, implementation: { status: 'pending' }, review: { status: 'pending' }, verification: { status: 'pending' } },
+      gates: {
+        exploration: { status: 'in_progress', timestamp: '2024-01-15T10:30:00Z', agent: 'Riko' },
+        planning: { status: 'pending' },
+        implementation: { status: 'pending' },
+        review: { status: 'pending' },
+        verification: { status: 'pending' },
+      },
     });
     expect(w.body(O)).toContain('- Deep-Dive Context: Not available');
     expect(w.body(O)).toContain('### Phase: Exploration\n- Agent: Riko\n- Status: IN PROGRESS');
@@ -145,7 +160,11 @@ describe.concurrent('sequential flows (phase-gates.md §10)', () => {
     expect(none.code).toBe(2);
     expect(errorEnvelopeOf(none).message).toBe('No task description provided');
     expect(w.exists('.claude')).toBe(false);
-    for (const args of [['--max-iterations', 'abc', 'x'], ['--max-iterations', '0', 'x'], ['--bogus', 'x']]) {
+    for (const args of [
+      ['--max-iterations', 'abc', 'x'],
+      ['--max-iterations', '0', 'x'],
+      ['--bogus', 'x'],
+    ]) {
       await expectRefused(w, () => w.f(['init', ...args]), 'INVALID_INPUT');
     }
     expect(status(await w.f(['init', '--max-iterations', '20', 'x'])).flow?.max_iterations).toBe(20);
@@ -154,7 +173,12 @@ describe.concurrent('sequential flows (phase-gates.md §10)', () => {
 
   it('F03 — one active flow', async () => {
     const w = await started();
-    await expectRefused(w, () => w.f(['init', 'other']), 'FLOW_ACTIVE', 'A flow is already active (phase: exploration). End it with baton flow update --complete or --abort REASON first.');
+    await expectRefused(
+      w,
+      () => w.f(['init', 'other']),
+      'FLOW_ACTIVE',
+      'A flow is already active (phase: exploration). End it with baton flow update --complete or --abort REASON first.',
+    );
     expect(w.front(O)['task']).toBe('Add user auth');
     status(await w.f(['update', '--abort', 'test']));
     expect(status(await w.f(['init', 'other'])).flow?.task).toBe('other');
@@ -163,11 +187,21 @@ describe.concurrent('sequential flows (phase-gates.md §10)', () => {
   it('F04 — task escaping', async () => {
     const task = 'line one\nline "two" \\x --- # y';
     const w = await started([task]);
-    expect(w.read(O).split('\n').filter((l) => l.startsWith('task:'))).toHaveLength(1);
+    expect(
+      w
+        .read(O)
+        .split('\n')
+        .filter((l) => l.startsWith('task:')),
+    ).toHaveLength(1);
     expect(w.front(O)['task']).toBe(task);
     expect(w.body(O)).toContain('- Task: "line one\\nline \\"two\\" \\\\x --- # y"\n');
     // exactly the two fences; no body line is `---` (Agent Flow's sed ranges).
-    expect(w.read(O).split('\n').filter((l) => l === '---')).toHaveLength(2);
+    expect(
+      w
+        .read(O)
+        .split('\n')
+        .filter((l) => l === '---'),
+    ).toHaveLength(2);
   });
 
   it('F05 — update before init', async () => {
@@ -201,17 +235,37 @@ describe.concurrent('sequential flows (phase-gates.md §10)', () => {
 
   it('F08 — order enforced', async () => {
     const w = await started();
-    await expectRefused(w, () => w.adv('implementation', 'Riko'), 'ILLEGAL_TRANSITION', "Cannot move from 'exploration' to 'implementation': the next phase is 'planning'.");
-    await expectRefused(w, () => w.f(['update', '--phase', 'planning']), 'ILLEGAL_TRANSITION', "Cannot leave 'exploration': its gate is 'in_progress', not 'passed'.");
+    await expectRefused(
+      w,
+      () => w.adv('implementation', 'Riko'),
+      'ILLEGAL_TRANSITION',
+      "Cannot move from 'exploration' to 'implementation': the next phase is 'planning'.",
+    );
+    await expectRefused(
+      w,
+      () => w.f(['update', '--phase', 'planning']),
+      'ILLEGAL_TRANSITION',
+      "Cannot leave 'exploration': its gate is 'in_progress', not 'passed'.",
+    );
   });
 
   it('F09 — names validated', async () => {
     const w = await started();
-    await expectRefused(w, () => w.f(['update', '--phase', 'bogus_phase']), 'INVALID_INPUT', "Invalid --phase value: 'bogus_phase'. Allowed: exploration, planning, implementation, review, verification, complete.");
+    await expectRefused(
+      w,
+      () => w.f(['update', '--phase', 'bogus_phase']),
+      'INVALID_INPUT',
+      "Invalid --phase value: 'bogus_phase'. Allowed: exploration, planning, implementation, review, verification, complete.",
+    );
     // `skipped` and any agent name are Agent Flow commands Baton now accepts
     // (test/flow/agent-flow-commands.test.ts); `pending` and unknown words stay refused.
     for (const bad of ['weird', 'pending']) {
-      await expectRefused(w, () => w.f(['update', '--gate-result', bad]), 'INVALID_INPUT', `Invalid --gate-result value: '${bad}'. Allowed: in_progress, passed, failed, skipped.`);
+      await expectRefused(
+        w,
+        () => w.f(['update', '--gate-result', bad]),
+        'INVALID_INPUT',
+        `Invalid --gate-result value: '${bad}'. Allowed: in_progress, passed, failed, skipped.`,
+      );
     }
     status(await w.f(['update', '--gate-result', 'failed', '--agent', 'riko']));
     expect((w.front(O)['gates'] as Record<string, Record<string, unknown>>)['exploration']!['agent']).toBe('Riko');
@@ -219,7 +273,12 @@ describe.concurrent('sequential flows (phase-gates.md §10)', () => {
 
   it('F10 — who records a gate', async () => {
     const w = await started();
-    await expectRefused(w, () => w.f(['update', '--gate-result', 'passed', '--agent', 'Senku']), 'ILLEGAL_TRANSITION', "Agent 'Senku' cannot record the exploration gate (allowed: Riko, Orchestrator).");
+    await expectRefused(
+      w,
+      () => w.f(['update', '--gate-result', 'passed', '--agent', 'Senku']),
+      'ILLEGAL_TRANSITION',
+      "Agent 'Senku' cannot record the exploration gate (allowed: Riko, Orchestrator).",
+    );
     expect(status(await w.f(['update', '--gate-result', 'passed', '--agent', 'Orchestrator'])).flow?.gates.exploration?.status).toBe('passed');
   });
 
@@ -231,7 +290,9 @@ describe.concurrent('sequential flows (phase-gates.md §10)', () => {
     status(await w.f(['update', '--gate-result', 'in_progress'], { at: '10:41' }));
     s = status(await w.adv('review', 'Loid', { at: '10:42' }));
     expect(s.flow?.gates.review?.status).toBe('in_progress');
-    expect(w.body(O)).toContain('### Phase: Implementation\n- Agent: Loid\n- Status: PASSED\n- Timestamp: 2024-01-15T10:42:00Z\n- Earlier: FAILED at 2024-01-15T10:40:00Z: build broken\n');
+    expect(w.body(O)).toContain(
+      '### Phase: Implementation\n- Agent: Loid\n- Status: PASSED\n- Timestamp: 2024-01-15T10:42:00Z\n- Earlier: FAILED at 2024-01-15T10:40:00Z: build broken\n',
+    );
   });
 
   it('F12, F13 — review failure loops; follow-up calls are harmless', async () => {
@@ -252,14 +313,24 @@ describe.concurrent('sequential flows (phase-gates.md §10)', () => {
     // F13
     await expectUnchanged(w, () => w.f(['update', '--iteration', '2']));
     await expectUnchanged(w, () => w.f(['update', '--phase', 'implementation']));
-    await expectRefused(w, () => w.f(['update', '--iteration', '5']), 'ILLEGAL_TRANSITION', 'Iteration is managed by Baton: it is 2 (it advances when review or verification fails).');
+    await expectRefused(
+      w,
+      () => w.f(['update', '--iteration', '5']),
+      'ILLEGAL_TRANSITION',
+      'Iteration is managed by Baton: it is 2 (it advances when review or verification fails).',
+    );
   });
 
   it('F14 — verification failure loops', async () => {
     const w = await started();
     await runTo(w, 'verification');
     let s = status(await w.f(['update', '--gate-result', 'failed', '--agent', 'Alphonse', '--message', '3 tests failing']));
-    expect([s.flow?.current_phase, s.flow?.iteration, s.flow?.gates.verification?.status, s.flow?.gates.review?.status]).toEqual(['implementation', 2, 'failed', 'passed']);
+    expect([s.flow?.current_phase, s.flow?.iteration, s.flow?.gates.verification?.status, s.flow?.gates.review?.status]).toEqual([
+      'implementation',
+      2,
+      'failed',
+      'passed',
+    ]);
     s = status(await w.adv('review', 'Loid'));
     expect([s.flow?.gates.review?.status, s.flow?.gates.verification?.status]).toEqual(['in_progress', 'failed']);
   });
@@ -286,12 +357,20 @@ describe.concurrent('sequential flows (phase-gates.md §10)', () => {
   it('F17 — completion', async () => {
     const w = await started();
     await runTo(w, 'verification');
-    const s = status(await w.f(['update', '--phase', 'complete', '--gate-result', 'passed', '--agent', 'Alphonse', '--message', 'All tests pass'], { at: '11:00' }));
+    const s = status(
+      await w.f(['update', '--phase', 'complete', '--gate-result', 'passed', '--agent', 'Alphonse', '--message', 'All tests pass'], { at: '11:00' }),
+    );
     expect(s.flow?.status).toBe('complete');
     const front = w.front(O);
     expect(front).toMatchObject({ active: false, current_phase: 'complete', outcome: 'complete' });
     expect(front).not.toHaveProperty('abort_reason');
-    expect(Object.values(front['gates'] as Record<string, { status: string }>).map((g) => g.status)).toEqual(['passed', 'passed', 'passed', 'passed', 'passed']);
+    expect(Object.values(front['gates'] as Record<string, { status: string }>).map((g) => g.status)).toEqual([
+      'passed',
+      'passed',
+      'passed',
+      'passed',
+      'passed',
+    ]);
     expect(w.body(O)).toMatch(/### Orchestration Complete\n[^#]*$/);
     await expectUnchanged(w, () => w.f(['update', '--complete', '--agent', 'Orchestrator', '--message', 'All phases completed successfully']));
     await expectRefused(w, () => w.adv('review', 'Lawliet'), 'FLOW_ENDED');

@@ -21,8 +21,17 @@ async function documentedTeam(): Promise<FlowWs> {
   status(await w.adv('planning', 'Riko', { at: '10:31' }));
   status(await w.adv('implementation', 'Senku', { at: '10:35' }));
   status(await w.adv('review_verification', 'Loid', { at: '10:44' }));
-  status(await w.f(['update', '--parallel-group', 'review_verification', '--teammate', 'verification', '--gate-result', 'in_progress', '--agent', 'Alphonse'], { at: '10:45:15' }));
-  status(await w.f(['update', '--parallel-group', 'review_verification', '--teammate', 'review', '--gate-result', 'passed', '--agent', 'Lawliet', '--message', 'APPROVED'], { at: '10:46:30' }));
+  status(
+    await w.f(['update', '--parallel-group', 'review_verification', '--teammate', 'verification', '--gate-result', 'in_progress', '--agent', 'Alphonse'], {
+      at: '10:45:15',
+    }),
+  );
+  status(
+    await w.f(
+      ['update', '--parallel-group', 'review_verification', '--teammate', 'review', '--gate-result', 'passed', '--agent', 'Lawliet', '--message', 'APPROVED'],
+      { at: '10:46:30' },
+    ),
+  );
   return w;
 }
 
@@ -46,14 +55,20 @@ describe.concurrent('team flows (phase-gates.md §10)', () => {
     expect(front).toMatchObject({ mode: 'team', team_available: true });
     expect(front['parallel_groups']).toEqual({
       review_verification: {
-        status: 'pending', started_at: '', completed_at: '',
+        status: 'pending',
+        started_at: '',
+        completed_at: '',
         review: { status: 'pending', agent: 'Lawliet', timestamp: '', result: '' },
         verification: { status: 'pending', agent: 'Alphonse', timestamp: '', result: '' },
       },
     });
     expect(front['gates']).toEqual({
-      exploration: { status: 'in_progress', timestamp: '2024-01-15T10:30:00Z' }, planning: { status: 'pending' }, implementation: { status: 'pending' },
-      review_verification: { status: 'pending' }, review: { status: 'pending' }, verification: { status: 'pending' },
+      exploration: { status: 'in_progress', timestamp: '2024-01-15T10:30:00Z' },
+      planning: { status: 'pending' },
+      implementation: { status: 'pending' },
+      review_verification: { status: 'pending' },
+      review: { status: 'pending' },
+      verification: { status: 'pending' },
     });
     expect(w.body(TF).startsWith('## Team Orchestration Log')).toBe(true);
     expect(w.body(TF)).toContain('- Mode: team\n- Team Available: true\n');
@@ -61,7 +76,12 @@ describe.concurrent('team flows (phase-gates.md §10)', () => {
   });
 
   it('F22 — team availability', async () => {
-    for (const [env, args] of [[{}, ['--team']], [{ CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: 'true' }, ['--team']], [TEAMS, ['--team', '--force-sequential']], [TEAMS, ['--force-sequential']]] as const) {
+    for (const [env, args] of [
+      [{}, ['--team']],
+      [{ CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: 'true' }, ['--team']],
+      [TEAMS, ['--team', '--force-sequential']],
+      [TEAMS, ['--force-sequential']],
+    ] as const) {
       const w = await flowWorkspace();
       const s = status(await w.f(['init', ...args, 'x'], { env }));
       expect([s.flow?.mode, s.flow?.team_available, s.flow?.variant]).toEqual(['sequential', false, 'team']);
@@ -77,20 +97,40 @@ describe.concurrent('team flows (phase-gates.md §10)', () => {
     const group = grep(['parallel_groups:', '-A15'], tf);
     expect(group).toContain('      result: "APPROVED"\n');
     expect(group).toContain('      result: ""\n');
-    expect(grep(['-A4', 'review:'], tf)).toContain('    review:\n      status: "passed"\n      agent: "Lawliet"\n      timestamp: "2024-01-15T10:46:30Z"\n      result: "APPROVED"\n');
+    expect(grep(['-A4', 'review:'], tf)).toContain(
+      '    review:\n      status: "passed"\n      agent: "Lawliet"\n      timestamp: "2024-01-15T10:46:30Z"\n      result: "APPROVED"\n',
+    );
   });
 
   it('F24, F25 — the group starts on entry; team phase names', async () => {
     const w = await flowWorkspace();
     status(await w.f(['init', '--team', 'x'], { at: '10:30', env: TEAMS }));
     await runTo(w, 'implementation', 'team');
-    await expectRefused(w, () => w.f(['update', '--phase', 'review', '--gate-result', 'passed']), 'INVALID_INPUT', "Invalid --phase value: 'review'. Allowed: exploration, planning, implementation, review_verification, complete.");
+    await expectRefused(
+      w,
+      () => w.f(['update', '--phase', 'review', '--gate-result', 'passed']),
+      'INVALID_INPUT',
+      "Invalid --phase value: 'review'. Allowed: exploration, planning, implementation, review_verification, complete.",
+    );
     const before = w.events().length;
     const s = status(await w.adv('review_verification', 'Loid', { at: '10:44' }));
-    expect(s.flow?.parallel_groups?.review_verification).toMatchObject({ status: 'in_progress', started_at: '2024-01-15T10:44:00.000Z', completed_at: null, review: { status: 'pending' }, verification: { status: 'pending' } });
+    expect(s.flow?.parallel_groups?.review_verification).toMatchObject({
+      status: 'in_progress',
+      started_at: '2024-01-15T10:44:00.000Z',
+      completed_at: null,
+      review: { status: 'pending' },
+      verification: { status: 'pending' },
+    });
     expect(s.flow?.gates.review_verification).toMatchObject({ status: 'in_progress', timestamp: '2024-01-15T10:44:00.000Z' });
-    expect(w.events().slice(before).map((e) => e.type)).toEqual(['flow.gate_recorded', 'flow.phase_changed', 'flow.group_started']);
-    await expectUnchanged(w, () => w.f(['update', '--parallel-group', 'review_verification', '--gate-result', 'in_progress', '--message', 'Starting parallel review and verification']));
+    expect(
+      w
+        .events()
+        .slice(before)
+        .map((e) => e.type),
+    ).toEqual(['flow.gate_recorded', 'flow.phase_changed', 'flow.group_started']);
+    await expectUnchanged(w, () =>
+      w.f(['update', '--parallel-group', 'review_verification', '--gate-result', 'in_progress', '--message', 'Starting parallel review and verification']),
+    );
   });
 
   it('F26, F27, F28, F29 — teammate results, rules and the provisional merge', async () => {
@@ -107,8 +147,20 @@ describe.concurrent('team flows (phase-gates.md §10)', () => {
     await expectRefused(w, () => teammate(w, 'review', 'failed'), 'ILLEGAL_TRANSITION', "The review teammate already reported 'passed' in this iteration.");
     status(await teammate(w, 'verification', 'in_progress'));
     const m = merged(await expectUnchanged(w, () => w.f(['merge'])));
-    expect(m).toMatchObject({ type: 'flow_merge', group: 'review_verification', all_passed: false, failed_phases: ['verification'], summary: '1 sub-phase(s) failed: verification', recorded: false });
-    await expectRefused(w, () => w.f(['update', '--gate-result', 'passed']), 'ILLEGAL_TRANSITION', "The group's verdict comes from the merge: run baton flow merge.");
+    expect(m).toMatchObject({
+      type: 'flow_merge',
+      group: 'review_verification',
+      all_passed: false,
+      failed_phases: ['verification'],
+      summary: '1 sub-phase(s) failed: verification',
+      recorded: false,
+    });
+    await expectRefused(
+      w,
+      () => w.f(['update', '--gate-result', 'passed']),
+      'ILLEGAL_TRANSITION',
+      "The group's verdict comes from the merge: run baton flow merge.",
+    );
   });
 
   it('F30 — passing merge persisted', async () => {
@@ -129,10 +181,20 @@ describe.concurrent('team flows (phase-gates.md §10)', () => {
     status(await teammate(w, 'review', 'passed'));
     status(await teammate(w, 'verification', 'failed', ['--message', '3 tests failing']));
     const s = status(await w.f(['update', '--parallel-group', 'review_verification', '--merge-parallel']));
-    expect([s.flow?.parallel_groups?.review_verification.status, s.flow?.gates.review_verification?.status, s.flow?.current_phase, s.flow?.iteration]).toEqual(['failed', 'failed', 'implementation', 2]);
+    expect([s.flow?.parallel_groups?.review_verification.status, s.flow?.gates.review_verification?.status, s.flow?.current_phase, s.flow?.iteration]).toEqual([
+      'failed',
+      'failed',
+      'implementation',
+      2,
+    ]);
     expect(s.flow?.parallel_groups?.review_verification.completed_at).not.toBeNull();
     const again = status(await w.adv('review_verification', 'Loid', { at: '11:10' }));
-    expect(again.flow?.parallel_groups?.review_verification).toMatchObject({ started_at: '2024-01-15T11:10:00.000Z', completed_at: null, review: { status: 'pending' }, verification: { status: 'pending' } });
+    expect(again.flow?.parallel_groups?.review_verification).toMatchObject({
+      started_at: '2024-01-15T11:10:00.000Z',
+      completed_at: null,
+      review: { status: 'pending' },
+      verification: { status: 'pending' },
+    });
     const m = merged(await w.f(['merge']));
     expect([m.failed_phases, m.recorded]).toEqual([['review', 'verification'], false]);
   });
@@ -175,11 +237,30 @@ describe.concurrent('team flows (phase-gates.md §10)', () => {
     const message = 'FAILED: "auth.test.ts"\nline 2: x\\y';
     status(await teammate(w, 'verification', 'failed', ['--message', message]));
     const front = w.front(TF);
-    expect(((front['parallel_groups'] as Record<string, Record<string, Record<string, unknown>>>)['review_verification']!['verification']!)['result']).toBe(message);
+    expect((front['parallel_groups'] as Record<string, Record<string, Record<string, unknown>>>)['review_verification']!['verification']!['result']).toBe(
+      message,
+    );
     // Agent Flow's v1.5+ keys in its order around the documented ones.
     expect(Object.keys(front)).toEqual([
-      'active', 'current_phase', 'iteration', 'max_iterations', 'codex_divergence_rounds', 'started_at', 'task', 'task_complexity', 'report_requested', 'intent',
-      'mode', 'team_available', 'deep_dive', 'graph', 'personal_kb', 'codex', 'agentsview', 'parallel_groups', 'gates',
+      'active',
+      'current_phase',
+      'iteration',
+      'max_iterations',
+      'codex_divergence_rounds',
+      'started_at',
+      'task',
+      'task_complexity',
+      'report_requested',
+      'intent',
+      'mode',
+      'team_available',
+      'deep_dive',
+      'graph',
+      'personal_kb',
+      'codex',
+      'agentsview',
+      'parallel_groups',
+      'gates',
     ]);
     expect(w.body(TF)).toContain('- Result: FAILED: "auth.test.ts"\\nline 2: x\\\\y\n');
   });
@@ -191,9 +272,18 @@ describe.concurrent('team flows (phase-gates.md §10)', () => {
     const s = status(await w.f(['update', '--fallback-sequential', '--message', 'TeamCreate failed'], { at: '11:00' }));
     expect([s.flow?.mode, s.flow?.team_available, s.flow?.current_phase]).toEqual(['sequential', true, 'review']);
     expect(s.flow?.gates.review).toMatchObject({ status: 'in_progress', timestamp: '2024-01-15T11:00:00.000Z' });
-    expect(s.flow?.parallel_groups?.review_verification).toMatchObject({ status: 'pending', review: { status: 'pending' }, verification: { status: 'pending' } });
+    expect(s.flow?.parallel_groups?.review_verification).toMatchObject({
+      status: 'pending',
+      review: { status: 'pending' },
+      verification: { status: 'pending' },
+    });
     expect(s.flow?.gates.review_verification?.status).toBe('pending');
-    expect(w.events().slice(before).map((e) => e.type)).toEqual(['flow.mode_changed', 'flow.phase_changed']);
+    expect(
+      w
+        .events()
+        .slice(before)
+        .map((e) => e.type),
+    ).toEqual(['flow.mode_changed', 'flow.phase_changed']);
     expect(w.body(TF)).toContain('### Mode Changed\n- From: team\n- To: sequential\n');
     expect(status(await w.adv('verification', 'Lawliet')).flow?.current_phase).toBe('verification');
     await expectRefused(w, () => w.f(['merge']), 'NOT_TEAM_MODE');

@@ -13,7 +13,7 @@ import {
   SignalReceivedEnvelope,
   SignalSentEnvelope,
   WuPrepEnvelope,
-} from '../../src/cli/envelopes-coordination.js';
+} from '../../src/app/envelopes/coordination.js';
 import { batonIn, jsonLines, type CliResult } from './cli.js';
 import { makeTempDir, storedEvents } from './workspace.js';
 import { secondsAfter } from './scenario-clock.js';
@@ -166,14 +166,44 @@ export class Workspace {
 
   /** An initiative INIT-1 with lane L1, and WUs (provisional event shapes until the WU issue lands). */
   async withWus(...wus: string[]): Promise<void> {
-    await this.ok(['log', 'append', '--type', 'initiative.created', '--stream', 'initiative/INIT-1', '--data', JSON.stringify({ initiative: 'INIT-1', title: 'One', slug: null, lanes: ['L1'] })]);
+    await this.ok([
+      'log',
+      'append',
+      '--type',
+      'initiative.created',
+      '--stream',
+      'initiative/INIT-1',
+      '--data',
+      JSON.stringify({ initiative: 'INIT-1', title: 'One', slug: null, lanes: ['L1'] }),
+    ]);
     for (const wu of wus) {
-      await this.ok(['log', 'append', '--type', 'wu.defined', '--stream', `wu/${wu}`, '--data', JSON.stringify({ wu_id: wu, initiative: 'INIT-1', lane: 'L1', title: wu })]);
+      await this.ok([
+        'log',
+        'append',
+        '--type',
+        'wu.defined',
+        '--stream',
+        `wu/${wu}`,
+        '--data',
+        JSON.stringify({ wu_id: wu, initiative: 'INIT-1', lane: 'L1', title: wu }),
+      ]);
     }
   }
 
   async claim(wu: string, session: string): Promise<void> {
-    await this.ok(['log', 'append', '--type', 'wu.claimed', '--stream', `wu/${wu}`, '--data', JSON.stringify({ wu_id: wu, session_id: session, mode: 'worktree', worktree_path: null, branch: null, takeover_from: null })], { as: session });
+    await this.ok(
+      [
+        'log',
+        'append',
+        '--type',
+        'wu.claimed',
+        '--stream',
+        `wu/${wu}`,
+        '--data',
+        JSON.stringify({ wu_id: wu, session_id: session, mode: 'worktree', worktree_path: null, branch: null, takeover_from: null }),
+      ],
+      { as: session },
+    );
   }
 }
 

@@ -24,16 +24,15 @@ export async function buildDashboardScenario(dir: string): Promise<Scenario> {
     return r.stdout;
   };
   await batonIn(dir, ['init']);
-  await workUnitsDemo(
-    demoRunnerIn(dir),
-    () => undefined,
-    dir,
-  );
+  await workUnitsDemo(demoRunnerIn(dir), () => undefined, dir);
   await step(['initiative', 'create', 'INIT-9', '--title', 'Search revamp', '--lanes', 'Core,UI,Docs'], 0);
   await step(['wu', 'create', 'WU-11', '--initiative', 'INIT-9', '--lane', 'Core', '--title', 'Index schema', '--code-paths', 'src/search/index/**'], 0);
   await step(['wu', 'create', 'WU-12', '--initiative', 'INIT-9', '--lane', 'UI', '--title', 'Search box', '--code-paths', 'src/ui/search/**'], 0);
   await step(['wu', 'create', 'WU-13', '--initiative', 'INIT-9', '--lane', 'Docs', '--title', 'Search guide', '--code-paths', 'docs/search/**'], 0);
-  await step(['wu', 'create', 'WU-14', '--initiative', 'INIT-9', '--lane', 'Core', '--title', 'Ranking', '--deps', 'WU-11', '--code-paths', 'src/search/rank/**'], 1);
+  await step(
+    ['wu', 'create', 'WU-14', '--initiative', 'INIT-9', '--lane', 'Core', '--title', 'Ranking', '--deps', 'WU-11', '--code-paths', 'src/search/rank/**'],
+    1,
+  );
   await step(['wu', 'create', 'WU-15', '--initiative', 'INIT-9', '--lane', 'UI', '--title', 'Results page', '--deps', 'WU-12,WU-14'], 1);
   await step(['wu', 'create', 'WU-16', '--initiative', 'INIT-9', '--lane', 'Docs', '--title', 'Ranking notes', '--deps', 'WU-14'], 1);
   await step(['orchestrate', 'run', 'INIT-9', '--client', 'codex'], 2);
@@ -48,6 +47,20 @@ export async function buildDashboardScenario(dir: string): Promise<Scenario> {
   await step(['--session', ui, 'wu', 'return', 'WU-12', '--note', 'box and keyboard shortcuts done'], 14);
   await step(['flow', 'init', 'Add', 'search', 'ranking'], 6);
   await step(['flow', 'update', '--phase', 'planning', '--gate-result', 'passed', '--agent', 'Riko', '--message', 'Found the index code'], 7);
-  await step(['--session', core, 'mem', 'signal', 'Index schema: one document per page, or per section?', '--to', 'claude:search-ui', '--intent', 'PROPOSE', '--requires-ack'], 15);
+  await step(
+    [
+      '--session',
+      core,
+      'mem',
+      'signal',
+      'Index schema: one document per page, or per section?',
+      '--to',
+      'claude:search-ui',
+      '--intent',
+      'PROPOSE',
+      '--requires-ack',
+    ],
+    15,
+  );
   return { dir, sessions: { core, ui, docs }, now: at(20) };
 }

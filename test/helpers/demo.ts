@@ -24,14 +24,13 @@ export function demoRunnerIn(dir: string): BatonRun {
  * `baton demo` does, and returns every command it showed, in order. The caller removes the
  * temporary workspace (removeTempDirs).
  */
-export async function runDemo(tempPrefix: string, demo: (baton: BatonRun, show: Show, dir: string) => Promise<void>): Promise<{ dir: string; shown: ShownCommand[] }> {
+export async function runDemo(
+  tempPrefix: string,
+  demo: (baton: BatonRun, show: Show, dir: string) => Promise<void>,
+): Promise<{ dir: string; shown: ShownCommand[] }> {
   const dir = makeTempDir(tempPrefix);
   await batonIn(dir, ['init']);
   const shown: ShownCommand[] = [];
-  await demo(
-    demoRunnerIn(dir),
-    (cmd, r) => shown.push({ cmd, code: r.code, stdout: r.stdout }),
-    dir,
-  );
+  await demo(demoRunnerIn(dir), (cmd, r) => shown.push({ cmd, code: r.code, stdout: r.stdout }), dir);
   return { dir, shown };
 }

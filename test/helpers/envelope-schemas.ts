@@ -47,7 +47,7 @@ export function envelopeProblem(value: unknown): string | undefined {
   let file: string | undefined;
   if ('generated_at' in record || record['type'] === 'error') {
     file = index.envelopes[record['type']];
-    if (file === undefined) return `an envelope of type "${record['type']}" has no published schema (src/cli/envelope-registry.ts)`;
+    if (file === undefined) return `an envelope of type "${record['type']}" has no published schema (src/app/envelopes/registry.ts)`;
   } else if ('seq' in record && 'hash' in record) {
     file = index.stored_event;
   } else {

@@ -60,7 +60,9 @@ export function forkWorkspace(w: FlowWs): FlowWs {
 /** The shorthand over an existing workspace folder. */
 export function flowWsAt(ws: string): FlowWs {
   const run = (args: string[], call: Call = {}): Promise<CliResult> =>
-    batonIn(ws, ['--json', ...args], { env: { CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: undefined, ...(call.at ? { BATON_NOW: time(call.at) } : {}), ...call.env } });
+    batonIn(ws, ['--json', ...args], {
+      env: { CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: undefined, ...(call.at ? { BATON_NOW: time(call.at) } : {}), ...call.env },
+    });
   const read = (file: string): string => readFileSync(join(ws, file), 'utf8');
   const split = (file: string): [string, string] => {
     const text = read(file);
@@ -100,8 +102,18 @@ export function deepDive(result: CliResult): DeepDiveStatusEnvelope {
   return DeepDiveStatusEnvelope.parse(last(result));
 }
 
-const SEQ_AGENTS: Record<string, string> = { exploration: 'Riko', planning: 'Senku', implementation: 'Loid', review: 'Lawliet', verification: 'Alphonse', review_verification: 'Orchestrator' };
-const ORDER = { sequential: ['exploration', 'planning', 'implementation', 'review', 'verification'], team: ['exploration', 'planning', 'implementation', 'review_verification'] };
+const SEQ_AGENTS: Record<string, string> = {
+  exploration: 'Riko',
+  planning: 'Senku',
+  implementation: 'Loid',
+  review: 'Lawliet',
+  verification: 'Alphonse',
+  review_verification: 'Orchestrator',
+};
+const ORDER = {
+  sequential: ['exploration', 'planning', 'implementation', 'review', 'verification'],
+  team: ['exploration', 'planning', 'implementation', 'review_verification'],
+};
 
 /** "Run to X": the adv calls, each with the agent of the phase being left, one minute apart from 10:31. */
 export async function runTo(w: FlowWs, target: string, mode: 'sequential' | 'team' = 'sequential', from = 'exploration', startMinute = 31): Promise<number> {

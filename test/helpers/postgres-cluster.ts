@@ -51,7 +51,8 @@ export function findPostgresBin(): string | undefined {
   return undefined;
 }
 
-const NO_BINARIES = 'no PostgreSQL server binaries found (initdb, pg_ctl under /usr/lib/postgresql/*/bin, on PATH, or in PG_BIN); install them with `apt-get install -y postgresql` (.ci/run does)';
+const NO_BINARIES =
+  'no PostgreSQL server binaries found (initdb, pg_ctl under /usr/lib/postgresql/*/bin, on PATH, or in PG_BIN); install them with `apt-get install -y postgresql` (.ci/run does)';
 
 function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
@@ -95,7 +96,7 @@ export async function startPostgresCluster(options: StartOptions = {}): Promise<
   } catch (error) {
     const log = existsSync(join(dir, 'server.log')) ? readFileSync(join(dir, 'server.log'), 'utf8') : '';
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`could not start PostgreSQL: ${(error as Error).message}\n${log}`);
+    throw new Error(`could not start PostgreSQL: ${(error as Error).message}\n${log}`, { cause: error });
   }
   const pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const url = (user: string, database: string): string => `postgres://${user}@localhost/${database}?host=${encodeURIComponent(dir)}&port=${port}`;

@@ -19,7 +19,8 @@ export async function readOutcome(workspace: string, options: JsonlStoreOptions,
   let error: ReadOutcome['error'];
   try {
     if (how === 'read') for await (const e of store.read()) seqs.push(`${e.seq}:${e.hash}:${JSON.stringify(e.data)}`);
-    else if (how === 'readChunks') for await (const chunk of store.readChunks()) for (const e of chunk) seqs.push(`${e.seq}:${e.hash}:${JSON.stringify(e.data)}`);
+    else if (how === 'readChunks')
+      for await (const chunk of store.readChunks()) for (const e of chunk) seqs.push(`${e.seq}:${e.hash}:${JSON.stringify(e.data)}`);
     else for await (const { event, line } of store.readLines()) seqs.push(`${event.seq}:${line}`);
   } catch (caught) {
     if (!isBatonError(caught)) throw caught;

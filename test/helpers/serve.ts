@@ -76,7 +76,11 @@ export interface HttpAnswer {
 }
 
 /** One request with node:http (the path is sent as given). */
-export function httpRequest(base: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<HttpAnswer> {
+export function httpRequest(
+  base: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<HttpAnswer> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const headers = { ...(options.headers ?? {}), ...(options.body !== undefined ? { 'content-length': String(Buffer.byteLength(options.body)) } : {}) };

@@ -32,7 +32,13 @@ function fixture(ws: { dir: string }, event: string, claudeSession: string, extr
 
 const TOOL_CALL = { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: 'a\nb\n' }, tool_use_id: 'toolu_01' };
 
-async function hook(ws: { dir: string }, event: string, claudeSession: string, extra: Record<string, unknown> = {}, env: Record<string, string | undefined> = {}): Promise<CliResult> {
+async function hook(
+  ws: { dir: string },
+  event: string,
+  claudeSession: string,
+  extra: Record<string, unknown> = {},
+  env: Record<string, string | undefined> = {},
+): Promise<CliResult> {
   // The hook is run as Claude Code runs it: no --dir (cwd and CLAUDE_PROJECT_DIR name the project).
   const { runBaton } = await import('../helpers/cli.js');
   return runBaton(['hook', 'claude-code', event], {
@@ -60,7 +66,10 @@ describe('baton hook claude-code: sessions, brief, signals', () => {
   it('start → brief; a signal from another session is delivered once; compact → same session, brief again', async () => {
     const ws = await workspace();
     const envFile = join(makeTempDir('claude-env-'), 'env.sh');
-    const brief = answerOf(await hook(ws, 'SessionStart', 'claude-abc', { source: 'startup', model: 'claude-sonnet' }, { CLAUDE_ENV_FILE: envFile }), 'SessionStart');
+    const brief = answerOf(
+      await hook(ws, 'SessionStart', 'claude-abc', { source: 'startup', model: 'claude-sonnet' }, { CLAUDE_ENV_FILE: envFile }),
+      'SessionStart',
+    );
     const [session] = started(ws);
     const id = String(session!.data['session_id']);
     expect(session!.data).toMatchObject({ display_name: 'Planck', client_type: 'claude-code' });
@@ -228,7 +237,10 @@ describe('baton setup claude-code', () => {
     writeFileSync(join(ws.dir, 'CLAUDE.md'), '# Project rules\n\nUse pnpm.\n');
     const first = await ws.ok(['setup', 'claude-code']);
     expect(first.json).toMatchObject({ type: 'client_setup', client: 'claude-code', changed: true, warnings: [] });
-    const settings = JSON.parse(readFileSync(settingsPath(ws.dir), 'utf8')) as { permissions: unknown; hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
+    const settings = JSON.parse(readFileSync(settingsPath(ws.dir), 'utf8')) as {
+      permissions: unknown;
+      hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
+    };
     expect(settings.permissions).toEqual(USER_SETTINGS.permissions);
     expect(settings.hooks['PreToolUse']).toEqual(USER_SETTINGS.hooks.PreToolUse);
     expect(settings.hooks['PostToolUse']![0]).toEqual(USER_SETTINGS.hooks.PostToolUse[0]);

@@ -1,9 +1,9 @@
 import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { LumenflowImportEnvelope, InitiativeUpdateEnvelope } from '../../src/cli/envelopes-lumenflow.js';
-import { InitiativeStatusEnvelope } from '../../src/cli/envelopes-work-units.js';
+import type { z } from 'zod';
+import { LumenflowImportEnvelope, InitiativeUpdateEnvelope } from '../../src/app/envelopes/lumenflow.js';
+import { InitiativeStatusEnvelope } from '../../src/app/envelopes/work-units.js';
 import { runBaton } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/workspace.js';
 import { WuWorkspace } from '../work-units/helpers.js';
@@ -68,16 +68,18 @@ const OTHER_WUS: WuSpec[] = [
 ];
 
 function wuYaml(w: WuSpec, title = `Task ${w.n}`): string {
-  return [
-    `id: WU-${w.n}`,
-    `title: ${title}`,
-    `lane: "${w.lane}"`,
-    `status: ${w.status}`,
-    `initiative: ${w.initiative}`,
-    `type: feature`,
-    ...(w.deps ? [`dependencies: [${w.deps.join(', ')}]`] : []),
-    `unread_key: kept in the content hash only`,
-  ].join('\n') + `\n${w.extra ?? ''}`;
+  return (
+    [
+      `id: WU-${w.n}`,
+      `title: ${title}`,
+      `lane: "${w.lane}"`,
+      `status: ${w.status}`,
+      `initiative: ${w.initiative}`,
+      `type: feature`,
+      ...(w.deps ? [`dependencies: [${w.deps.join(', ')}]`] : []),
+      `unread_key: kept in the content hash only`,
+    ].join('\n') + `\n${w.extra ?? ''}`
+  );
 }
 
 /** LumenFlow's camelCase history lines; line 7 is cut off mid-object. */
@@ -110,7 +112,10 @@ function buildRepository(dir: string): void {
   };
   put('workspace.yaml', WORKSPACE_YAML);
   for (const w of [...WUS, ...OTHER_WUS]) put(`work/wu/WU-${w.n}.yaml`, wuYaml(w));
-  put('work/initiatives/INIT-MCP.yaml', 'id: INIT-MCP\nslug: mcp\ntitle: MCP server\nstatus: in_progress\npriority: P1\nowner: platform\ncreated: 2026-10-01\ntarget_date: 2026-12-15\nlanes: ["Framework: Core", Docs, Ops]\nphases:\n  - id: 1\n    title: Core tools\n    status: in_progress\nwus: [WU-1, WU-2, WU-3]\n');
+  put(
+    'work/initiatives/INIT-MCP.yaml',
+    'id: INIT-MCP\nslug: mcp\ntitle: MCP server\nstatus: in_progress\npriority: P1\nowner: platform\ncreated: 2026-10-01\ntarget_date: 2026-12-15\nlanes: ["Framework: Core", Docs, Ops]\nphases:\n  - id: 1\n    title: Core tools\n    status: in_progress\nwus: [WU-1, WU-2, WU-3]\n',
+  );
   put('work/initiatives/INIT-MCP-FULL.yaml', 'id: INIT-MCP-FULL\ntitle: Full MCP surface\nstatus: open\n');
   put('state/stamps/WU-1.done', 'WU WU-1 \u2014 Task 1\nCompleted: 2026-11-01\n');
   put('state/stamps/WU-2.done', 'merged by hand after the release\n');
@@ -175,7 +180,9 @@ describe('baton import lumenflow', () => {
     expect(status.wus.find((r) => r.wu_id === 'WU-4')!.last_activity_at).toBe(hoursAgo(1));
     // Capacity and lanes from workspace.yaml: max 2 workers; Framework: Core holds 2 (policy active).
     expect(status.max_active_workers).toBe(2);
-    expect(status.next_safe_actions).toContainEqual(expect.objectContaining({ wu_id: 'WU-13', type: 'wait', reason: 'Lane Framework: Core is at its WIP limit (2).' }));
+    expect(status.next_safe_actions).toContainEqual(
+      expect.objectContaining({ wu_id: 'WU-13', type: 'wait', reason: 'Lane Framework: Core is at its WIP limit (2).' }),
+    );
     // The status ran the stamp probe outside git on the recorded stamp folder: nothing new.
     expect(ws.events().length).toBe(35);
     // Whatever snapshot the import left, a fold from scratch gives the same status.
@@ -205,13 +212,21 @@ describe('baton import lumenflow', () => {
 
     // WU-5's title, INIT-MCP's status, and a checkpoint of WU-5 appended by LumenFlow.
     writeFileSync(join(ws.dir, 'work/wu/WU-5.yaml'), wuYaml(WUS[4]!, 'Task 5, renamed'));
-    writeFileSync(join(ws.dir, 'work/initiatives/INIT-MCP.yaml'), 'id: INIT-MCP\nslug: mcp\ntitle: MCP server\nstatus: done\npriority: P1\nowner: platform\ncreated: 2026-10-01\ntarget_date: 2026-12-15\nlanes: ["Framework: Core", Docs, Ops]\nphases:\n  - id: 1\n    title: Core tools\n    status: in_progress\nwus: [WU-1, WU-2, WU-3]\n# a comment changes nothing read\n');
-    appendFileSync(join(ws.dir, 'state/events/wu-events.jsonl'), `${JSON.stringify({ type: 'checkpoint', wuId: 'WU-5', timestamp: hoursAgo(0.5), note: 'drafted' })}\n`);
+    writeFileSync(
+      join(ws.dir, 'work/initiatives/INIT-MCP.yaml'),
+      'id: INIT-MCP\nslug: mcp\ntitle: MCP server\nstatus: done\npriority: P1\nowner: platform\ncreated: 2026-10-01\ntarget_date: 2026-12-15\nlanes: ["Framework: Core", Docs, Ops]\nphases:\n  - id: 1\n    title: Core tools\n    status: in_progress\nwus: [WU-1, WU-2, WU-3]\n# a comment changes nothing read\n',
+    );
+    appendFileSync(
+      join(ws.dir, 'state/events/wu-events.jsonl'),
+      `${JSON.stringify({ type: 'checkpoint', wuId: 'WU-5', timestamp: hoursAgo(0.5), note: 'drafted' })}\n`,
+    );
 
     const later = await importRepo(ws);
     expect(later.appended).toBe(3);
     expect(later.wus.changes).toEqual([{ path: 'work/wu/WU-5.yaml', wu_id: 'WU-5', result: 'changed', changed_fields: ['title'] }]);
-    expect(later.initiatives.changes).toEqual([{ path: 'work/initiatives/INIT-MCP.yaml', initiative: 'INIT-MCP', result: 'changed', changed_fields: ['status'] }]);
+    expect(later.initiatives.changes).toEqual([
+      { path: 'work/initiatives/INIT-MCP.yaml', initiative: 'INIT-MCP', result: 'changed', changed_fields: ['status'] },
+    ]);
     expect(later.wu_events).toMatchObject({ imported: 1, already_imported: 15, malformed: 1 });
     const added = ws.events().slice(head);
     expect(added.map((e) => [e.type, e.stream])).toEqual([
@@ -241,10 +256,14 @@ describe('baton import lumenflow', () => {
     const lines: string[] = [];
     for (let n = 1; n <= 500; n++) {
       const status = n <= 200 ? 'done' : n % 3 === 0 ? 'in_progress' : 'ready';
-      writeFileSync(join(ws.dir, `docs/operations/tasks/wu/WU-${n}.yaml`), `id: WU-${n}\ntitle: T${n}\nlane: L${n % 4}\nstatus: ${status}\ninitiative: INIT-BIG\n${n > 1 && n % 2 === 0 ? `dependencies: [WU-${n - 1}]\n` : ''}`);
+      writeFileSync(
+        join(ws.dir, `docs/operations/tasks/wu/WU-${n}.yaml`),
+        `id: WU-${n}\ntitle: T${n}\nlane: L${n % 4}\nstatus: ${status}\ninitiative: INIT-BIG\n${n > 1 && n % 2 === 0 ? `dependencies: [WU-${n - 1}]\n` : ''}`,
+      );
       if (n <= 200) writeFileSync(join(ws.dir, `.lumenflow/stamps/WU-${n}.done`), `WU WU-${n} \u2014 T${n}\nCompleted: 2026-11-01\n`);
       lines.push(JSON.stringify({ type: 'claim', wuId: `WU-${n}`, timestamp: hoursAgo(10) }));
-      if (status !== 'ready') lines.push(JSON.stringify({ type: status === 'done' ? 'complete' : 'checkpoint', wuId: `WU-${n}`, timestamp: hoursAgo(2), note: 'n' }));
+      if (status !== 'ready')
+        lines.push(JSON.stringify({ type: status === 'done' ? 'complete' : 'checkpoint', wuId: `WU-${n}`, timestamp: hoursAgo(2), note: 'n' }));
     }
     writeFileSync(join(ws.dir, '.lumenflow/state/wu-events.jsonl'), `${lines.join('\n')}\n`);
     writeFileSync(join(ws.dir, 'workspace.yaml'), 'software_delivery: {}\n');
@@ -275,9 +294,16 @@ describe('baton import lumenflow', () => {
     buildRepository(ws.dir);
     await importRepo(ws);
     const head = ws.headSeq();
-    const up = InitiativeUpdateEnvelope.parse((await ws.ok(['initiative', 'update', 'INIT-MCP', '--title', 'MCP server', '--status', 'done', '--owner', 'tools-team'])).last);
+    const up = InitiativeUpdateEnvelope.parse(
+      (await ws.ok(['initiative', 'update', 'INIT-MCP', '--title', 'MCP server', '--status', 'done', '--owner', 'tools-team'])).last,
+    );
     expect(up).toMatchObject({ result: 'updated', changed_fields: ['status', 'owner'] });
-    expect(ws.events().slice(head).map((e) => [e.type, e.data])).toEqual([['initiative.updated', { initiative: 'INIT-MCP', changed: { status: 'done', owner: 'tools-team' } }]]);
+    expect(
+      ws
+        .events()
+        .slice(head)
+        .map((e) => [e.type, e.data]),
+    ).toEqual([['initiative.updated', { initiative: 'INIT-MCP', changed: { status: 'done', owner: 'tools-team' } }]]);
     const same = InitiativeUpdateEnvelope.parse((await ws.ok(['initiative', 'update', 'INIT-MCP', '--status', 'done'])).last);
     expect(same).toMatchObject({ result: 'unchanged', appended: [] });
     expect(ws.headSeq()).toBe(head + 1);
@@ -304,9 +330,12 @@ describe('baton import lumenflow', () => {
     writeFileSync(join(ws.dir, '.lumenflow/stamps/WU-1.done'), 'finished in LumenFlow\n');
     const status = await ws.status();
     expect(status.wus[0]!.orchestration_state).toBe('done');
-    expect(ws.events().filter((e) => e.type === 'observation.stamp_file').map((e) => e.data)).toEqual([
-      expect.objectContaining({ wu_id: 'WU-1', path: '.lumenflow/stamps/WU-1.done', present: true, valid: true }),
-    ]);
+    expect(
+      ws
+        .events()
+        .filter((e) => e.type === 'observation.stamp_file')
+        .map((e) => e.data),
+    ).toEqual([expect.objectContaining({ wu_id: 'WU-1', path: '.lumenflow/stamps/WU-1.done', present: true, valid: true })]);
   });
 });
 

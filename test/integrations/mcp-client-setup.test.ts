@@ -11,7 +11,7 @@ afterAll(removeTempDirs);
 
 /** `baton setup codex | cursor`: the MCP client configuration for `baton mcp`, merged and idempotent. */
 describe('baton setup codex and cursor', () => {
-  it('codex: a marked [mcp_servers.baton] block beside the user\'s own servers; a second run is byte-identical', async () => {
+  it("codex: a marked [mcp_servers.baton] block beside the user's own servers; a second run is byte-identical", async () => {
     const ws = await workspace();
     mkdirSync(join(ws.dir, '.codex'));
     const user = 'model = "o4"\n\n[mcp_servers.docs]\ncommand = "npx"\nargs = ["-y", "docs-mcp"]\n';

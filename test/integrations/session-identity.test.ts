@@ -50,7 +50,12 @@ describe('identity checks on writes', () => {
     expect([viaEnv.code, errorEnvelopeOf(viaEnv).code]).toEqual([2, 'UNKNOWN_SESSION']);
     expect(errorEnvelopeOf(viaEnv).message).toContain('BATON_SESSION');
     expect(ws.head()).toBe(beforeAttempts);
-    expect(ws.events().filter((e) => e.type === 'wu.claimed').map((e) => e.actor)).toEqual([planck]);
+    expect(
+      ws
+        .events()
+        .filter((e) => e.type === 'wu.claimed')
+        .map((e) => e.actor),
+    ).toEqual([planck]);
   }, 120_000);
 
   it('a display name works wherever a session id does, writes and reads', async () => {

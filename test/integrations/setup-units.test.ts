@@ -18,7 +18,18 @@ describe('setup building blocks', () => {
   });
 
   it('merging twice gives the same settings; a Baton command inside a user entry is taken out, the rest kept', () => {
-    const user = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }, { type: 'command', command: '/old/node /old/baton.js hook claude-code Stop' }] }] } };
+    const user = {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              { type: 'command', command: 'say done' },
+              { type: 'command', command: '/old/node /old/baton.js hook claude-code Stop' },
+            ],
+          },
+        ],
+      },
+    };
     const once = mergeClaudeSettings(user, (e) => `/n /b.js hook claude-code ${e}`);
     expect(mergeClaudeSettings(once, (e) => `/n /b.js hook claude-code ${e}`)).toEqual(once);
     expect((once['hooks'] as Record<string, unknown>)['Stop']).toEqual([

@@ -22,7 +22,12 @@ const Reply = z.union([JsonRpcError, JsonRpcResult]);
 type Reply = z.infer<typeof Reply>;
 
 const line = (message: unknown): string => `${JSON.stringify(message)}\n`;
-const INITIALIZE = line({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-test', version: '1.0.0' } } });
+const INITIALIZE = line({
+  jsonrpc: '2.0',
+  id: 'init',
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-test', version: '1.0.0' } },
+});
 const INITIALIZED = line({ jsonrpc: '2.0', method: 'notifications/initialized' });
 const TOOLS_LIST = line({ jsonrpc: '2.0', id: 'list', method: 'tools/list' });
 /** A client's whole handshake and first request: its last reply is the tools/list result. */
@@ -95,10 +100,23 @@ const MALFORMED: readonly { name: string; input: string | Buffer; code: number; 
   { name: 'truncated JSON', input: '{"jsonrpc":"2.0","id":1,"method":"tools/list"\n', code: PARSE_ERROR, id: null },
   { name: 'a NUL byte inside the JSON', input: Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/\u0000list"}\n', 'utf8'), code: PARSE_ERROR, id: null },
   { name: 'NUL bytes alone', input: Buffer.from([0, 0, 0, 0x0a]), code: PARSE_ERROR, id: null },
-  { name: 'bytes that are not UTF-8', input: Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]), code: PARSE_ERROR, id: null },
+  {
+    name: 'bytes that are not UTF-8',
+    input: Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]),
+    code: PARSE_ERROR,
+    id: null,
+  },
   { name: 'an empty object', input: '{}\n', code: INVALID_REQUEST, id: null },
   { name: 'an empty array', input: '[]\n', code: INVALID_REQUEST, id: null },
-  { name: 'a batch', input: line([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }]), code: INVALID_REQUEST, id: null },
+  {
+    name: 'a batch',
+    input: line([
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    ]),
+    code: INVALID_REQUEST,
+    id: null,
+  },
   { name: 'a JSON string', input: '"tools/list"\n', code: INVALID_REQUEST, id: null },
   { name: 'JSON null', input: 'null\n', code: INVALID_REQUEST, id: null },
   { name: 'a request missing jsonrpc', input: line({ id: 7, method: 'tools/list' }), code: INVALID_REQUEST, id: 7 },
@@ -112,15 +130,19 @@ const MALFORMED: readonly { name: string; input: string | Buffer; code: number; 
 ];
 
 describe('baton mcp answers malformed input per JSON-RPC 2.0 and stays up', () => {
-  it.each(MALFORMED)('$name: one error reply ($code) with the id it could read, then initialize and tools/list still work', async ({ input, code, id }) => {
-    const served = await serve([input, HANDSHAKE]);
-    expect(served.code).toBeNull();
-    expect(served.replies).toHaveLength(3);
-    const [error, initialized, listed] = served.replies;
-    expect(JsonRpcError.parse(error)).toMatchObject({ id, error: { code } });
-    expect(JsonRpcResult.parse(initialized).id).toBe('init');
-    expect(toolNames(listed)).toEqual(TOOLS);
-  }, 60_000);
+  it.each(MALFORMED)(
+    '$name: one error reply ($code) with the id it could read, then initialize and tools/list still work',
+    async ({ input, code, id }) => {
+      const served = await serve([input, HANDSHAKE]);
+      expect(served.code).toBeNull();
+      expect(served.replies).toHaveLength(3);
+      const [error, initialized, listed] = served.replies;
+      expect(JsonRpcError.parse(error)).toMatchObject({ id, error: { code } });
+      expect(JsonRpcResult.parse(initialized).id).toBe('init');
+      expect(toolNames(listed)).toEqual(TOOLS);
+    },
+    60_000,
+  );
 
   it('answers malformed lines sent after the handshake, one error each in the order read, never a peer error reply, and a request split across writes', async () => {
     const served = await serve([

@@ -27,7 +27,11 @@ async function connect(dir: string, args: readonly string[] = []): Promise<Clien
   return client;
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; envelope: Record<string, unknown>; text: string }> {
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ isError: boolean; envelope: Record<string, unknown>; text: string }> {
   const result = await client.callTool({ name, arguments: args });
   const text = (result.content as Text[])[0]!.text;
   let envelope: Record<string, unknown> = {};
@@ -47,7 +51,16 @@ describe('baton mcp through the SDK client (stdio)', () => {
     const b = await connect(ws.dir); // starts its own session on the first call
     try {
       const { tools } = await a.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['checkpoint', 'claim', 'finish', 'inbox', 'orchestrate_status', 'send_signal', 'status', 'task_transition']);
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        'checkpoint',
+        'claim',
+        'finish',
+        'inbox',
+        'orchestrate_status',
+        'send_signal',
+        'status',
+        'task_transition',
+      ]);
       const size = JSON.stringify({ tools }).length;
       expect(size).toBeLessThanOrEqual(TOOLS_LIST_BUDGET_CHARS);
       expect(tools.find((t) => t.name === 'checkpoint')!.inputSchema.required).toEqual(['wu', 'note']);
@@ -86,7 +99,8 @@ describe('baton mcp through the SDK client (stdio)', () => {
       const noNote = await call(a, 'checkpoint', { wu: 'WU-1', note: '' });
       expect(noNote.isError).toBe(true);
       expect(noNote.envelope).toMatchObject({ v: 1, type: 'error', code: 'INVALID_INPUT' });
-      expect(String(noNote.envelope['message'])).toContain('--note');
+      // The input is named as the tool's argument, not as the CLI's flag.
+      expect(String(noNote.envelope['message'])).toMatch(/^note: /);
       const badState = await call(a, 'task_transition', { task: 'task_000000000000000000000000', state: 'sleeping' });
       expect(badState.isError).toBe(true);
       expect(badState.envelope['code']).toBe('INVALID_INPUT');

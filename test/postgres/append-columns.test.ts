@@ -45,7 +45,13 @@ async function appConnection(workspace: string): Promise<pg.Client> {
 type Head = { seq: number; hash: string; lastId: string };
 
 /** Call migration 2's function as the adapter of that version did: the lines only. */
-async function appendThroughVersion2(client: pg.Client, workspace: string, head: Head, events: NewEvent[], options: AppendOptions = {}): Promise<StoredEvent[]> {
+async function appendThroughVersion2(
+  client: pg.Client,
+  workspace: string,
+  head: Head,
+  events: NewEvent[],
+  options: AppendOptions = {},
+): Promise<StoredEvent[]> {
   const batch = await validateBatch(catalog, events, options);
   const plan = sealBatch(batch, head, { now: () => '2025-03-04T05:06:07.000Z', defaultActor: 'v2-baton', lastId: head.lastId || undefined });
   const streams = [...batch.expected.keys()];
@@ -98,11 +104,20 @@ describe('postgres: baton_append of migration 3', () => {
     const client = await appConnection(workspace);
     let written: StoredEvent[];
     try {
-      const first = await appendThroughVersion2(client, workspace, { seq: 0, hash: GENESIS_HASH, lastId: '' }, [note('note/v2-a', 'one'), note('note/v2-a', 'two')]);
+      const first = await appendThroughVersion2(client, workspace, { seq: 0, hash: GENESIS_HASH, lastId: '' }, [
+        note('note/v2-a', 'one'),
+        note('note/v2-a', 'two'),
+      ]);
       const lastFirst = first.at(-1)!;
-      const second = await appendThroughVersion2(client, workspace, { seq: lastFirst.seq, hash: lastFirst.hash, lastId: lastFirst.id }, [note('note/v2-b', 'three')], {
-        idempotencyKey: 'v2-key',
-      });
+      const second = await appendThroughVersion2(
+        client,
+        workspace,
+        { seq: lastFirst.seq, hash: lastFirst.hash, lastId: lastFirst.id },
+        [note('note/v2-b', 'three')],
+        {
+          idempotencyKey: 'v2-key',
+        },
+      );
       written = [...first, ...second];
     } finally {
       await client.end();
@@ -118,7 +133,10 @@ describe('postgres: baton_append of migration 3', () => {
       expect(await store.append([note('note/v2-b', 'three')], { idempotencyKey: 'v2-key' })).toEqual({ events: written.slice(2), deduplicated: true });
 
       // Through migration 3's function: an actor that needs JSON escaping, several streams, a key.
-      const next = await store.append([note('note/v2-a', 'four', 'agent "x"\nline two'), note('note/v3-c', 'five')], { idempotencyKey: 'v3-key', expectedVersion: { 'note/v2-a': 2 } });
+      const next = await store.append([note('note/v2-a', 'four', 'agent "x"\nline two'), note('note/v3-c', 'five')], {
+        idempotencyKey: 'v3-key',
+        expectedVersion: { 'note/v2-a': 2 },
+      });
       expect(next.events.map((e) => [e.seq, e.actor])).toEqual([
         [4, 'agent "x"\nline two'],
         [5, next.events[1]!.actor],

@@ -110,7 +110,9 @@ describe('postgres: baton_append under racing writers', () => {
     const log = await readAll(first);
     expect(log.filter((e) => e.stream === 'note/raced')).toHaveLength(1);
     expect(log.map((e) => e.seq)).toEqual([1, 2]);
-    expect(await first.sql('SELECT key, first_seq::int AS first, last_seq::int AS last FROM baton_idempotency')).toEqual([{ key: 'race-key-1', first: 2, last: 2 }]);
+    expect(await first.sql('SELECT key, first_seq::int AS first, last_seq::int AS last FROM baton_idempotency')).toEqual([
+      { key: 'race-key-1', first: 2, last: 2 },
+    ]);
     expect(await second.verify()).toEqual({ ok: true, head_seq: 2, checked: 2, first_bad: null });
   });
 

@@ -9,7 +9,18 @@ import { MIGRATIONS, WORKSPACE_SETTING } from '../../src/store/postgres/migratio
 import { channelFor } from '../../src/store/postgres/notification-hub.js';
 import type { PostgresEventStore } from '../../src/store/postgres/postgres-store.js';
 import { APP_ROLE, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
-import { CALL_VERSION_3, freshDatabase, newWorkspaceId, openOnDatabase, sealForCall, superuserClient, version3Arguments, type CallHead, type SealedCall, unicodeNote } from './postgres-harness.js';
+import {
+  CALL_VERSION_3,
+  freshDatabase,
+  newWorkspaceId,
+  openOnDatabase,
+  sealForCall,
+  superuserClient,
+  version3Arguments,
+  type CallHead,
+  type SealedCall,
+  unicodeNote,
+} from './postgres-harness.js';
 
 /**
  * Migration 5: a single event is appended through the one-event form of `baton_append` (scalars,
@@ -40,7 +51,6 @@ function oneEventArguments(workspace: string, head: CallHead, { batch, columns, 
   return oneEventAppendArguments(workspace, channelFor(workspace), head, batch, plan.bytes, columns);
 }
 
-
 async function appConnection(databaseUrl: string, workspace: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: databaseUrl, options: `-c ${WORKSPACE_SETTING}=${workspace}` });
   await client.connect();
@@ -61,7 +71,6 @@ async function migrateTo(databaseUrl: string, version?: number): Promise<void> {
     await pool.end();
   }
 }
-
 
 async function readAll(store: PostgresEventStore): Promise<StoredEvent[]> {
   const out: StoredEvent[] = [];
@@ -109,12 +118,18 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
       expect(oneRows).toEqual(await rowsOf(su, batch));
       expect(oneRows.map((r) => r['stream_version'])).toEqual([1, 2, 1, 2, 3]);
       expect(oneRows[3]!['actor']).toBe('someone "else"');
-      const heads = await su.query('SELECT workspace_id, seq, hash, last_id FROM baton_heads WHERE workspace_id = ANY($1) ORDER BY workspace_id = $2', [[one, batch], one]);
+      const heads = await su.query('SELECT workspace_id, seq, hash, last_id FROM baton_heads WHERE workspace_id = ANY($1) ORDER BY workspace_id = $2', [
+        [one, batch],
+        one,
+      ]);
       expect(heads.rows.map(({ workspace_id: _ws, ...rest }) => rest)).toEqual([
         { seq: '5', hash: head.hash, last_id: head.lastId },
         { seq: '5', hash: head.hash, last_id: head.lastId },
       ]);
-      const keys = await su.query('SELECT workspace_id = $1 AS one, key, digest, first_seq, last_seq FROM baton_idempotency WHERE workspace_id = ANY($2) ORDER BY key, 1', [one, [one, batch]]);
+      const keys = await su.query(
+        'SELECT workspace_id = $1 AS one, key, digest, first_seq, last_seq FROM baton_idempotency WHERE workspace_id = ANY($2) ORDER BY key, 1',
+        [one, [one, batch]],
+      );
       expect(keys.rows.map(({ one: _one, ...rest }) => rest)).toEqual([
         { key: 'key-2', digest: expect.any(String), first_seq: '2', last_seq: '2' },
         { key: 'key-2', digest: expect.any(String), first_seq: '2', last_seq: '2' },
@@ -146,10 +161,15 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
       const call = async (head: CallHead, sealed: SealedCall, edit: (args: unknown[]) => void = () => undefined) => {
         const args = oneEventArguments(workspace, head, sealed);
         edit(args);
-        return (await client.query<{ status: string; head_seq: string | null; lines: string[] | null; conflict_stream: string | null; conflict_actual: number | null }>(
-          CALL_ONE.replace('SELECT status', 'SELECT status, head_seq, lines, conflict_stream, conflict_actual'),
-          args,
-        )).rows[0]!;
+        return (
+          await client.query<{
+            status: string;
+            head_seq: string | null;
+            lines: string[] | null;
+            conflict_stream: string | null;
+            conflict_actual: number | null;
+          }>(CALL_ONE.replace('SELECT status', 'SELECT status, head_seq, lines, conflict_stream, conflict_actual'), args)
+        ).rows[0]!;
       };
       const genesis: CallHead = { seq: 0, hash: GENESIS_HASH, lastId: '' };
       const first = await seal(genesis, [unicodeNote('note/x', 'one')], { idempotencyKey: 'k1' });
@@ -164,8 +184,16 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
       // A used key with other content.
       expect((await call(head, await seal(head, [unicodeNote('note/x', 'other')], { idempotencyKey: 'k1' }))).status).toBe('idempotency_conflict');
       // Another version than expected.
-      expect(await call(head, await seal(head, [unicodeNote('note/x', 'two')], { expectedVersion: 5 }))).toMatchObject({ status: 'conflict', conflict_stream: 'note/x', conflict_actual: 1 });
-      expect(await call(head, await seal(head, [unicodeNote('note/y', 'two')], { expectedVersion: 'stream_exists' }))).toMatchObject({ status: 'conflict', conflict_stream: 'note/y', conflict_actual: 0 });
+      expect(await call(head, await seal(head, [unicodeNote('note/x', 'two')], { expectedVersion: 5 }))).toMatchObject({
+        status: 'conflict',
+        conflict_stream: 'note/x',
+        conflict_actual: 1,
+      });
+      expect(await call(head, await seal(head, [unicodeNote('note/y', 'two')], { expectedVersion: 'stream_exists' }))).toMatchObject({
+        status: 'conflict',
+        conflict_stream: 'note/y',
+        conflict_actual: 0,
+      });
       // Built on a head that has moved since: the current head, nothing written.
       expect(await call(genesis, await seal(genesis, [unicodeNote('note/x', 'stale')]))).toMatchObject({ status: 'moved', head_seq: '1' });
       // An id that does not sort after the head's last id (a writer whose ids ran ahead left it): refused.
@@ -178,7 +206,9 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
         await su.end();
       }
       // A line that is not exactly its columns: refused.
-      await expect(call(head, await seal(head, [unicodeNote('note/x', 'tampered')]), (args) => (args[6] = String(args[6]).replace('tampered', 'TAMPERED')))).rejects.toThrow(/line does not match its columns/);
+      await expect(
+        call(head, await seal(head, [unicodeNote('note/x', 'tampered')]), (args) => (args[6] = String(args[6]).replace('tampered', 'TAMPERED'))),
+      ).rejects.toThrow(/line does not match its columns/);
 
       expect(await store.head()).toEqual({ seq: 1, hash: e1.hash });
       expect(await readAll(store)).toEqual([e1]);
@@ -231,7 +261,9 @@ describe('postgres: the one-event form of baton_append (migration 5)', () => {
         code: 'CONFLICT',
         details: { stream: 'note/other', expected: 0, actual: 1 },
       });
-      await expect(store.append([unicodeNote('note/mine', 'refused')], { expectedVersion: { 'note/mine': 'no_stream', 'note/other': 'no_stream' } })).rejects.toMatchObject({
+      await expect(
+        store.append([unicodeNote('note/mine', 'refused')], { expectedVersion: { 'note/mine': 'no_stream', 'note/other': 'no_stream' } }),
+      ).rejects.toMatchObject({
         code: 'CONFLICT',
         details: { stream: 'note/other' },
       });

@@ -30,7 +30,9 @@ function pgEnv(url: string): Record<string, string> {
 
 async function appendNotes(dir: string, env: Record<string, string>, count: number, stream = 'note/ops'): Promise<void> {
   for (let i = 0; i < count; i++) {
-    const result = await batonIn(dir, ['log', 'append', '--type', 'note.recorded', '--stream', stream, '--data', JSON.stringify({ text: `note ${i}` })], { env });
+    const result = await batonIn(dir, ['log', 'append', '--type', 'note.recorded', '--stream', stream, '--data', JSON.stringify({ text: `note ${i}` })], {
+      env,
+    });
     expect(result.code, result.stdout + result.stderr).toBe(0);
   }
 }
@@ -41,11 +43,49 @@ describe('baton on PostgreSQL: the foundation commands', () => {
     const env = pgEnv(cluster.urlFor(newWorkspaceId('cli')));
     expect((await batonIn(dir, ['init'], { env })).code).toBe(0);
     await appendNotes(dir, env, 3);
-    const keyed = await batonIn(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/b', '--data', '{"text":"k"}', '--idempotency-key', 'k1', '--expected-version', 'no_stream'], { env });
+    const keyed = await batonIn(
+      dir,
+      [
+        'log',
+        'append',
+        '--type',
+        'note.recorded',
+        '--stream',
+        'note/b',
+        '--data',
+        '{"text":"k"}',
+        '--idempotency-key',
+        'k1',
+        '--expected-version',
+        'no_stream',
+      ],
+      { env },
+    );
     expect(keyed.code).toBe(0);
-    const again = await batonIn(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/b', '--data', '{"text":"k"}', '--idempotency-key', 'k1', '--expected-version', 'no_stream'], { env });
+    const again = await batonIn(
+      dir,
+      [
+        'log',
+        'append',
+        '--type',
+        'note.recorded',
+        '--stream',
+        'note/b',
+        '--data',
+        '{"text":"k"}',
+        '--idempotency-key',
+        'k1',
+        '--expected-version',
+        'no_stream',
+      ],
+      { env },
+    );
     expect(jsonLines(again.stdout)[0]).toMatchObject({ type: 'appended', deduplicated: true, events: [{ seq: 4 }] });
-    const conflict = await batonIn(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/b', '--data', '{"text":"late"}', '--expected-version', '0'], { env });
+    const conflict = await batonIn(
+      dir,
+      ['log', 'append', '--type', 'note.recorded', '--stream', 'note/b', '--data', '{"text":"late"}', '--expected-version', '0'],
+      { env },
+    );
     expect(conflict.code).toBe(4);
     expect(errorEnvelopeOf(conflict).code).toBe('CONFLICT');
 
@@ -60,7 +100,10 @@ describe('baton on PostgreSQL: the foundation commands', () => {
     expect(jsonLines(verify.stdout)[0]).toMatchObject({ type: 'log_verification', ok: true, head_seq: 4, checked: 4, first_bad: null });
     // A thousand events in one atomic batch: enough for the projection runner to leave a snapshot.
     const bulk = join(dir, 'bulk.jsonl');
-    writeFileSync(bulk, Array.from({ length: 1000 }, (_, i) => JSON.stringify({ type: 'note.recorded', stream: 'note/bulk', data: { text: `bulk ${i}` } })).join('\n'));
+    writeFileSync(
+      bulk,
+      Array.from({ length: 1000 }, (_, i) => JSON.stringify({ type: 'note.recorded', stream: 'note/bulk', data: { text: `bulk ${i}` } })).join('\n'),
+    );
     const bulkAppend = await batonIn(dir, ['log', 'append', '--events', bulk, '--batch'], { env });
     expect(bulkAppend.code, bulkAppend.stdout).toBe(0);
     const stats = jsonLines((await batonIn(dir, ['log', 'stats'], { env })).stdout)[0];

@@ -77,7 +77,7 @@ describe('postgres: concurrent writers and a live subscriber', () => {
       writers.map(async (writer, w) => {
         let version = 0;
         const seqs: number[] = [];
-        for (let i = 0; i < perWriter; ) {
+        for (let i = 0; i < perWriter;) {
           const size = i % 3 === 2 ? 3 : 1;
           const events = Array.from({ length: size }, (_, k) => note(`note/w${w}`, `w${w} e${i + k}`));
           const result = await writer.append(events, { expectedVersion: version });
@@ -155,10 +155,18 @@ describe('postgres: concurrent writers and a live subscriber', () => {
     // Three valid, chained events for seq 3, 4, 5, as the adapter would have built them.
     const catalog = createCatalog();
     const head = await store.head();
-    const plan = planAppend(await validateBatch(catalog, [note('note/raw', 'three')]), { seq: head.seq, hash: head.hash, streams: new Map(), idempotency: new Map() }, { now: () => new Date().toISOString(), defaultActor: 'system' });
+    const plan = planAppend(
+      await validateBatch(catalog, [note('note/raw', 'three')]),
+      { seq: head.seq, hash: head.hash, streams: new Map(), idempotency: new Map() },
+      { now: () => new Date().toISOString(), defaultActor: 'system' },
+    );
     if (plan.kind !== 'write') throw new Error('expected a write plan');
     const third = plan.events[0]!;
-    const rest = planAppend(await validateBatch(catalog, [note('note/raw', 'four'), note('note/raw', 'five')]), { seq: 3, hash: third.hash, streams: new Map([['note/raw', 1]]), idempotency: new Map() }, { now: () => new Date().toISOString(), defaultActor: 'system', lastId: third.id });
+    const rest = planAppend(
+      await validateBatch(catalog, [note('note/raw', 'four'), note('note/raw', 'five')]),
+      { seq: 3, hash: third.hash, streams: new Map([['note/raw', 1]]), idempotency: new Map() },
+      { now: () => new Date().toISOString(), defaultActor: 'system', lastId: third.id },
+    );
     if (rest.kind !== 'write') throw new Error('expected a write plan');
 
     const target = resolvePostgresTarget({ url: cluster.urlFor(workspace) });

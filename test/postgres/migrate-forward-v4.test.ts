@@ -6,7 +6,18 @@ import type { AppendOptions } from '../../src/store/contract.js';
 import { migrate } from '../../src/store/postgres/migrate.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, WORKSPACE_SETTING } from '../../src/store/postgres/migrations.js';
 import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
-import { CALL_VERSION_3, freshDatabase, newWorkspaceId, openOnDatabase, sealForCall, superuserClient, version3Arguments, type CallHead, type SealedCall, unicodeNote } from './postgres-harness.js';
+import {
+  CALL_VERSION_3,
+  freshDatabase,
+  newWorkspaceId,
+  openOnDatabase,
+  sealForCall,
+  superuserClient,
+  version3Arguments,
+  type CallHead,
+  type SealedCall,
+  unicodeNote,
+} from './postgres-harness.js';
 
 /**
  * Migration 4: appended rows stop carrying `prev` and `hash` beside the line that holds both. A
@@ -31,7 +42,13 @@ afterAll(async () => {
 const seal = (head: CallHead, events: NewEvent[], options: AppendOptions = {}): Promise<SealedCall> => sealForCall(head, events, options, 'v3-baton');
 
 /** Append through migration 3's function, as a Baton of that version did: one call, one commit. */
-async function appendThroughVersion3(client: pg.ClientBase, workspace: string, head: CallHead, events: NewEvent[], options: AppendOptions = {}): Promise<StoredEvent[]> {
+async function appendThroughVersion3(
+  client: pg.ClientBase,
+  workspace: string,
+  head: CallHead,
+  events: NewEvent[],
+  options: AppendOptions = {},
+): Promise<StoredEvent[]> {
   const sealed = await seal(head, events, options);
   expect(await callAppend(client, workspace, head, sealed)).toBe('written');
   return sealed.plan.events;
@@ -56,7 +73,11 @@ async function writtenAtVersion3(databaseUrl: string, workspace: string): Promis
       const head = (): CallHead => ({ seq: written.length, hash: written.at(-1)?.hash ?? GENESIS_HASH, lastId: written.at(-1)?.id ?? '' });
       const written: StoredEvent[] = [];
       written.push(...(await appendThroughVersion3(client, workspace, head(), [unicodeNote('note/v3-a', 'one')])));
-      written.push(...(await appendThroughVersion3(client, workspace, head(), [unicodeNote('note/v3-a', 'two'), unicodeNote('note/v3-b', 'three')], { idempotencyKey: 'v3-key' })));
+      written.push(
+        ...(await appendThroughVersion3(client, workspace, head(), [unicodeNote('note/v3-a', 'two'), unicodeNote('note/v3-b', 'three')], {
+          idempotencyKey: 'v3-key',
+        })),
+      );
       return written;
     } finally {
       client.release();
@@ -65,7 +86,6 @@ async function writtenAtVersion3(databaseUrl: string, workspace: string): Promis
     await pool.end();
   }
 }
-
 
 describe('postgres: migration 4 (rows leave prev and hash to their line)', () => {
   it('migrates a database at version 3 forward on first use: old events read, verify and deduplicate; new rows carry no prev or hash and extend the chain', async () => {
@@ -80,12 +100,20 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
       for await (const event of store.read()) before.push(event);
       expect(before).toEqual(written);
       expect(await store.verify()).toEqual({ ok: true, head_seq: 3, checked: 3, first_bad: null });
-      expect(await store.append([unicodeNote('note/v3-a', 'two'), unicodeNote('note/v3-b', 'three')], { idempotencyKey: 'v3-key' })).toEqual({ events: written.slice(1), deduplicated: true });
+      expect(await store.append([unicodeNote('note/v3-a', 'two'), unicodeNote('note/v3-b', 'three')], { idempotencyKey: 'v3-key' })).toEqual({
+        events: written.slice(1),
+        deduplicated: true,
+      });
 
-      const next = await store.append([unicodeNote('note/v3-b', 'four'), unicodeNote('note/v4-c', 'five')], { idempotencyKey: 'v4-key', expectedVersion: { 'note/v3-b': 1 } });
+      const next = await store.append([unicodeNote('note/v3-b', 'four'), unicodeNote('note/v4-c', 'five')], {
+        idempotencyKey: 'v4-key',
+        expectedVersion: { 'note/v3-b': 1 },
+      });
       expect(next.events.map((e) => e.seq)).toEqual([4, 5]);
       expect(next.events[0]!.prev).toBe(written[2]!.hash);
-      const rows = await store.sql<{ seq: string; stream_version: number; prev: string | null; hash: string | null }>('SELECT seq, stream_version, prev, hash FROM baton_events ORDER BY seq');
+      const rows = await store.sql<{ seq: string; stream_version: number; prev: string | null; hash: string | null }>(
+        'SELECT seq, stream_version, prev, hash FROM baton_events ORDER BY seq',
+      );
       expect(rows).toEqual([
         ...written.map((e, i) => ({ seq: String(e.seq), stream_version: [1, 2, 1][i], prev: e.prev, hash: e.hash })),
         { seq: '4', stream_version: 2, prev: null, hash: null },
@@ -93,7 +121,10 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
       ]);
       expect(await store.head()).toEqual({ seq: 5, hash: next.events[1]!.hash });
       expect(await store.verify()).toEqual({ ok: true, head_seq: 5, checked: 5, first_bad: null });
-      expect(await store.append([unicodeNote('note/v3-b', 'four'), unicodeNote('note/v4-c', 'five')], { idempotencyKey: 'v4-key' })).toEqual({ events: next.events, deduplicated: true });
+      expect(await store.append([unicodeNote('note/v3-b', 'four'), unicodeNote('note/v4-c', 'five')], { idempotencyKey: 'v4-key' })).toEqual({
+        events: next.events,
+        deduplicated: true,
+      });
       const after: StoredEvent[] = [];
       for await (const event of store.read()) after.push(event);
       expect(after).toEqual([...written, ...next.events]);
@@ -111,7 +142,9 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
       // Same stream, same text length as seq 2 (the batch of two): only the row's shape differs.
       const next = await store.append([unicodeNote('note/v3-a', 'TWO'), unicodeNote('note/v3-b', 'THREE')], { idempotencyKey: 'v4-key' });
       expect(Buffer.byteLength(next.events[0]!.id)).toBe(Buffer.byteLength(written[1]!.id));
-      const sizes = await store.sql<{ seq: string; row: number; line: number }>('SELECT seq, pg_column_size(e.*) AS row, octet_length(line) AS line FROM baton_events e WHERE seq IN (2, 4) ORDER BY seq');
+      const sizes = await store.sql<{ seq: string; row: number; line: number }>(
+        'SELECT seq, pg_column_size(e.*) AS row, octet_length(line) AS line FROM baton_events e WHERE seq IN (2, 4) ORDER BY seq',
+      );
       expect(sizes.map((s) => s.line)).toEqual([sizes[0]!.line, sizes[0]!.line]);
       // Two 64-character hex texts (65 bytes each on disk) are no longer in the row (give or take
       // the alignment padding of the columns around them).
@@ -168,7 +201,10 @@ describe('postgres: migration 4 (rows leave prev and hash to their line)', () =>
       expect(idIndexes.rows).toEqual([]);
 
       // A writer whose ids run far ahead (derived from a late ULID) leaves its last id on the head.
-      const ahead = await seal({ seq: 0, hash: GENESIS_HASH, lastId: '7ZZZZZZZZZZZZZZZZZZZZZZZZX' }, [unicodeNote('note/ids', 'one'), unicodeNote('note/ids', 'two')]);
+      const ahead = await seal({ seq: 0, hash: GENESIS_HASH, lastId: '7ZZZZZZZZZZZZZZZZZZZZZZZZX' }, [
+        unicodeNote('note/ids', 'one'),
+        unicodeNote('note/ids', 'two'),
+      ]);
       expect(await callAppend(client, workspace, { seq: 0, hash: GENESIS_HASH, lastId: '' }, ahead)).toBe('written');
       const head: CallHead = { seq: 2, hash: ahead.plan.events[1]!.hash, lastId: ahead.plan.events[1]!.id };
       expect(head.lastId).toBe('7ZZZZZZZZZZZZZZZZZZZZZZZZZ');

@@ -38,11 +38,19 @@ async function appendAsVersion1(client: pg.PoolClient, workspace: string, events
   await client.query('BEGIN');
   try {
     await client.query('INSERT INTO baton_heads (workspace_id, seq, hash) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING', [workspace, GENESIS_HASH]);
-    const head = (await client.query<{ seq: string; hash: string; last_id: string }>('SELECT seq, hash, last_id FROM baton_heads WHERE workspace_id = $1 FOR UPDATE', [workspace])).rows[0]!;
+    const head = (
+      await client.query<{ seq: string; hash: string; last_id: string }>('SELECT seq, hash, last_id FROM baton_heads WHERE workspace_id = $1 FOR UPDATE', [
+        workspace,
+      ])
+    ).rows[0]!;
     const index = { ...emptyIndex(), seq: Number(head.seq), hash: head.hash };
     const versions = await client.query<{ stream: string; version: number }>('SELECT stream, max(stream_version) AS version FROM baton_events GROUP BY stream');
     for (const row of versions.rows) index.streams.set(row.stream, row.version);
-    const plan = planAppend(batch, index, { now: () => '2025-01-02T03:04:05.000Z', defaultActor: 'old-baton', lastId: head.last_id === '' ? undefined : head.last_id });
+    const plan = planAppend(batch, index, {
+      now: () => '2025-01-02T03:04:05.000Z',
+      defaultActor: 'old-baton',
+      lastId: head.last_id === '' ? undefined : head.last_id,
+    });
     if (plan.kind !== 'write') throw new Error('the fixture expects a write');
     const rows = emptyRowArrays();
     const running = new Map(index.streams);

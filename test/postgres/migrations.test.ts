@@ -35,7 +35,10 @@ describe('postgres: versioned migrations', () => {
     await admin.connect();
     try {
       await admin.query("INSERT INTO baton_migrations (version, name) VALUES ($1, 'from the future')", [LATEST_SCHEMA_VERSION + 1]);
-      await expect(openOn(cluster, newWorkspaceId('future'))).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE', message: expect.stringContaining('upgrade Baton') });
+      await expect(openOn(cluster, newWorkspaceId('future'))).rejects.toMatchObject({
+        code: 'STORE_UNAVAILABLE',
+        message: expect.stringContaining('upgrade Baton'),
+      });
     } finally {
       await admin.query('DELETE FROM baton_migrations WHERE version > $1', [LATEST_SCHEMA_VERSION]);
       await admin.end();

@@ -97,5 +97,10 @@ export async function freshDatabase(cluster: PostgresCluster, label: string): Pr
 
 /** The adapter on one workspace of a database `freshDatabase` made. */
 export function openOnDatabase(databaseUrl: string, workspace: string, actor = 'system'): Promise<PostgresEventStore> {
-  return openPostgresStore({ url: `${databaseUrl}&workspace_id=${encodeURIComponent(workspace)}`, catalog: createCatalog(), now: () => new Date().toISOString(), actor });
+  return openPostgresStore({
+    url: `${databaseUrl}&workspace_id=${encodeURIComponent(workspace)}`,
+    catalog: createCatalog(),
+    now: () => new Date().toISOString(),
+    actor,
+  });
 }

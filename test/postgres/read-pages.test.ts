@@ -30,7 +30,8 @@ async function filledWorkspace(): Promise<{ workspace: string; store: PostgresEv
   const workspace = newWorkspaceId('pages');
   const store = await openOnDatabase(databaseUrl, workspace);
   const written: StoredEvent[] = [];
-  for (let n = 0; n < EVENTS; n += 500) written.push(...(await store.append(Array.from({ length: 500 }, (_, i) => unicodeNote(`note/s${(n + i) % 7}`, `note ${n + i}`)))).events);
+  for (let n = 0; n < EVENTS; n += 500)
+    written.push(...(await store.append(Array.from({ length: 500 }, (_, i) => unicodeNote(`note/s${(n + i) % 7}`, `note ${n + i}`)))).events);
   return { workspace, store, written };
 }
 
@@ -79,7 +80,11 @@ describe('PostgreSQL reads, a page at a time', () => {
 
   it.each([
     ['a deleted row (a hole in seq)', 'DELETE FROM baton_events WHERE workspace_id = $1 AND seq = 1500', { seq: 1_500, reason: 'missing event (hole in seq)' }],
-    ['a line whose prev names another event', `UPDATE baton_events SET line = regexp_replace(line, '"prev":"[0-9a-f]{64}"', '"prev":"${'a'.repeat(64)}"') WHERE workspace_id = $1 AND seq = 1500`, { seq: 1_500, reason: 'prev does not match the previous event hash (chain broken)' }],
+    [
+      'a line whose prev names another event',
+      `UPDATE baton_events SET line = regexp_replace(line, '"prev":"[0-9a-f]{64}"', '"prev":"${'a'.repeat(64)}"') WHERE workspace_id = $1 AND seq = 1500`,
+      { seq: 1_500, reason: 'prev does not match the previous event hash (chain broken)' },
+    ],
   ])('%s ends all three reads at the same place, with the same error, the rows before it handed out first', async (_name, sql, expected) => {
     const { workspace, store } = await filledWorkspace();
     const admin = await superuserClient(databaseUrl);

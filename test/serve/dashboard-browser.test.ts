@@ -39,7 +39,13 @@ function boardOnPage(): Promise<Record<string, Record<string, string>>> {
   return page.$$eval('[data-initiative]', (sections) =>
     Object.fromEntries(
       sections
-        .map((s) => [s.getAttribute('data-initiative')!, Object.fromEntries([...s.querySelectorAll('.wu')].map((card) => [card.getAttribute('data-wu')!, card.getAttribute('data-state')!]))] as const)
+        .map(
+          (s) =>
+            [
+              s.getAttribute('data-initiative')!,
+              Object.fromEntries([...s.querySelectorAll('.wu')].map((card) => [card.getAttribute('data-wu')!, card.getAttribute('data-state')!])),
+            ] as const,
+        )
         .filter(([, cards]) => Object.keys(cards).length > 0),
     ),
   );
@@ -106,7 +112,13 @@ describe('the dashboard in Chromium', () => {
     await shoot('signals');
     await show('flows');
     expect(await page.textContent('main')).toContain('Add search ranking');
-    expect(await page.$$eval('.gate', (gates) => gates.map((g) => g.querySelector('.gate-status')!.textContent))).toEqual(['passed', 'in_progress', 'pending', 'pending', 'pending']);
+    expect(await page.$$eval('.gate', (gates) => gates.map((g) => g.querySelector('.gate-status')!.textContent))).toEqual([
+      'passed',
+      'in_progress',
+      'pending',
+      'pending',
+      'pending',
+    ]);
     await shoot('flows');
     await show('log');
     await page.waitForSelector('table.log tr[data-seq]');
@@ -128,9 +140,13 @@ describe('the dashboard in Chromium', () => {
     expect(await page.getAttribute('[data-wu="WU-13"]', 'data-state')).toBe(replayed.wus.find((w) => w.wu_id === 'WU-13')!.orchestration_state);
 
     await show('signals');
-    const signal = await batonIn(scenario.dir, ['--session', scenario.sessions.ui, 'mem', 'signal', 'Per section: the guide links to anchors', '--to', 'codex:search-core', '--intent', 'INFO'], {
-      env: { BATON_NOW: at(19) },
-    });
+    const signal = await batonIn(
+      scenario.dir,
+      ['--session', scenario.sessions.ui, 'mem', 'signal', 'Per section: the guide links to anchors', '--to', 'codex:search-core', '--intent', 'INFO'],
+      {
+        env: { BATON_NOW: at(19) },
+      },
+    );
     expect(signal.code, signal.stdout).toBe(0);
     await page.waitForSelector('.message:text("Per section: the guide links to anchors")', { timeout: 1000 });
     expect(await page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
@@ -158,11 +174,15 @@ describe('the dashboard in Chromium', () => {
     await show('agents');
     await page.waitForSelector(`body[data-seq="${n}"]`);
     const roster = (await replayJson(['--view', 'roster', '--include-stale', '--to', String(n)])) as { sessions: { session_id: string; status: string }[] };
-    const rows = await page.$$eval('tr[data-session]', (trs) => trs.map((tr) => [tr.getAttribute('data-session')!, tr.querySelector('.badge')!.textContent!] as const));
+    const rows = await page.$$eval('tr[data-session]', (trs) =>
+      trs.map((tr) => [tr.getAttribute('data-session')!, tr.querySelector('.badge')!.textContent!] as const),
+    );
     expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(roster.sessions.map((s) => [s.session_id, s.status])));
     await show('signals');
     const inbox = (await replayJson(['--view', 'inbox', '--to', String(n)])) as { signals: { signal_id: string }[] };
-    expect(await page.$$eval('[data-signal]', (els) => els.map((e) => e.getAttribute('data-signal')))).toEqual(expect.arrayContaining(inbox.signals.map((s) => s.signal_id)));
+    expect(await page.$$eval('[data-signal]', (els) => els.map((e) => e.getAttribute('data-signal')))).toEqual(
+      expect.arrayContaining(inbox.signals.map((s) => s.signal_id)),
+    );
     expect(await page.$$eval('[data-signal]', (els) => els.length)).toBe(inbox.signals.length);
     await show('initiatives');
 

@@ -25,7 +25,8 @@ let served: Served;
 beforeAll(async () => {
   dir = makeTempDir('baton-serve-hard-');
   await batonIn(dir, ['init'], { env: NOW(0) });
-  for (let i = 1; i <= 2; i++) await batonIn(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', JSON.stringify({ text: `note ${i}` })], { env: NOW(i) });
+  for (let i = 1; i <= 2; i++)
+    await batonIn(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', JSON.stringify({ text: `note ${i}` })], { env: NOW(i) });
   served = await startServe(dir, [], { env: NOW(30) });
 });
 
@@ -50,16 +51,19 @@ function ask(path: string, host: string | null, options: { method?: string; toke
     const token = options.token === undefined ? served.token : options.token;
     const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
     if (host !== null) headers['host'] = host;
-    const req = request({ host: '127.0.0.1', port: options.port ?? served.serving.port, path, method: options.method ?? 'GET', headers, setHost: false, agent: false }, (res) => {
-      if (String(res.headers['content-type']).startsWith('text/event-stream')) {
-        req.destroy();
-        return resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' });
-      }
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: options.port ?? served.serving.port, path, method: options.method ?? 'GET', headers, setHost: false, agent: false },
+      (res) => {
+        if (String(res.headers['content-type']).startsWith('text/event-stream')) {
+          req.destroy();
+          return resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' });
+        }
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -117,7 +121,10 @@ describe('malformed percent-encoding', () => {
     // The absolute form is what a proxy is sent: read as a path, its authority would go unchecked.
     const absolute = await rawRequest(served.base, `http://127.0.0.1:${served.serving.port}/api/status`, served.token);
     expect(absolute.status).toBe(400);
-    expect(JSON.parse(absolute.text.slice(absolute.text.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/^path: must be a path starting with "\/"/) });
+    expect(JSON.parse(absolute.text.slice(absolute.text.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/^path: must be a path starting with "\/"/),
+    });
   });
 });
 
@@ -130,7 +137,17 @@ describe('the Host header (DNS rebinding)', () => {
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `LocalHost:${port}`]) {
       for (const path of paths) expect((await ask(path, host)).status, `${host} ${path}`).toBe(200);
     }
-    const refused = [null, `evil.example:${port}`, `evil.example`, `127.0.0.1:${port + 1}`, '127.0.0.1', `localhost:${port}.evil.example`, `evil.example@127.0.0.1:${port}`, `127.0.0.1:${port}/x`, ''];
+    const refused = [
+      null,
+      `evil.example:${port}`,
+      `evil.example`,
+      `127.0.0.1:${port + 1}`,
+      '127.0.0.1',
+      `localhost:${port}.evil.example`,
+      `evil.example@127.0.0.1:${port}`,
+      `127.0.0.1:${port}/x`,
+      '',
+    ];
     for (const host of refused) {
       for (const path of [...paths, `/?token=${served.token}`, '/nope']) {
         const answer = await ask(path, host);
@@ -146,10 +163,16 @@ describe('the Host header (DNS rebinding)', () => {
     expect((await ask('/api/dashboard', `evil.example:${port}`, { method: 'POST' })).status).toBe(421);
     expect((await ask('/api/dashboard', `evil.example:${port}`, { token: null })).status).toBe(421);
     // Two Host lines: which one is meant cannot be told.
-    const twice = await rawExchange(port, `GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nHost: evil.example:${port}\r\nAuthorization: Bearer ${served.token}\r\nConnection: close\r\n\r\n`);
+    const twice = await rawExchange(
+      port,
+      `GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nHost: evil.example:${port}\r\nAuthorization: Bearer ${served.token}\r\nConnection: close\r\n\r\n`,
+    );
     expect(twice.status).toBe(421);
     expect(JSON.parse(twice.body)).toMatchObject({ code: 'MISDIRECTED_REQUEST' });
-    const evilFirst = await rawExchange(port, `GET /api/status HTTP/1.1\r\nHost: evil.example:${port}\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${served.token}\r\nConnection: close\r\n\r\n`);
+    const evilFirst = await rawExchange(
+      port,
+      `GET /api/status HTTP/1.1\r\nHost: evil.example:${port}\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${served.token}\r\nConnection: close\r\n\r\n`,
+    );
     expect(evilFirst.status).toBe(421);
   });
 
@@ -218,7 +241,12 @@ describe('event streams opened and closed by the thousand', () => {
           // Let the callbacks of what was collected (closed handles, weak references) run.
           await new Promise((resolve) => setImmediate(resolve));
         }
-        return { heapUsed: process.memoryUsage().heapUsed, timers: timeoutCount(), connections: await connectionCount(running), streams: running.openEventStreams() };
+        return {
+          heapUsed: process.memoryUsage().heapUsed,
+          timers: timeoutCount(),
+          connections: await connectionCount(running),
+          streams: running.openEventStreams(),
+        };
       };
 
       await run(2_000);
@@ -248,32 +276,35 @@ interface OpenStream {
 /** An `/api/events` stream, resolved once its first `head` event has arrived. */
 function openStream(running: RunningServer): Promise<OpenStream> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: running.port, path: '/api/events', headers: { authorization: `Bearer ${running.token}` }, agent: false }, (res) => {
-      let pending = '';
-      let highest = 0;
-      let waiting: { seq: number; done: () => void }[] = [];
-      const closed = new Promise<void>((done) => res.socket.once('close', () => done()));
-      const stream: OpenStream = {
-        headReaches: (seq) => (highest >= seq ? Promise.resolve() : new Promise<void>((done) => waiting.push({ seq, done }))),
-        abort: () => {
-          req.destroy();
-          return closed;
-        },
-      };
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        // Complete events only: the last piece may be cut in the middle.
-        const events = (pending + chunk).split('\n\n');
-        pending = events.pop()!;
-        for (const event of events) {
-          const seq = /"head_seq":(\d+)/.exec(event)?.[1];
-          if (seq !== undefined) highest = Math.max(highest, Number(seq));
-        }
-        for (const wait of waiting) if (highest >= wait.seq) wait.done();
-        waiting = waiting.filter((wait) => highest < wait.seq);
-        if (events.length > 0) resolve(stream);
-      });
-    });
+    const req = request(
+      { host: '127.0.0.1', port: running.port, path: '/api/events', headers: { authorization: `Bearer ${running.token}` }, agent: false },
+      (res) => {
+        let pending = '';
+        let highest = 0;
+        let waiting: { seq: number; done: () => void }[] = [];
+        const closed = new Promise<void>((done) => res.socket.once('close', () => done()));
+        const stream: OpenStream = {
+          headReaches: (seq) => (highest >= seq ? Promise.resolve() : new Promise<void>((done) => waiting.push({ seq, done }))),
+          abort: () => {
+            req.destroy();
+            return closed;
+          },
+        };
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          // Complete events only: the last piece may be cut in the middle.
+          const events = (pending + chunk).split('\n\n');
+          pending = events.pop()!;
+          for (const event of events) {
+            const seq = /"head_seq":(\d+)/.exec(event)?.[1];
+            if (seq !== undefined) highest = Math.max(highest, Number(seq));
+          }
+          for (const wait of waiting) if (highest >= wait.seq) wait.done();
+          waiting = waiting.filter((wait) => highest < wait.seq);
+          if (events.length > 0) resolve(stream);
+        });
+      },
+    );
     // Destroying the request is how the client leaves: that error is expected.
     req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
     req.end();

@@ -51,7 +51,10 @@ it('serves the replay views of a PostgreSQL log and follows appends by other pro
   const dir = makeTempDir('baton-serve-pg-');
   const env = { BATON_STORE_URL: cluster.urlFor(newWorkspaceId('serve')), BATON_NOW: '2026-03-04T05:06:07.000Z' };
   expect((await batonIn(dir, ['init'], { env })).code).toBe(0);
-  for (let i = 1; i <= 3; i++) expect((await batonIn(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/pg', '--data', JSON.stringify({ text: `n${i}` })], { env })).code).toBe(0);
+  for (let i = 1; i <= 3; i++)
+    expect(
+      (await batonIn(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/pg', '--data', JSON.stringify({ text: `n${i}` })], { env })).code,
+    ).toBe(0);
   const served = await startServe(dir, [], { env });
   try {
     expect(served.serving.store).toBe('postgres');
@@ -65,7 +68,10 @@ it('serves the replay views of a PostgreSQL log and follows appends by other pro
     const appended = await batonIn(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/pg', '--data', '{"text":"live"}'], { env });
     expect(appended.code).toBe(0);
     expect(await stream.reached).toBe(4);
-    const live = JSON.parse((await httpRequest(served.base, '/api/dashboard?tab=log', { headers: auth })).body) as { position: { seq: number; live: boolean }; log_stats: { events: number } };
+    const live = JSON.parse((await httpRequest(served.base, '/api/dashboard?tab=log', { headers: auth })).body) as {
+      position: { seq: number; live: boolean };
+      log_stats: { events: number };
+    };
     expect(live.position).toMatchObject({ seq: 4, live: true });
     expect(live.log_stats.events).toBe(4);
   } finally {

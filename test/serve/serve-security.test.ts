@@ -40,7 +40,8 @@ function canConnect(host: string, port: number): Promise<boolean> {
 beforeAll(async () => {
   dir = makeTempDir('baton-serve-sec-');
   await batonIn(dir, ['init'], { env: NOW(0) });
-  for (let i = 1; i <= 3; i++) await batonIn(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', JSON.stringify({ text: `note ${i}` })], { env: NOW(i) });
+  for (let i = 1; i <= 3; i++)
+    await batonIn(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', JSON.stringify({ text: `note ${i}` })], { env: NOW(i) });
   await batonIn(dir, ['session', 'start', '--agent-identity', 'codex:sec', '--client', 'codex'], { env: NOW(5) });
   await batonIn(dir, ['log', 'append', '--type', 'note.recorded', '--stream', 'note/ops', '--data', '{"text":"last"}'], { env: NOW(9) });
   served = await startServe(dir, [], { env: NOW(30) });
@@ -102,7 +103,11 @@ describe('read-only', () => {
     const before = jsonLines((await batonIn(dir, ['log', 'stats'])).stdout)[0] as { head_hash: string };
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
       for (const path of ['/', '/api/dashboard', '/api/log', '/api/view/log_stats', '/api/append', '/api/events']) {
-        const answer = await httpRequest(served.base, path, { method, headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json' }, body: '{"type":"note.recorded"}' });
+        const answer = await httpRequest(served.base, path, {
+          method,
+          headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json' },
+          body: '{"type":"note.recorded"}',
+        });
         expect(answer.status, `${method} ${path}`).toBe(405);
         expect(answer.headers['allow']).toBe('GET, HEAD');
       }

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RETURN_AFTER_MINUTES, TASKS_DEMO_START, tasksDemo } from '../../src/demo/tasks.js';
-import { OrchestrationSessionViewEnvelope, OrchestrationStatusEnvelope } from '../../src/cli/envelopes-tasks.js';
+import { OrchestrationSessionViewEnvelope, OrchestrationStatusEnvelope } from '../../src/app/envelopes/tasks.js';
 import { batonIn, childEnv } from '../helpers/cli.js';
 import { demoRunnerIn } from '../helpers/demo.js';
 import { makeTempDir, removeTempDirs } from '../helpers/workspace.js';
@@ -24,10 +24,7 @@ describe('the tasks demo', () => {
     const dir = makeTempDir('baton-demo-tasks-');
     await batonIn(dir, ['init']);
     const shown: { cmd: string; code: number; stdout: string; stderr: string }[] = [];
-    const ids = await tasksDemo(
-      demoRunnerIn(dir),
-      (cmd, r) => shown.push({ cmd, ...r }),
-    );
+    const ids = await tasksDemo(demoRunnerIn(dir), (cmd, r) => shown.push({ cmd, ...r }));
 
     // The illegal move was refused (exit 2) with the machine's message.
     const refused = shown.find((s) => s.code !== 0)!;
@@ -63,8 +60,16 @@ describe('the tasks demo', () => {
     expect(lsp.activeTasks.map((t) => t.id).sort()).toEqual([ids.root, ids.instrument].sort());
     expect(lsp.queuedTasks.map((t) => t.id)).toEqual([ids.dashboard]);
     expect(lsp.pendingManualVerifications.map((c) => c.id)).toEqual(['verify-checkout']);
-    expect(lsp.relevantOwnership).toContainEqual({ kind: 'pull_request', number: 42, repo: 'acme/shop', url: 'https://github.com/acme/shop/pull/42', state: 'open' });
-    const session = OrchestrationSessionViewEnvelope.parse(JSON.parse((await batonIn(dir, ['--json', 'session', ids.session], { env: { BATON_NOW: back } })).stdout));
+    expect(lsp.relevantOwnership).toContainEqual({
+      kind: 'pull_request',
+      number: 42,
+      repo: 'acme/shop',
+      url: 'https://github.com/acme/shop/pull/42',
+      state: 'open',
+    });
+    const session = OrchestrationSessionViewEnvelope.parse(
+      JSON.parse((await batonIn(dir, ['--json', 'session', ids.session], { env: { BATON_NOW: back } })).stdout),
+    );
     expect(session.session.status).toBe('abandoned');
     expect(session.baton.subagents.map((a) => [a.kind, a.finishedAt === null])).toEqual([
       ['framework_detection', false],

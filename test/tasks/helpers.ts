@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { StoredEventSchema, type StoredEvent } from '../../events/envelope.js';
-import { OrchestrationSessionEnvelope } from '../../src/cli/envelopes-coordination.js';
+import { OrchestrationSessionEnvelope } from '../../src/app/envelopes/coordination.js';
 import {
   OrchestrationResumeEnvelope,
   OrchestrationSessionsEnvelope,
@@ -12,7 +12,7 @@ import {
   OrchestrationSubagentEnvelope,
   OrchestrationTaskEnvelope,
   OrchestrationTasksEnvelope,
-} from '../../src/cli/envelopes-tasks.js';
+} from '../../src/app/envelopes/tasks.js';
 import { batonIn, ErrorEnvelope, jsonLines, type CliResult } from '../helpers/cli.js';
 import { makeTempDir, segmentPaths } from '../helpers/workspace.js';
 import { WIZARD_ENVELOPES } from './wizard-schema.js';
@@ -98,7 +98,10 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, contex
 /** A workspace at `dir` (made if not given): a git repository with one commit on main, `baton init` run. */
 export async function workspace(name = 'baton-tasks-', dir: string = makeTempDir(name)): Promise<Ws> {
   const git = (...args: string[]): void => {
-    execFileSync('git', ['-c', 'user.name=Baton Test', '-c', 'user.email=test@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, stdio: 'ignore' });
+    execFileSync('git', ['-c', 'user.name=Baton Test', '-c', 'user.email=test@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+      cwd: dir,
+      stdio: 'ignore',
+    });
   };
   git('init', '-q', '-b', 'main');
   git('commit', '-q', '--allow-empty', '-m', 'initial');
@@ -108,7 +111,15 @@ export async function workspace(name = 'baton-tasks-', dir: string = makeTempDir
       cwd: dir,
       env: { BATON_NOW: opts.now ?? T0, ...(opts.env ?? {}) },
     });
-    return { ...r, lines: jsonLines(r.stdout.split('\n').filter((line) => line.startsWith('{')).join('\n')) };
+    return {
+      ...r,
+      lines: jsonLines(
+        r.stdout
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .join('\n'),
+      ),
+    };
   };
   const ws: Ws = {
     dir,

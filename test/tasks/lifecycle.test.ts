@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs } from '../helpers/workspace.js';
-import { AppendedEnvelope } from '../../src/cli/envelopes.js';
+import { AppendedEnvelope } from '../../src/app/envelopes/foundation.js';
 import {
   at,
   createTask,
@@ -266,7 +266,11 @@ describe('ownership', () => {
     expect(merged.task.ownership.filter((o) => o.kind === 'pull_request')).toHaveLength(1);
     expect(await eventsOfType(ws, 'task.ownership_added')).toHaveLength(eventsBefore + 1);
     const before = logBytes(ws);
-    for (const flags of [['--pr', 'https://example.com/x'], ['--pr', 'https://github.com/acme/app/pull/0'], ['--pr', url, '--pr-state', 'draft']]) {
+    for (const flags of [
+      ['--pr', 'https://example.com/x'],
+      ['--pr', 'https://github.com/acme/app/pull/0'],
+      ['--pr', url, '--pr-state', 'draft'],
+    ]) {
       expect((await ws.fail(['task', 'own', T, ...flags], { session: S })).exit, flags.join(' ')).toBe(2);
     }
     expect(logBytes(ws)).toBe(before);
@@ -360,7 +364,16 @@ describe('history, replay, idempotency, integrity', () => {
   it('T50: an event the machine rejects is an integrity finding, not a state change', async () => {
     const { ws, S } = await given();
     const T = await createTask(ws, S, 'q');
-    const raw = await ws.ok(AppendedEnvelope, ['log', 'append', '--type', 'task.transitioned', '--stream', `task/${T}`, '--data', JSON.stringify({ task_id: T, from: 'queued', to: 'completed' })]);
+    const raw = await ws.ok(AppendedEnvelope, [
+      'log',
+      'append',
+      '--type',
+      'task.transitioned',
+      '--stream',
+      `task/${T}`,
+      '--data',
+      JSON.stringify({ task_id: T, from: 'queued', to: 'completed' }),
+    ]);
     const seq = raw.events[0]!.seq;
     const q = await showTask(ws, T);
     expect(q.task.state).toBe('queued');

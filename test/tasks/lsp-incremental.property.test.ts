@@ -43,13 +43,25 @@ function toEvents(steps: Step[], gapsMs: number[]): StoredEvent[] {
     const base = { v: 1 as const, seq: i + 1, id: `e${i + 1}`, at: new Date(at).toISOString(), prev: '0'.repeat(64), hash: '0'.repeat(64) };
     switch (st.kind) {
       case 'start':
-        return { ...base, type: 'session.started', stream: `session/${SESSIONS[st.s]}`, actor: 'system', data: { session_id: SESSIONS[st.s], display_name: `N${st.s}`, goal: 'g', ttl_seconds: 3600 } };
+        return {
+          ...base,
+          type: 'session.started',
+          stream: `session/${SESSIONS[st.s]}`,
+          actor: 'system',
+          data: { session_id: SESSIONS[st.s], display_name: `N${st.s}`, goal: 'g', ttl_seconds: 3600 },
+        };
       case 'end':
         return { ...base, type: 'session.ended', stream: `session/${SESSIONS[st.s]}`, actor: 'system', data: { session_id: SESSIONS[st.s], status: 'failed' } };
       case 'heartbeat':
         return { ...base, type: 'session.heartbeat', stream: `session/${SESSIONS[st.s]}`, actor: SESSIONS[st.s]!, data: { session_id: SESSIONS[st.s] } };
       case 'create':
-        return { ...base, type: 'task.created', stream: `task/${TASKS[st.t]}`, actor: SESSIONS[st.s]!, data: { task_id: TASKS[st.t], session_id: SESSIONS[st.s], label: `L${st.t}`, state: st.running ? 'running' : 'queued' } };
+        return {
+          ...base,
+          type: 'task.created',
+          stream: `task/${TASKS[st.t]}`,
+          actor: SESSIONS[st.s]!,
+          data: { task_id: TASKS[st.t], session_id: SESSIONS[st.s], label: `L${st.t}`, state: st.running ? 'running' : 'queued' },
+        };
       case 'move': {
         // Mostly use the state the fold holds (legal-ish); sometimes a random `from` (a finding).
         const task = TASKS[st.t]!;
@@ -71,7 +83,13 @@ function toEvents(steps: Step[], gapsMs: number[]): StoredEvent[] {
         };
       }
       case 'own':
-        return { ...base, type: 'task.ownership_added', stream: `task/${TASKS[st.t]}`, actor: 'system', data: { task_id: TASKS[st.t], ownership: { kind: 'branch', name: `b${st.branch}` } } };
+        return {
+          ...base,
+          type: 'task.ownership_added',
+          stream: `task/${TASKS[st.t]}`,
+          actor: 'system',
+          data: { task_id: TASKS[st.t], ownership: { kind: 'branch', name: `b${st.branch}` } },
+        };
     }
   });
 }

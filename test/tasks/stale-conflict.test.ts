@@ -12,7 +12,18 @@ describe('a transition from a stale state', () => {
     const catalog = createCatalog();
     const now = '2026-05-09T12:00:00.000Z';
     const store = new MemoryEventStore({ catalog, now: () => now });
-    const env: TasksEnv = { workspace: '/ws', now, actor: 'system', session: undefined, invocation: ['baton'], workspaceFilter: undefined, catalog, cacheDir: undefined, store: async () => store, hasStore: true };
+    const env: TasksEnv = {
+      workspace: '/ws',
+      now,
+      actor: 'system',
+      session: undefined,
+      invocation: ['baton'],
+      workspaceFilter: undefined,
+      catalog,
+      cacheDir: undefined,
+      store: async () => store,
+      hasStore: true,
+    };
     await store.append([{ type: 'session.started', stream: 'session/session_s', data: { session_id: 'session_s', display_name: 'S', ttl_seconds: 60 } }]);
     await store.append([{ type: 'task.created', stream: 'task/task_t', data: { task_id: 'task_t', session_id: 'session_s', label: 't', state: 'running' } }]);
 

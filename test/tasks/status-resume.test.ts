@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shellJoin } from '../../projections/shell-quote.js';
-import { InboxEnvelope } from '../../src/cli/envelopes-coordination.js';
-import { LogStatsEnvelope } from '../../src/cli/envelopes.js';
+import { InboxEnvelope } from '../../src/app/envelopes/coordination.js';
+import { LogStatsEnvelope } from '../../src/app/envelopes/foundation.js';
 import { BATON_BIN, batonIn, childEnv, ErrorEnvelope } from '../helpers/cli.js';
 import { makeTempDir, removeTempDirs, segmentPaths } from '../helpers/workspace.js';
 import {
@@ -185,9 +185,22 @@ describe('the last stopping point', () => {
     const l = e.lastStoppingPoint;
     expect(l.generatedAt).toBe(1778328000000);
     expect([l.currentSessionId, l.currentGoal, l.currentBranch, l.currentWorktree]).toEqual([null, null, null, null]);
-    const arrays: (keyof Lsp)[] = ['activeTasks', 'queuedTasks', 'stoppedTasks', 'recentlyCompletedTasks', 'relevantOwnership', 'pendingChoices', 'pendingMcpActions', 'pendingManualVerifications'];
+    const arrays: (keyof Lsp)[] = [
+      'activeTasks',
+      'queuedTasks',
+      'stoppedTasks',
+      'recentlyCompletedTasks',
+      'relevantOwnership',
+      'pendingChoices',
+      'pendingMcpActions',
+      'pendingManualVerifications',
+    ];
     for (const key of arrays) expect(l[key], key).toEqual([]);
-    expect(l.nextAction).toEqual({ kind: 'none', description: 'No active or recently stopped tasks. Nothing to resume.', command: ['baton', 'status', '--dir', dir] });
+    expect(l.nextAction).toEqual({
+      kind: 'none',
+      description: 'No active or recently stopped tasks. Nothing to resume.',
+      command: ['baton', 'status', '--dir', dir],
+    });
     expect(l.resumeCommand).toBe(`baton status --dir ${dir}`);
     expect(existsSync(join(dir, '.baton'))).toBe(false);
   });
@@ -206,17 +219,29 @@ describe('the last stopping point', () => {
     });
     await move(ws, W, 'cancelled', { session: S });
     st = await status(ws);
-    expect(st.lastStoppingPoint.nextAction).toEqual({ kind: 'fix_auth', description: 'Blocked: login expired. Sign in again to resume.', command: ['baton', 'task', B, '--dir', ws.dir] });
+    expect(st.lastStoppingPoint.nextAction).toEqual({
+      kind: 'fix_auth',
+      description: 'Blocked: login expired. Sign in again to resume.',
+      command: ['baton', 'task', B, '--dir', ws.dir],
+    });
     await move(ws, B, 'cancelled', { session: S });
     st = await status(ws);
-    expect(st.lastStoppingPoint.nextAction).toEqual({ kind: 'resume', description: 'A task is still running. Re-attach or wait for completion.', command: ['baton', 'status', '--dir', ws.dir] });
+    expect(st.lastStoppingPoint.nextAction).toEqual({
+      kind: 'resume',
+      description: 'A task is still running. Re-attach or wait for completion.',
+      command: ['baton', 'status', '--dir', ws.dir],
+    });
   });
 
   it('T27: MCP and manual-verification checkpoints have their own next actions and pending arrays', async () => {
     const mcp = await given();
     const M = await waitingTask(mcp.ws, mcp.S, 'mcp', checkpointFlags('cp-mcp', 'mcp_install', 'install the MCP server'));
     let l = (await status(mcp.ws)).lastStoppingPoint;
-    expect(l.nextAction).toEqual({ kind: 'await_mcp_action', description: 'A task is waiting for an MCP action: install the MCP server.', command: ['baton', 'task', M, '--dir', mcp.ws.dir] });
+    expect(l.nextAction).toEqual({
+      kind: 'await_mcp_action',
+      description: 'A task is waiting for an MCP action: install the MCP server.',
+      command: ['baton', 'task', M, '--dir', mcp.ws.dir],
+    });
     expect(l.pendingMcpActions).toEqual([{ id: 'cp-mcp', kind: 'mcp_install', summary: 'install the MCP server', enteredAt: T0MS }]);
     expect(l.pendingChoices).toEqual([]);
     expect(l.pendingManualVerifications).toEqual([]);
@@ -224,7 +249,11 @@ describe('the last stopping point', () => {
     const ver = await given();
     const V = await waitingTask(ver.ws, ver.S, 'check dashboard', checkpointFlags('cp-ver', 'manual_verification'));
     l = (await status(ver.ws)).lastStoppingPoint;
-    expect(l.nextAction).toEqual({ kind: 'await_verification', description: 'A task is waiting for manual verification: check dashboard.', command: ['baton', 'task', V, '--dir', ver.ws.dir] });
+    expect(l.nextAction).toEqual({
+      kind: 'await_verification',
+      description: 'A task is waiting for manual verification: check dashboard.',
+      command: ['baton', 'task', V, '--dir', ver.ws.dir],
+    });
     expect(l.pendingManualVerifications).toEqual([{ id: 'cp-ver', kind: 'manual_verification', enteredAt: T0MS }]);
     expect(l.pendingChoices).toEqual([]);
     expect(l.pendingMcpActions).toEqual([]);
@@ -234,22 +263,42 @@ describe('the last stopping point', () => {
     const { ws, S } = await given();
     const T = await waitingTask(ws, S, 'license', checkpointFlags('cp-lic', 'license_review', 'review the license'));
     const l = (await status(ws)).lastStoppingPoint;
-    expect(l.nextAction).toEqual({ kind: 'await_user_choice', description: 'A task is waiting for user input: review the license.', command: ['baton', 'task', T, '--dir', ws.dir] });
+    expect(l.nextAction).toEqual({
+      kind: 'await_user_choice',
+      description: 'A task is waiting for user input: review the license.',
+      command: ['baton', 'task', T, '--dir', ws.dir],
+    });
     expect([l.pendingChoices, l.pendingMcpActions, l.pendingManualVerifications]).toEqual([[], [], []]);
   });
 
   it('T29: the auth rule matches whole words only', async () => {
     const { ws, S } = await given();
     const T = await createTask(ws, S, 'auth', { state: 'running' });
-    const yes = ['login expired', 'Please sign in again', '401 Unauthorized', 'missing credentials', 'OAuth token expired', 'expired access token', 'auth failed'];
+    const yes = [
+      'login expired',
+      'Please sign in again',
+      '401 Unauthorized',
+      'missing credentials',
+      'OAuth token expired',
+      'expired access token',
+      'auth failed',
+    ];
     const no = ['author field missing', 'token budget exceeded', 'OAuth scope missing', 'authority unreachable', 'catalog index stale', 'tokens: 1200'];
     for (const reason of [...yes, ...no]) {
       await move(ws, T, 'blocked', { session: S, extra: ['--reason', reason] });
       const next = (await status(ws)).lastStoppingPoint.nextAction;
       if (yes.includes(reason)) {
-        expect(next, reason).toEqual({ kind: 'fix_auth', description: `Blocked: ${reason}. Sign in again to resume.`, command: ['baton', 'task', T, '--dir', ws.dir] });
+        expect(next, reason).toEqual({
+          kind: 'fix_auth',
+          description: `Blocked: ${reason}. Sign in again to resume.`,
+          command: ['baton', 'task', T, '--dir', ws.dir],
+        });
       } else {
-        expect(next, reason).toEqual({ kind: 'inspect_failure', description: `Blocked: ${reason}. Inspect the task and address the blocker.`, command: ['baton', 'task', T, '--dir', ws.dir] });
+        expect(next, reason).toEqual({
+          kind: 'inspect_failure',
+          description: `Blocked: ${reason}. Inspect the task and address the blocker.`,
+          command: ['baton', 'task', T, '--dir', ws.dir],
+        });
       }
       await move(ws, T, 'running', { session: S });
     }
@@ -311,13 +360,21 @@ describe('the last stopping point', () => {
     const l = (await status(ws, { now: at(2 * MIN) })).lastStoppingPoint;
     expect(ids(l.queuedTasks)).toEqual([Q1, Q2]);
     expect(l.activeTasks).toEqual([]);
-    expect(l.nextAction).toEqual({ kind: 'resume', description: 'A task is queued and has not started: first.', command: ['baton', 'task', Q1, '--dir', ws.dir] });
+    expect(l.nextAction).toEqual({
+      kind: 'resume',
+      description: 'A task is queued and has not started: first.',
+      command: ['baton', 'task', Q1, '--dir', ws.dir],
+    });
   });
 
   it('T34: a live session with nothing running is resumed by re-running the agent', async () => {
     const { ws, S } = await given();
     const l = (await status(ws)).lastStoppingPoint;
-    expect(l.nextAction).toEqual({ kind: 'resume', description: 'Session is active but no task is running. Re-run the agent to continue.', command: ['baton', 'session', S, '--dir', ws.dir] });
+    expect(l.nextAction).toEqual({
+      kind: 'resume',
+      description: 'Session is active but no task is running. Re-run the agent to continue.',
+      command: ['baton', 'session', S, '--dir', ws.dir],
+    });
     expect([l.currentSessionId, l.currentGoal, l.currentBranch]).toEqual([S, 'set up', 'main']);
   });
 
@@ -526,7 +583,9 @@ describe('output mode', () => {
 
     // A real terminal: `script` gives the command a pseudo-TTY.
     const onTty = (flags: string) =>
-      run('script', ['-qec', `${baton} --dir ${shellJoin([ws.dir])} ${flags} tasks`, '/dev/null'], { cwd: ws.dir, env: childEnv({ BATON_NOW: T0 }) }).then((r) => r.stdout.replace(/\r\n/g, '\n').trim());
+      run('script', ['-qec', `${baton} --dir ${shellJoin([ws.dir])} ${flags} tasks`, '/dev/null'], { cwd: ws.dir, env: childEnv({ BATON_NOW: T0 }) }).then(
+        (r) => r.stdout.replace(/\r\n/g, '\n').trim(),
+      );
     const json = await onTty('--json');
     expect(parseWith(OrchestrationTasksEnvelope, JSON.parse(json), json).tasks).toEqual([]);
     // Without --json the same terminal gets human output, so the TTY is real.

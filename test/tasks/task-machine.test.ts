@@ -7,7 +7,6 @@ import { ALL_TASK_EVENTS, machineAllows, taskMachine, toEvent } from '../../mach
 import { IllegalTaskTransitionError, isLegalTransition, LEGAL_TRANSITIONS } from '../../machines/task-table.js';
 import { TASK_PARITY_MATRIX } from './parity-matrix.js';
 
-
 describe('the task machine', () => {
   it('has exactly the eight states, the four terminal ones final', () => {
     expect(Object.keys(taskMachine.states).sort()).toEqual([...TASK_STATES].sort());
@@ -59,12 +58,20 @@ describe('model-based: paths generated from the machine graph', () => {
     const paths = getShortestPaths(taskMachine, options);
     const reached = new Set(paths.map((p) => String(p.state.value)));
     expect([...reached].sort()).toEqual([...TASK_STATES].sort());
-    for (const path of paths) checkPath(path.steps.map((s) => s.event.type), String(path.state.value));
+    for (const path of paths)
+      checkPath(
+        path.steps.map((s) => s.event.type),
+        String(path.state.value),
+      );
   });
 
   it('every simple path agrees with the fold table step by step', () => {
     const paths = getSimplePaths(taskMachine, options);
-    for (const path of paths) checkPath(path.steps.map((s) => s.event.type), String(path.state.value));
+    for (const path of paths)
+      checkPath(
+        path.steps.map((s) => s.event.type),
+        String(path.state.value),
+      );
   });
 
   it('the graph’s edges are exactly the 18 legal moves, and each one is legal in the fold table', () => {

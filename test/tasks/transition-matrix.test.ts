@@ -41,7 +41,14 @@ describe('T01: the legal matrix', () => {
     const illegal = TASK_STATES.flatMap((from) => TASK_STATES.filter((to) => !TASK_PARITY_MATRIX[from].includes(to)).map((to) => [from, to] as const));
     expect(illegal).toHaveLength(46);
     const before = logBytes(ws);
-    const results = await inParallel(4, illegal.map(([from, to]) => () => refuseMove(ws, taskFor(from, to), to, { session: S })));
+    const results = await inParallel(
+      4,
+      illegal.map(
+        ([from, to]) =>
+          () =>
+            refuseMove(ws, taskFor(from, to), to, { session: S }),
+      ),
+    );
     illegal.forEach(([from, to], i) => {
       const e = results[i]!;
       const id = taskFor(from, to);
@@ -61,7 +68,14 @@ describe('T01: the legal matrix', () => {
     const legal = TASK_STATES.flatMap((from) => TASK_PARITY_MATRIX[from].map((to) => [from, to] as const));
     expect(legal).toHaveLength(18);
     // `move` requires exit 0 and parses the printed task.
-    const results = await inParallel(4, legal.map(([, to], i) => () => move(ws, taskFor(legal[i]![0], to), to, { session: S })));
+    const results = await inParallel(
+      4,
+      legal.map(
+        ([, to], i) =>
+          () =>
+            move(ws, taskFor(legal[i]![0], to), to, { session: S }),
+      ),
+    );
     legal.forEach(([from, to], i) => {
       expect(results[i]!.state, `${from} → ${to}`).toBe(to);
       expect(results[i]!.id).toBe(taskFor(from, to));

@@ -45,7 +45,10 @@ export const WizardTask = z.object({
   state: z.enum(TASK_STATES),
   ownership: z.array(Ownership),
   subagentKind: z.enum(SUBAGENT_KINDS).nullable(),
-  parentTaskId: z.string().regex(/^task_[A-Za-z0-9_-]+$/).optional(),
+  parentTaskId: z
+    .string()
+    .regex(/^task_[A-Za-z0-9_-]+$/)
+    .optional(),
   createdAt: epochMs,
   updatedAt: epochMs,
   startedAt: epochMs.nullable(),
@@ -55,12 +58,21 @@ export const WizardTask = z.object({
     .object({
       outcome: z.enum(['completed', 'failed', 'cancelled', 'superseded']),
       summary: z.string().optional(),
-      error: z.object({ message: z.string(), class: z.enum(['auth', 'network', 'validation', 'permission', 'cancelled', 'internal', 'unknown']), code: z.string().optional() }).optional(),
+      error: z
+        .object({
+          message: z.string(),
+          class: z.enum(['auth', 'network', 'validation', 'permission', 'cancelled', 'internal', 'unknown']),
+          code: z.string().optional(),
+        })
+        .optional(),
       data: z.unknown().optional(),
       finishedAt: epochMs,
     })
     .optional(),
-  supersededBy: z.string().regex(/^task_[A-Za-z0-9_-]+$/).optional(),
+  supersededBy: z
+    .string()
+    .regex(/^task_[A-Za-z0-9_-]+$/)
+    .optional(),
 });
 
 export const WizardSession = z.object({
@@ -98,12 +110,23 @@ export const WizardLastStoppingPoint = z.object({
   resumeCommand: z.string(),
 });
 
-export const WizardStatusEnvelope = z.object({ ...head('orchestration_status'), storePath: z.string(), storeExists: z.boolean(), lastStoppingPoint: WizardLastStoppingPoint });
+export const WizardStatusEnvelope = z.object({
+  ...head('orchestration_status'),
+  storePath: z.string(),
+  storeExists: z.boolean(),
+  lastStoppingPoint: WizardLastStoppingPoint,
+});
 export const WizardTasksEnvelope = z.object({ ...head('orchestration_tasks'), tasks: z.array(WizardTask) });
 export const WizardTaskEnvelope = z.object({ ...head('orchestration_task'), task: WizardTask });
 export const WizardSessionsEnvelope = z.object({ ...head('orchestration_sessions'), sessions: z.array(WizardSession) });
 export const WizardSessionEnvelope = z.object({ ...head('orchestration_session'), session: WizardSession, tasks: z.array(WizardTask) });
-export const WizardResumeEnvelope = z.object({ ...head('orchestration_resume'), sessionId: z.string(), command: z.array(z.string()), description: z.string(), executed: z.boolean() });
+export const WizardResumeEnvelope = z.object({
+  ...head('orchestration_resume'),
+  sessionId: z.string(),
+  command: z.array(z.string()),
+  description: z.string(),
+  executed: z.boolean(),
+});
 
 /** The wizard schema for a parity envelope type, or undefined for Baton-only and non-task envelopes. */
 export const WIZARD_ENVELOPES: Readonly<Record<string, z.ZodType>> = {

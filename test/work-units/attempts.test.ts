@@ -41,7 +41,13 @@ describe.concurrent('attempts and handoffs', () => {
     expect(readdirSync(dir).sort()).toEqual(['handoffs', 'launch.json', 'plan.json', 'status.json']);
     expect(readdirSync(join(dir, 'handoffs'))).toEqual(['WU-1.md']);
     const doc = parseOrchestrationLaunchDocument(json(join(dir, 'launch.json')));
-    expect(doc.handoffs[0]).toMatchObject({ wu_id: 'WU-1', launch_attempt: 0, handoff_format: 'markdown', orchestration_state: 'handoff_emitted', emitted_at: T0_ISO });
+    expect(doc.handoffs[0]).toMatchObject({
+      wu_id: 'WU-1',
+      launch_attempt: 0,
+      handoff_format: 'markdown',
+      orchestration_state: 'handoff_emitted',
+      emitted_at: T0_ISO,
+    });
     expect(doc.handoffs[0]!.handoff_artifact_path.endsWith('attempt-0/handoffs/WU-1.md')).toBe(true);
     parseOrchestrationPlanDocument(json(join(dir, 'plan.json')));
     parseOrchestrationStatusDocument(json(join(dir, 'status.json')));
@@ -88,7 +94,25 @@ describe.concurrent('attempts and handoffs', () => {
 
   it('14: the Markdown handoff carries the description, criteria, code paths and the exact commands', async () => {
     const ws = await WuWorkspace.create();
-    await ws.ok(['wu', 'create', 'WU-1', '--initiative', 'INIT-1', '--lane', 'L1', '--title', 'Add X', '--description', 'Do X', '--acceptance', 'X works', '--acceptance', 'tests pass', '--code-paths', 'src/x/**']);
+    await ws.ok([
+      'wu',
+      'create',
+      'WU-1',
+      '--initiative',
+      'INIT-1',
+      '--lane',
+      'L1',
+      '--title',
+      'Add X',
+      '--description',
+      'Do X',
+      '--acceptance',
+      'X works',
+      '--acceptance',
+      'tests pass',
+      '--code-paths',
+      'src/x/**',
+    ]);
     await ws.launch();
     const md = readFileSync(join(attemptDir(ws, 0), 'handoffs', 'WU-1.md'), 'utf8');
     expect(md.startsWith('# WU-1 — Add X\n')).toBe(true);

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WuDefinitionEnvelope } from '../../src/cli/envelopes-work-units.js';
+import { WuDefinitionEnvelope } from '../../src/app/envelopes/work-units.js';
 import { hashTree, removeTempDirs } from '../helpers/workspace.js';
 import { WuWorkspace } from './helpers.js';
 
@@ -67,7 +67,9 @@ describe.concurrent('work-unit bad input and upserts', () => {
     expect(first.result).toBe('defined');
     const same = WuDefinitionEnvelope.parse((await ws.ok(['wu', 'create', 'WU-1', '--initiative', 'two', '--lane', 'Any', '--title', 'A'])).last);
     expect(same).toMatchObject({ result: 'unchanged', appended: [] });
-    const changed = WuDefinitionEnvelope.parse((await ws.ok(['wu', 'create', 'WU-1', '--initiative', 'two', '--lane', 'Any', '--title', 'B', '--priority', 'P0'])).last);
+    const changed = WuDefinitionEnvelope.parse(
+      (await ws.ok(['wu', 'create', 'WU-1', '--initiative', 'two', '--lane', 'Any', '--title', 'B', '--priority', 'P0'])).last,
+    );
     expect(changed).toMatchObject({ result: 'updated', changed_fields: ['title', 'priority'] });
     expect(ws.events().at(-1)!.data).toEqual({ wu_id: 'WU-1', changed: { title: 'B', priority: 'P0' } });
     const status = (await ws.ok(['orchestrate', 'status', 'INIT-2'])).last as { wus: { wu_id: string; title: string }[] };

@@ -19,8 +19,32 @@ const PICOMATCH = { dot: true, posix: true } as const;
 // Path segments as git reports them: never `.` or `..`.
 const segment = fc.string({ unit: fc.constantFrom('a', 'b', '.', '_'), minLength: 1, maxLength: 3 }).filter((s) => s !== '.' && s !== '..');
 const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
-const globToken = fc.constantFrom('a', 'b', '.', '/', '*', '**', '?', '[ab]', '[!a]', '[^b]', '{a,b}', '{a,.b}', '!', '@(a|b)', '+(a)', '!(a)', '*(b)', '?(a)', '\\*', '\\a');
-const glob = fc.array(globToken, { minLength: 1, maxLength: 6 }).map((tokens) => tokens.join('')).filter(isGlob);
+const globToken = fc.constantFrom(
+  'a',
+  'b',
+  '.',
+  '/',
+  '*',
+  '**',
+  '?',
+  '[ab]',
+  '[!a]',
+  '[^b]',
+  '{a,b}',
+  '{a,.b}',
+  '!',
+  '@(a|b)',
+  '+(a)',
+  '!(a)',
+  '*(b)',
+  '?(a)',
+  '\\*',
+  '\\a',
+);
+const glob = fc
+  .array(globToken, { minLength: 1, maxLength: 6 })
+  .map((tokens) => tokens.join(''))
+  .filter(isGlob);
 /** A glob a log can hold: the fold only ever sees code paths its schema accepts (no backslash, no leading /). */
 const storableGlob = glob.filter((g) => codePath.safeParse(g).success);
 
@@ -37,10 +61,27 @@ function history(codePaths: string[], dirty: string[]): BatonEvent[] {
   const raws = [
     { type: 'initiative.created', stream: 'initiative/INIT-1', data: { initiative: 'INIT-1', title: 'One', slug: null, lanes: [] } },
     { type: 'wu.defined', stream: 'wu/WU-1', data: { wu_id: 'WU-1', initiative: 'INIT-1', lane: 'L1', title: 'One', dependencies: [], code_paths: codePaths } },
-    { type: 'wu.claimed', stream: 'wu/WU-1', data: { wu_id: 'WU-1', session_id: null, mode: 'worktree', worktree_path: 'worktrees/l1-wu-1', branch: 'lane/l1/wu-1', takeover_from: null } },
+    {
+      type: 'wu.claimed',
+      stream: 'wu/WU-1',
+      data: { wu_id: 'WU-1', session_id: null, mode: 'worktree', worktree_path: 'worktrees/l1-wu-1', branch: 'lane/l1/wu-1', takeover_from: null },
+    },
     { type: 'observation.dirty_paths', stream: 'workspace/root', data: { paths: [...dirty].sort() } },
   ];
-  return raws.map((r, i) => decoded({ v: 1, seq: i + 1, id: `e${i + 1}`, type: r.type, stream: r.stream, at: new Date(T0 + i * 60_000).toISOString(), actor: 'system', data: r.data, prev: '', hash: '' }));
+  return raws.map((r, i) =>
+    decoded({
+      v: 1,
+      seq: i + 1,
+      id: `e${i + 1}`,
+      type: r.type,
+      stream: r.stream,
+      at: new Date(T0 + i * 60_000).toISOString(),
+      actor: 'system',
+      data: r.data,
+      prev: '',
+      hash: '',
+    }),
+  );
 }
 
 describe('code-path globs are picomatch globs', () => {
@@ -49,7 +90,12 @@ describe('code-path globs are picomatch globs', () => {
       fc.property(storableGlob, fc.uniqueArray(path, { maxLength: 8 }), (g, dirty) => {
         const state = history([g], dirty).reduce(applyWorkUnits, initWorkUnits());
         const wu = state.wus['WU-1']!;
-        const ctx = { state, config: DEFAULT_WORK_UNITS_CONFIG, now: new Date(T0 + 3_600_000).toISOString(), stall_seconds: stallSeconds(DEFAULT_WORK_UNITS_CONFIG) };
+        const ctx = {
+          state,
+          config: DEFAULT_WORK_UNITS_CONFIG,
+          now: new Date(T0 + 3_600_000).toISOString(),
+          stall_seconds: stallSeconds(DEFAULT_WORK_UNITS_CONFIG),
+        };
         const expected = picomatched(g, dirty);
         expect(evidenceOf(wu, ctx).overlap.value).toStrictEqual(expected);
       }),

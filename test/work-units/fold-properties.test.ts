@@ -23,10 +23,27 @@ const T0 = Date.parse('2026-04-17T10:00:00Z');
 type Raw = { type: string; stream: string; data: Record<string, unknown>; minutes: number };
 
 const wuEvent = fc.oneof(
-  fc.record({ wu: fc.constantFrom(...WUS), kind: fc.constantFrom('wu.claimed', 'wu.checkpointed', 'wu.worker_returned', 'wu.blocked', 'wu.unblocked', 'wu.released', 'wu.stamped', 'delegation.picked_up', 'delegation.completed') }),
+  fc.record({
+    wu: fc.constantFrom(...WUS),
+    kind: fc.constantFrom(
+      'wu.claimed',
+      'wu.checkpointed',
+      'wu.worker_returned',
+      'wu.blocked',
+      'wu.unblocked',
+      'wu.released',
+      'wu.stamped',
+      'delegation.picked_up',
+      'delegation.completed',
+    ),
+  }),
   fc.record({ wu: fc.constantFrom(...WUS), kind: fc.constant('observation.worktree'), present: fc.boolean() }),
   fc.record({ wu: fc.constantFrom(...WUS), kind: fc.constant('observation.stamp_file'), present: fc.boolean() }),
-  fc.record({ wu: fc.constantFrom(...WUS), kind: fc.constant('observation.wu_yaml'), status: fc.constantFrom('ready', 'in_progress', 'blocked', 'done', 'backlog') }),
+  fc.record({
+    wu: fc.constantFrom(...WUS),
+    kind: fc.constant('observation.wu_yaml'),
+    status: fc.constantFrom('ready', 'in_progress', 'blocked', 'done', 'backlog'),
+  }),
   fc.record({ wu: fc.constantFrom(...WUS), kind: fc.constant('handoff.emitted'), relaunch: fc.boolean() }),
   fc.record({ wu: fc.constantFrom(...WUS), kind: fc.constant('observation.dirty_paths'), dirty: fc.boolean() }),
 );
@@ -37,7 +54,12 @@ function toRaw(e: { wu: string; kind: string; present?: boolean; status?: string
   const minutes = i * 7;
   switch (e.kind) {
     case 'wu.claimed':
-      return { type: e.kind, stream, minutes, data: { wu_id, session_id: null, mode: 'worktree', worktree_path: `worktrees/l-${wu_id}`, branch: `lane/l/${wu_id}`, takeover_from: null } };
+      return {
+        type: e.kind,
+        stream,
+        minutes,
+        data: { wu_id, session_id: null, mode: 'worktree', worktree_path: `worktrees/l-${wu_id}`, branch: `lane/l/${wu_id}`, takeover_from: null },
+      };
     case 'wu.checkpointed':
       return { type: e.kind, stream, minutes, data: { wu_id, session_id: null, note: 'n', progress: null, next_steps: null } };
     case 'wu.worker_returned':
@@ -55,11 +77,31 @@ function toRaw(e: { wu: string; kind: string; present?: boolean; status?: string
     case 'observation.stamp_file':
       return { type: e.kind, stream, minutes, data: { wu_id, path: `.lumenflow/stamps/${wu_id}.done`, present: e.present, valid: true } };
     case 'observation.wu_yaml':
-      return { type: e.kind, stream, minutes, data: { wu_id, path: `${wu_id}.yaml`, content_hash: '0'.repeat(64), fields: { status: e.status }, removed_fields: [] } };
+      return {
+        type: e.kind,
+        stream,
+        minutes,
+        data: { wu_id, path: `${wu_id}.yaml`, content_hash: '0'.repeat(64), fields: { status: e.status }, removed_fields: [] },
+      };
     case 'handoff.emitted':
       return {
-        type: e.kind, stream: 'initiative/INIT-1', minutes,
-        data: { initiative: 'INIT-1', wu_id, launch_attempt: 0, lane: 'L1', logical_wave: 0, handoff_format: 'markdown', handoff_artifact_path: 'x', content_sha256: '0'.repeat(64), claimed_mode: 'worktree', worktree_path: `worktrees/l-${wu_id}`, branch: `lane/l/${wu_id}`, relaunch: e.relaunch },
+        type: e.kind,
+        stream: 'initiative/INIT-1',
+        minutes,
+        data: {
+          initiative: 'INIT-1',
+          wu_id,
+          launch_attempt: 0,
+          lane: 'L1',
+          logical_wave: 0,
+          handoff_format: 'markdown',
+          handoff_artifact_path: 'x',
+          content_sha256: '0'.repeat(64),
+          claimed_mode: 'worktree',
+          worktree_path: `worktrees/l-${wu_id}`,
+          branch: `lane/l/${wu_id}`,
+          relaunch: e.relaunch,
+        },
       };
     case 'observation.dirty_paths':
       return { type: e.kind, stream: 'workspace/root', minutes, data: { paths: e.dirty ? ['src/a.ts'] : [] } };
@@ -75,10 +117,28 @@ const definitions = fc.tuple(...WUS.map((_, i) => fc.record({ lane: fc.constantF
 function history(defs: { lane: string; deps: string[] }[], raws: Raw[]): BatonEvent[] {
   const all: Raw[] = [
     { type: 'initiative.created', stream: 'initiative/INIT-1', minutes: 0, data: { initiative: 'INIT-1', title: 'One', slug: null, lanes: [] } },
-    ...defs.map((d, i) => ({ type: 'wu.defined', stream: `wu/${WUS[i]}`, minutes: 0, data: { wu_id: WUS[i]!, initiative: 'INIT-1', lane: d.lane, title: WUS[i]!, dependencies: d.deps, code_paths: ['src/**'] } })),
+    ...defs.map((d, i) => ({
+      type: 'wu.defined',
+      stream: `wu/${WUS[i]}`,
+      minutes: 0,
+      data: { wu_id: WUS[i]!, initiative: 'INIT-1', lane: d.lane, title: WUS[i]!, dependencies: d.deps, code_paths: ['src/**'] },
+    })),
     ...raws,
   ];
-  return all.map((r, i) => decoded({ v: 1, seq: i + 1, id: `e${i + 1}`, type: r.type, stream: r.stream, at: new Date(T0 + r.minutes * 60_000).toISOString(), actor: 'system', data: r.data, prev: '', hash: '' }));
+  return all.map((r, i) =>
+    decoded({
+      v: 1,
+      seq: i + 1,
+      id: `e${i + 1}`,
+      type: r.type,
+      stream: r.stream,
+      at: new Date(T0 + r.minutes * 60_000).toISOString(),
+      actor: 'system',
+      data: r.data,
+      prev: '',
+      hash: '',
+    }),
+  );
 }
 
 const fold = (events: BatonEvent[], state: WorkUnitsState = initWorkUnits()): WorkUnitsState => events.reduce(applyWorkUnits, state);
@@ -93,7 +153,8 @@ describe('work-unit fold properties', () => {
         const scratch = fold(log);
         const snapshot = JSON.parse(JSON.stringify(fold(log.slice(0, k)))) as WorkUnitsState;
         const incremental = fold(log.slice(k), snapshot);
-        const view = (s: WorkUnitsState) => JSON.stringify(statusDocument(computeInitiative(s, 'INIT-1', { config: DEFAULT_WORK_UNITS_CONFIG, now: NOW }), NOW));
+        const view = (s: WorkUnitsState) =>
+          JSON.stringify(statusDocument(computeInitiative(s, 'INIT-1', { config: DEFAULT_WORK_UNITS_CONFIG, now: NOW }), NOW));
         expect(view(incremental)).toBe(view(scratch));
       }),
       { numRuns: 150 },
@@ -116,7 +177,9 @@ describe('work-unit fold properties', () => {
             state.sessions['session_x'] = { last_heartbeat_at: new Date(T0 + heartbeatMinutes * 60_000).toISOString(), ended: false, ttl_seconds: 14_400 };
             for (const wu of Object.values(state.wus)) if (wu.claim !== null) wu.claim = { ...wu.claim, session_id: 'session_x' };
           }
-          const config = WorkUnitsConfigSchema.parse({ orchestration: { stall_threshold: stall, default_claim_mode: defaultMode, contamination_ignore: nowMinutes % 3 === 0 ? ['src/a.ts'] : [] } });
+          const config = WorkUnitsConfigSchema.parse({
+            orchestration: { stall_threshold: stall, default_claim_mode: defaultMode, contamination_ignore: nowMinutes % 3 === 0 ? ['src/a.ts'] : [] },
+          });
           const ctx = { state, config, now: new Date(T0 + nowMinutes * 60_000).toISOString(), stall_seconds: stallSeconds(config) };
           for (const wu of Object.values(state.wus)) {
             for (const assumePastEligible of [false, true]) {
@@ -180,7 +243,8 @@ describe('work-unit fold properties', () => {
             for (const [lane, n] of perLane) expect(n).toBeLessThanOrEqual(laneSettings(config, lane).wip_limit);
             if (cap !== null) expect(w.wus.length).toBeLessThanOrEqual(w.planned_wave === 0 ? c.available_capacity! : cap);
           }
-          if (cap !== null) expect(c.next_safe_actions.filter((a) => a.type === 'launch_wu' || a.type === 'relaunch_wu').length).toBeLessThanOrEqual(c.available_capacity!);
+          if (cap !== null)
+            expect(c.next_safe_actions.filter((a) => a.type === 'launch_wu' || a.type === 'relaunch_wu').length).toBeLessThanOrEqual(c.available_capacity!);
         },
       ),
       { numRuns: 150 },
@@ -273,17 +337,27 @@ function oracleStates(log: BatonEvent[], defs: { lane: string; deps: string[] }[
     const lastAt = activity.length > 0 ? Math.max(...activity) : present ? Date.parse(wtObs!.at) : null;
     const inactive = lastAt !== null && Date.parse(NOW) - lastAt > 4 * 3600_000;
     const depsDone = defs[i]!.deps.every((d) => facts.get(d)!.DONE);
-    const state = DONE ? 'done'
-      : overlap ? 'contaminated'
-      : yaml === 'blocked' ? 'blocked'
-      : returned && present ? 'ready_for_finish'
-      : returned ? 'needs_relaunch'
-      : present && inactive ? 'stalled'
-      : executing ? 'active'
-      : claimed ? 'claimed'
-      : handoff !== undefined ? 'handoff_emitted'
-      : depsDone ? 'eligible'
-      : 'planned';
+    const state = DONE
+      ? 'done'
+      : overlap
+        ? 'contaminated'
+        : yaml === 'blocked'
+          ? 'blocked'
+          : returned && present
+            ? 'ready_for_finish'
+            : returned
+              ? 'needs_relaunch'
+              : present && inactive
+                ? 'stalled'
+                : executing
+                  ? 'active'
+                  : claimed
+                    ? 'claimed'
+                    : handoff !== undefined
+                      ? 'handoff_emitted'
+                      : depsDone
+                        ? 'eligible'
+                        : 'planned';
     out.set(wu, state);
   });
   return out;

@@ -31,7 +31,17 @@ describe('git repository discovery', () => {
     git(repo, 'worktree', 'add', '-q', '-b', 'side', join(repo, 'wt'));
     const bare = makeTempDir('bare');
     git(bare, 'init', '-q', '--bare');
-    const dirs = [plain, join(plain, 'a', 'b'), repo, join(repo, 'src', 'deep'), join(repo, 'wt'), join(repo, '.git'), join(repo, '.git', 'refs'), bare, join(bare, 'refs')];
+    const dirs = [
+      plain,
+      join(plain, 'a', 'b'),
+      repo,
+      join(repo, 'src', 'deep'),
+      join(repo, 'wt'),
+      join(repo, '.git'),
+      join(repo, '.git', 'refs'),
+      bare,
+      join(bare, 'refs'),
+    ];
     for (const dir of dirs) {
       const truth = gitSays(dir);
       if (!mayBeInGitRepository(dir)) expect(truth, dir).toBeNull();

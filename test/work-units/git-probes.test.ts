@@ -16,7 +16,11 @@ afterAll(removeTempDirs);
 it('git probes turn worktrees, dirty files and stamp files into the right states, recording each change once', async () => {
   const ws = await WuWorkspace.create();
   const git = (...args: string[]) =>
-    execFileSync('git', args, { cwd: ws.dir, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    execFileSync('git', args, {
+      cwd: ws.dir,
+      stdio: 'pipe',
+      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+    });
   git('init', '-q', '-b', 'main');
   writeFileSync(join(ws.dir, '.gitignore'), '.baton/\nworktrees/\n');
   git('add', '.gitignore');

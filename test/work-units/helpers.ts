@@ -3,12 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { batonIn, jsonLines, type CliResult } from '../helpers/cli.js';
 import { makeTempDir, storedEvents } from '../helpers/workspace.js';
-import {
-  InitiativeLaunchEnvelope,
-  InitiativePlanEnvelope,
-  InitiativeStatusEnvelope,
-  WuExplanationEnvelope,
-} from '../../src/cli/envelopes-work-units.js';
+import { InitiativeLaunchEnvelope, InitiativePlanEnvelope, InitiativeStatusEnvelope, WuExplanationEnvelope } from '../../src/app/envelopes/work-units.js';
 import { secondsAfter } from '../helpers/scenario-clock.js';
 
 /**
@@ -22,7 +17,13 @@ export const T0_ISO = '2026-04-17T10:00:00.000Z';
 export const at = secondsAfter(T0);
 export const HOUR = 3600;
 
-const ErrorEnvelope = z.looseObject({ v: z.literal(1), type: z.literal('error'), code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() });
+const ErrorEnvelope = z.looseObject({
+  v: z.literal(1),
+  type: z.literal('error'),
+  code: z.string(),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
 export type StatusEnvelope = z.infer<typeof InitiativeStatusEnvelope>;
 
 export interface Run extends CliResult {

@@ -53,7 +53,11 @@ describe.concurrent('actions, capacity, ordering', () => {
   it('39: actions are ordered recover, finish, relaunch, launch, wait; integrity holds relaunch and launch', async () => {
     const ws = await WuWorkspace.create();
     // stalled (L1), ready_for_finish (L2), needs_relaunch (L3), eligible (L4), planned (L5)
-    for (const [n, lane] of [[1, 'L1'], [2, 'L2'], [3, 'L3']] as const) {
+    for (const [n, lane] of [
+      [1, 'L1'],
+      [2, 'L2'],
+      [3, 'L3'],
+    ] as const) {
       await ws.wu(n, lane);
       await ws.ok(['wu', 'claim', `WU-${n}`]);
     }
@@ -96,7 +100,9 @@ describe.concurrent('actions, capacity, ordering', () => {
     expect(row(status, 'WU-2').queued_by_capacity).toBe(true);
     expect(row(status, 'WU-3').queued_by_capacity).toBe(true);
     const waits = status.next_safe_actions.filter((a) => a.wu_ids !== undefined);
-    expect(waits).toEqual([{ type: 'wait', wu_id: 'WU-2', wu_ids: ['WU-2', 'WU-3'], logical_wave: 0, reason: 'Queued until worker capacity frees (remaining capacity: 0).' }]);
+    expect(waits).toEqual([
+      { type: 'wait', wu_id: 'WU-2', wu_ids: ['WU-2', 'WU-3'], logical_wave: 0, reason: 'Queued until worker capacity frees (remaining capacity: 0).' },
+    ]);
   });
 
   it('42: capacity launches the lowest waves first and queues the rest', async () => {

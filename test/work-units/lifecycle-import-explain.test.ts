@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InitiativeStatusEnvelope, WuDoneEnvelope, WuImportEnvelope } from '../../src/cli/envelopes-work-units.js';
+import { InitiativeStatusEnvelope, WuDoneEnvelope, WuImportEnvelope } from '../../src/app/envelopes/work-units.js';
 import { parseOrchestrationStatusDocument } from '../../projections/work-units/documents.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 import { at, HOUR, row, stateOf, WuWorkspace } from './helpers.js';
@@ -34,7 +34,10 @@ describe.concurrent('lifecycle, stamps, import, parsers, explain', () => {
     expect(existsSync(join(ws.dir, '.baton', 'stamps', 'WU-1.done'))).toBe(false);
     await ws.ok(['wu', 'claim', 'WU-1']);
     await ws.ok(['wu', 'done', 'WU-1']);
-    for (const args of [['wu', 'claim', 'WU-1'], ['wu', 'checkpoint', 'WU-1', '--note', 'n']]) {
+    for (const args of [
+      ['wu', 'claim', 'WU-1'],
+      ['wu', 'checkpoint', 'WU-1', '--note', 'n'],
+    ]) {
       const error = await ws.fail(args, 2);
       expect(error.code).toBe('ILLEGAL_TRANSITION');
       expect(error.message).toContain('terminal state done');
@@ -49,7 +52,10 @@ describe.concurrent('lifecycle, stamps, import, parsers, explain', () => {
     writeFileSync(join(folder, 'WU-1.yaml'), yaml('One'));
     writeFileSync(join(folder, 'INIT-1.yaml'), 'id: INIT-1\ntitle: An initiative\n');
     const first = WuImportEnvelope.parse((await ws.ok(['wu', 'import', folder])).last);
-    expect(first.files.map((f) => [f.path, f.result])).toEqual([['wus/INIT-1.yaml', 'skipped'], ['wus/WU-1.yaml', 'defined']]);
+    expect(first.files.map((f) => [f.path, f.result])).toEqual([
+      ['wus/INIT-1.yaml', 'skipped'],
+      ['wus/WU-1.yaml', 'defined'],
+    ]);
     writeFileSync(join(folder, 'WU-1.yaml'), yaml('One').replace('# a comment', '# another comment').replace('not read', 'still not read'));
     const second = WuImportEnvelope.parse((await ws.ok(['wu', 'import', folder])).last);
     expect(second.files.find((f) => f.wu_id === 'WU-1')!.result).toBe('unchanged');
@@ -78,10 +84,35 @@ describe.concurrent('lifecycle, stamps, import, parsers, explain', () => {
 
   it('50: the status parser reads legacy ready as eligible and rejects an unknown state by path', () => {
     const doc = (state: string) => ({
-      initiative: 'INIT-1', launch_attempt: null, generated_at: '2026-04-17T10:00:00.000Z', logical_waves: [0], available_capacity: null, max_active_workers: null,
-      blocked_by_integrity: false, integrity_findings: [], next_safe_actions: [],
-      wus: [{ wu_id: 'WU-1', title: 'T', lane: 'L1', orchestration_state: state, yaml_status: 'ready', logical_wave: 0, planned_wave: 0, launch_attempt: null, claimed_mode: null,
-        contamination_paths: [], queued_by_capacity: false, launch_blocked_by: [], blockers: [], last_activity_at: null, worktree_path: null, extra: 'kept' }],
+      initiative: 'INIT-1',
+      launch_attempt: null,
+      generated_at: '2026-04-17T10:00:00.000Z',
+      logical_waves: [0],
+      available_capacity: null,
+      max_active_workers: null,
+      blocked_by_integrity: false,
+      integrity_findings: [],
+      next_safe_actions: [],
+      wus: [
+        {
+          wu_id: 'WU-1',
+          title: 'T',
+          lane: 'L1',
+          orchestration_state: state,
+          yaml_status: 'ready',
+          logical_wave: 0,
+          planned_wave: 0,
+          launch_attempt: null,
+          claimed_mode: null,
+          contamination_paths: [],
+          queued_by_capacity: false,
+          launch_blocked_by: [],
+          blockers: [],
+          last_activity_at: null,
+          worktree_path: null,
+          extra: 'kept',
+        },
+      ],
     });
     const parsed = parseOrchestrationStatusDocument(doc('ready'));
     expect(parsed.wus[0]!.orchestration_state).toBe('eligible');
@@ -137,7 +168,12 @@ describe.concurrent('lifecycle, stamps, import, parsers, explain', () => {
 
   it('37: in a git repository the dirty probe records an untracked file once and contaminates the WU', async () => {
     const ws = await WuWorkspace.create();
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: ws.dir, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: ws.dir,
+        stdio: 'pipe',
+        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+      });
     git('init', '-q', '-b', 'main');
     writeFileSync(join(ws.dir, '.gitignore'), '.baton/\n');
     git('add', '.gitignore');

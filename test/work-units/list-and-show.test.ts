@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InitiativeListEnvelope, InitiativeShowEnvelope, WuListEnvelope, WuShowEnvelope } from '../../src/cli/envelopes-listing.js';
+import { InitiativeListEnvelope, InitiativeShowEnvelope, WuListEnvelope, WuShowEnvelope } from '../../src/app/envelopes/listing.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 import { WuWorkspace } from './helpers.js';
 
@@ -97,7 +97,12 @@ describe('wu show', () => {
     });
     expect(e.last_checkpoint?.summary).toContain('parser done');
     const done = WuShowEnvelope.parse((await ws.ok(['wu', 'show', 'WU-3'])).last);
-    expect(done).toMatchObject({ orchestration_state: 'done', rule: 1, reason: null, stamped: { completed_date: '2026-04-17', stamp_path: '.baton/stamps/WU-3.done' } });
+    expect(done).toMatchObject({
+      orchestration_state: 'done',
+      rule: 1,
+      reason: null,
+      stamped: { completed_date: '2026-04-17', stamp_path: '.baton/stamps/WU-3.done' },
+    });
     const planned = WuShowEnvelope.parse((await ws.ok(['wu', 'show', 'WU-2'])).last);
     expect(planned).toMatchObject({ orchestration_state: 'planned', reason: 'Waiting for WU-1 to complete.', claim: null, last_checkpoint: null });
   });
@@ -120,7 +125,14 @@ describe('initiative list and show', () => {
     const e = InitiativeListEnvelope.parse((await ws.ok(['initiative', 'list'])).last);
     expect(e.count).toBe(3);
     expect(e.initiatives).toEqual([
-      { initiative: 'INIT-1', title: 'One', slug: null, lanes: ['L1', 'L2', 'L3', 'L4', 'L5', 'L6'], wus: 4, by_state: { done: 1, active: 1, eligible: 1, planned: 1 } },
+      {
+        initiative: 'INIT-1',
+        title: 'One',
+        slug: null,
+        lanes: ['L1', 'L2', 'L3', 'L4', 'L5', 'L6'],
+        wus: 4,
+        by_state: { done: 1, active: 1, eligible: 1, planned: 1 },
+      },
       { initiative: 'INIT-2', title: 'Payments', slug: 'payments', lanes: [], wus: 1, by_state: { eligible: 1 } },
       { initiative: 'INIT-3', title: 'Empty', slug: null, lanes: [], wus: 0, by_state: {} },
     ]);

@@ -19,7 +19,18 @@ afterEach(() => {
 let seq = 0;
 function event(type: string, stream: string, data: Record<string, unknown>, actor = 'system'): BatonEvent {
   seq += 1;
-  return decoded({ v: 1, seq, id: `E${seq}`, type, stream, at: `2026-04-17T12:00:${String(seq).padStart(2, '0')}.000Z`, actor, data, prev: '0'.repeat(64), hash: String(seq).padStart(64, '0') });
+  return decoded({
+    v: 1,
+    seq,
+    id: `E${seq}`,
+    type,
+    stream,
+    at: `2026-04-17T12:00:${String(seq).padStart(2, '0')}.000Z`,
+    actor,
+    data,
+    prev: '0'.repeat(64),
+    hash: String(seq).padStart(64, '0'),
+  });
 }
 
 describe('keys that name inherited properties', () => {

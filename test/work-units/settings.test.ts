@@ -12,7 +12,7 @@ describe('work-unit settings', () => {
     expect(JSON.stringify(DEFAULT_WORK_UNITS_CONFIG)).toBe(JSON.stringify(parsed));
   });
 
-  it('the zod-free list of definition fields is the schema\'s, in its order', () => {
+  it("the zod-free list of definition fields is the schema's, in its order", () => {
     expect([...DEFINITION_FIELD_NAMES]).toEqual(Object.keys(DefinitionFields.shape));
   });
 });

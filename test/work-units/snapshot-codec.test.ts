@@ -36,27 +36,55 @@ const yamlFields = fc.record(
 );
 
 const rawEvent: fc.Arbitrary<(wu: string) => Raw> = fc.oneof(
-  fc.constantFrom('wu.claimed', 'wu.checkpointed', 'wu.blocked', 'wu.unblocked', 'wu.released', 'wu.worker_returned', 'wu.stamped').map((type) => (wu: string): Raw => {
-    const data: Record<string, Record<string, unknown>> = {
-      'wu.claimed': { wu_id: wu, session_id: null, mode: 'worktree', worktree_path: 'worktrees/a', branch: 'lane/a', takeover_from: null },
-      'wu.checkpointed': { wu_id: wu, session_id: null, note: 'n', progress: null, next_steps: null },
-      'wu.blocked': { wu_id: wu, reason: 'r' },
-      'wu.unblocked': { wu_id: wu },
-      'wu.released': { wu_id: wu, reason: 'r', previous_claimant: null },
-      'wu.worker_returned': { wu_id: wu, session_id: null, note: null, source: 'manual' },
-      'wu.stamped': { wu_id: wu, title: wu, completed_date: '2026-04-17', stamp_path: `.baton/stamps/${wu}.done` },
-    };
-    return { type, stream: `wu/${wu}`, data: data[type]! };
-  }),
-  yamlFields.map((fields) => (wu: string): Raw => ({ type: 'observation.wu_yaml', stream: `wu/${wu}`, data: { wu_id: wu, path: `${wu}.yaml`, content_hash: '0'.repeat(64), fields, removed_fields: [] } })),
-  fc.record({ present: fc.boolean(), path: fc.constantFrom('worktrees/a', '__proto__') }).map(({ present, path }) => (wu: string): Raw => ({ type: 'observation.worktree', stream: `wu/${wu}`, data: { wu_id: wu, path, present, branch: null } })),
+  fc
+    .constantFrom('wu.claimed', 'wu.checkpointed', 'wu.blocked', 'wu.unblocked', 'wu.released', 'wu.worker_returned', 'wu.stamped')
+    .map((type) => (wu: string): Raw => {
+      const data: Record<string, Record<string, unknown>> = {
+        'wu.claimed': { wu_id: wu, session_id: null, mode: 'worktree', worktree_path: 'worktrees/a', branch: 'lane/a', takeover_from: null },
+        'wu.checkpointed': { wu_id: wu, session_id: null, note: 'n', progress: null, next_steps: null },
+        'wu.blocked': { wu_id: wu, reason: 'r' },
+        'wu.unblocked': { wu_id: wu },
+        'wu.released': { wu_id: wu, reason: 'r', previous_claimant: null },
+        'wu.worker_returned': { wu_id: wu, session_id: null, note: null, source: 'manual' },
+        'wu.stamped': { wu_id: wu, title: wu, completed_date: '2026-04-17', stamp_path: `.baton/stamps/${wu}.done` },
+      };
+      return { type, stream: `wu/${wu}`, data: data[type]! };
+    }),
+  yamlFields.map((fields) => (wu: string): Raw => ({
+    type: 'observation.wu_yaml',
+    stream: `wu/${wu}`,
+    data: { wu_id: wu, path: `${wu}.yaml`, content_hash: '0'.repeat(64), fields, removed_fields: [] },
+  })),
+  fc
+    .record({ present: fc.boolean(), path: fc.constantFrom('worktrees/a', '__proto__') })
+    .map(({ present, path }) => (wu: string): Raw => ({ type: 'observation.worktree', stream: `wu/${wu}`, data: { wu_id: wu, path, present, branch: null } })),
   fc.boolean().map((dirty) => (): Raw => ({ type: 'observation.dirty_paths', stream: 'workspace/root', data: { paths: dirty ? ['src/a.ts'] : [] } })),
-  fc.constant((wu: string): Raw => ({ type: 'wu.defined', stream: `wu/${wu}`, data: { wu_id: wu, initiative: 'INIT-1', lane: 'L1', title: wu, dependencies: [] } })),
+  fc.constant((wu: string): Raw => ({
+    type: 'wu.defined',
+    stream: `wu/${wu}`,
+    data: { wu_id: wu, initiative: 'INIT-1', lane: 'L1', title: wu, dependencies: [] },
+  })),
 );
 
 const histories = fc.array(fc.tuple(fc.constantFrom(...WUS), rawEvent), { minLength: 1, maxLength: 40 }).map((steps) => {
-  const raws: Raw[] = [{ type: 'initiative.created', stream: 'initiative/INIT-1', data: { initiative: 'INIT-1', title: 'One', slug: null, lanes: [] } }, ...steps.map(([wu, make]) => make(wu))];
-  return raws.map((r, i): BatonEvent => decoded({ v: 1, seq: i + 1, id: `e${i + 1}`, type: r.type, stream: r.stream, at: new Date(T0 + i * 7 * 60_000).toISOString(), actor: 'system', data: r.data, prev: '', hash: '' }));
+  const raws: Raw[] = [
+    { type: 'initiative.created', stream: 'initiative/INIT-1', data: { initiative: 'INIT-1', title: 'One', slug: null, lanes: [] } },
+    ...steps.map(([wu, make]) => make(wu)),
+  ];
+  return raws.map((r, i): BatonEvent =>
+    decoded({
+      v: 1,
+      seq: i + 1,
+      id: `e${i + 1}`,
+      type: r.type,
+      stream: r.stream,
+      at: new Date(T0 + i * 7 * 60_000).toISOString(),
+      actor: 'system',
+      data: r.data,
+      prev: '',
+      hash: '',
+    }),
+  );
 });
 
 const fold = (events: readonly BatonEvent[], state: WorkUnitsState = initWorkUnits()): WorkUnitsState => events.reduce(applyWorkUnits, state);
@@ -91,7 +119,8 @@ describe('the work-unit snapshot form', () => {
   });
 
   it('both forms, compact and plain, read back as the state a JSON round trip gives', () => {
-    const through = (state: WorkUnitsState, form: 'plain-1' | 'shapes-marks-1'): WorkUnitsState => decodeWorkUnitsState(JSON.parse(JSON.stringify(encodeWorkUnitsState(state, form))) as unknown);
+    const through = (state: WorkUnitsState, form: 'plain-1' | 'shapes-marks-1'): WorkUnitsState =>
+      decodeWorkUnitsState(JSON.parse(JSON.stringify(encodeWorkUnitsState(state, form))) as unknown);
     fc.assert(
       fc.property(histories, fc.nat(), (log, cut) => {
         const k = cut % (log.length + 1);
@@ -109,9 +138,22 @@ describe('the work-unit snapshot form', () => {
   it('stores a long history of few WUs plain, and an imported repository compact', () => {
     const few = initWorkUnits();
     few.head_seq = 100_000;
-    few.wus['WU-1'] = fold([
-      { v: 1 as const, seq: 1, id: 'e1', type: 'wu.defined', stream: 'wu/WU-1', at: new Date(T0).toISOString(), actor: 'system', data: { wu_id: 'WU-1', initiative: 'INIT-1', lane: 'L1', title: 'One', dependencies: [] }, prev: '', hash: '' },
-    ].map(decoded)).wus['WU-1']!;
+    few.wus['WU-1'] = fold(
+      [
+        {
+          v: 1 as const,
+          seq: 1,
+          id: 'e1',
+          type: 'wu.defined',
+          stream: 'wu/WU-1',
+          at: new Date(T0).toISOString(),
+          actor: 'system',
+          data: { wu_id: 'WU-1', initiative: 'INIT-1', lane: 'L1', title: 'One', dependencies: [] },
+          prev: '',
+          hash: '',
+        },
+      ].map(decoded),
+    ).wus['WU-1']!;
     expect(snapshotFormFor(few)).toBe('plain-1');
     expect(encodeWorkUnitsState(few).codec).toBe('plain-1');
     const imported = { ...few, head_seq: 3 };
@@ -121,7 +163,18 @@ describe('the work-unit snapshot form', () => {
 
   it('keeps a key named __proto__ an own entry, and refuses what is not its form', () => {
     const log = fold([
-      { v: 1, seq: 1, id: 'e1', type: 'observation.worktree', stream: 'wu/WU-1', at: new Date(T0).toISOString(), actor: 'system', data: { wu_id: 'WU-1', path: '__proto__', present: true, branch: null }, prev: '', hash: '' },
+      {
+        v: 1,
+        seq: 1,
+        id: 'e1',
+        type: 'observation.worktree',
+        stream: 'wu/WU-1',
+        at: new Date(T0).toISOString(),
+        actor: 'system',
+        data: { wu_id: 'WU-1', path: '__proto__', present: true, branch: null },
+        prev: '',
+        hash: '',
+      },
     ]);
     const back = throughSnapshot(log);
     expect(Object.getPrototypeOf(back.wus['WU-1']!.worktrees)).toBe(Object.prototype);
@@ -134,16 +187,50 @@ describe('the work-unit snapshot form', () => {
   it('is smaller than the log on an imported repository (a YAML observation, a stamp and a checkpoint per WU)', () => {
     const events: BatonEvent[] = [];
     const push = (type: string, stream: string, data: Record<string, unknown>): void => {
-      events.push(decoded({ v: 1, seq: events.length + 1, id: `01KB${String(events.length).padStart(22, '0')}`, type, stream, at: new Date(T0).toISOString(), actor: 'system', data, prev: 'f'.repeat(64), hash: 'e'.repeat(64) }));
+      events.push(
+        decoded({
+          v: 1,
+          seq: events.length + 1,
+          id: `01KB${String(events.length).padStart(22, '0')}`,
+          type,
+          stream,
+          at: new Date(T0).toISOString(),
+          actor: 'system',
+          data,
+          prev: 'f'.repeat(64),
+          hash: 'e'.repeat(64),
+        }),
+      );
     };
     push('initiative.created', 'initiative/INIT-1', { initiative: 'INIT-1', title: 'One', slug: null, lanes: [] });
     for (let n = 1; n <= 300; n++) {
       const wu = `WU-${n}`;
       push('observation.wu_yaml', `wu/${wu}`, {
-        wu_id: wu, path: `docs/operations/tasks/wu/${wu}.yaml`, content_hash: 'c'.repeat(64), removed_fields: [],
-        fields: { initiative: 'INIT-1', title: `Work unit ${n}`, lane: 'Framework: Core', type: 'feature', priority: 'P2', status: n % 2 === 0 ? 'done' : 'in_progress', description: `Part ${n}.`, acceptance: ['It works'], code_paths: [`packages/p${n}/**`], dependencies: [] },
+        wu_id: wu,
+        path: `docs/operations/tasks/wu/${wu}.yaml`,
+        content_hash: 'c'.repeat(64),
+        removed_fields: [],
+        fields: {
+          initiative: 'INIT-1',
+          title: `Work unit ${n}`,
+          lane: 'Framework: Core',
+          type: 'feature',
+          priority: 'P2',
+          status: n % 2 === 0 ? 'done' : 'in_progress',
+          description: `Part ${n}.`,
+          acceptance: ['It works'],
+          code_paths: [`packages/p${n}/**`],
+          dependencies: [],
+        },
       });
-      if (n % 2 === 0) push('observation.stamp_file', `wu/${wu}`, { wu_id: wu, path: `.lumenflow/stamps/${wu}.done`, present: true, valid: true, content_hash: 'a'.repeat(64) });
+      if (n % 2 === 0)
+        push('observation.stamp_file', `wu/${wu}`, {
+          wu_id: wu,
+          path: `.lumenflow/stamps/${wu}.done`,
+          present: true,
+          valid: true,
+          content_hash: 'a'.repeat(64),
+        });
       else push('wu.checkpointed', `wu/${wu}`, { wu_id: wu, session_id: null, note: `half of part ${n}`, progress: null, next_steps: null });
     }
     const logBytes = events.reduce((sum, e) => sum + JSON.stringify(e).length + 1, 0);

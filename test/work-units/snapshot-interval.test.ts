@@ -16,7 +16,11 @@ const NOW = '2026-04-17T12:00:00.000Z';
 const catalog = createCatalog();
 afterAll(removeTempDirs);
 
-const defined = (n: number): NewEvent => ({ type: 'wu.defined', stream: `wu/WU-${n}`, data: { wu_id: `WU-${n}`, initiative: 'INIT-1', lane: 'L1', title: `part ${n}`, dependencies: [] } });
+const defined = (n: number): NewEvent => ({
+  type: 'wu.defined',
+  stream: `wu/WU-${n}`,
+  data: { wu_id: `WU-${n}`, initiative: 'INIT-1', lane: 'L1', title: `part ${n}`, dependencies: [] },
+});
 const note = (i: number): NewEvent => ({ type: 'note.recorded', stream: 'note/filler', data: { text: `filler ${i}` } });
 
 describe('the work-unit snapshot interval', () => {

@@ -130,7 +130,10 @@ describe.concurrent('orchestration states', () => {
       // 32
       const launch = await ws.launch();
       expect(launch.launch_attempt).toBe(0);
-      const handoff = ws.events().filter((e) => e.type === 'handoff.emitted').at(-1)!;
+      const handoff = ws
+        .events()
+        .filter((e) => e.type === 'handoff.emitted')
+        .at(-1)!;
       expect(handoff.data['relaunch']).toBe(true);
       const after = await ws.status();
       expect(stateOf(after, 'WU-1')).toBe('handoff_emitted');
@@ -162,7 +165,10 @@ describe.concurrent('orchestration states', () => {
     expect(ws.headSeq()).toBe(head);
     await ws.ok(['session', 'end', s1], { session: s1 });
     await ws.ok(['wu', 'claim', 'WU-1'], { session: s2 });
-    const claim = ws.events().filter((e) => e.type === 'wu.claimed').at(-1)!;
+    const claim = ws
+      .events()
+      .filter((e) => e.type === 'wu.claimed')
+      .at(-1)!;
     expect(claim.data['takeover_from']).toBe(s1);
     expect(claim.data['session_id']).toBe(s2);
   });

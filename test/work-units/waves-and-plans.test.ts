@@ -15,7 +15,11 @@ describe.concurrent('waves and plans', () => {
     await ws.wu(3, 'L3', ['--deps', 'WU-2']);
     const plan = await ws.plan();
     expect(plan.logical_waves).toEqual([0, 1, 2]);
-    expect(plan.waves.map((w) => [w.planned_wave, w.wus.map((u) => u.id)])).toEqual([[0, ['WU-1']], [1, ['WU-2']], [2, ['WU-3']]]);
+    expect(plan.waves.map((w) => [w.planned_wave, w.wus.map((u) => u.id)])).toEqual([
+      [0, ['WU-1']],
+      [1, ['WU-2']],
+      [2, ['WU-3']],
+    ]);
     expect(plan.waves[2]!.wus[0]!.logical_wave).toBe(2);
   });
 

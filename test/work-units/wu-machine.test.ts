@@ -19,7 +19,9 @@ import { row, WuWorkspace } from './helpers.js';
  */
 afterAll(removeTempDirs);
 
-const COMMAND_EVENTS: readonly WuMachineEvent[] = ['CLAIM', 'CHECKPOINT', 'RETURN', 'BLOCK', 'UNBLOCK', 'RELEASE', 'STAMP'].map((type) => ({ type }) as WuMachineEvent);
+const COMMAND_EVENTS: readonly WuMachineEvent[] = ['CLAIM', 'CHECKPOINT', 'RETURN', 'BLOCK', 'UNBLOCK', 'RELEASE', 'STAMP'].map(
+  (type) => ({ type }) as WuMachineEvent,
+);
 
 function lifecycleOf(snapshot: { value: unknown; context: object }): WuLifecycle {
   return { state: snapshot.value, ...snapshot.context } as WuLifecycle;
@@ -72,9 +74,10 @@ describe('the wu machine and its table', () => {
 
   it('the generated table (scripts/generate-machine-tables.ts) is current', async () => {
     const root = new URL('../..', import.meta.url);
-    const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/generate-machine-tables.ts', '--check'], { cwd: root, encoding: 'utf8' }).catch(
-      (error: { stderr?: string; code?: number }) => error,
-    );
+    const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/generate-machine-tables.ts', '--check'], {
+      cwd: root,
+      encoding: 'utf8',
+    }).catch((error: { stderr?: string; code?: number }) => error);
     expect((result as { stderr?: string }).stderr ?? '').toBe('');
     expect((result as { code?: number }).code ?? 0).toBe(0);
   }, 120_000);
@@ -128,7 +131,7 @@ function commandFor(event: WuMachineEvent, wu: string): string[] {
 }
 
 describe('model-based through the binary: every command transition of the graph', () => {
-  it('each legal command edge (a shortest path to its source, then the edge) leaves the WU in the machine\'s state', async () => {
+  it("each legal command edge (a shortest path to its source, then the edge) leaves the WU in the machine's state", async () => {
     const paths = getShortestPaths(wuMachine, { events: [...COMMAND_EVENTS] });
     const edgePaths: { events: WuMachineEvent[]; expected: string }[] = [];
     const seen = new Set<string>();

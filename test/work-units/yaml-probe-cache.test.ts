@@ -30,7 +30,10 @@ describe('the YAML probe cache (library)', () => {
     expect(first.parsed).toBe(3);
     expect(first.warnings).toEqual(['wus/WU-2.yaml: lane: required']);
     expect(first.events.map((e) => e.stream)).toEqual(['wu/WU-1']);
-    expect(first.rows.map((r) => [r.path, r.result])).toEqual([['wus/INIT-1.yaml', 'skipped'], ['wus/WU-1.yaml', 'defined']]);
+    expect(first.rows.map((r) => [r.path, r.result])).toEqual([
+      ['wus/INIT-1.yaml', 'skipped'],
+      ['wus/WU-1.yaml', 'defined'],
+    ]);
     expect(existsSync(join(cache, 'wu-yaml-probe.json'))).toBe(true);
 
     // Unchanged: nothing parsed, nothing said again, the same observation planned (the log decides).
@@ -57,14 +60,44 @@ describe('the YAML probe cache (library)', () => {
     // Once the log holds what a file says, the file agrees: its fields are not compared again while
     // neither the file nor the WU's last YAML observation changes.
     const observed: WorkUnitsState = initWorkUnits();
-    edited.events.forEach((e, i) => applyWorkUnits(observed, decoded({ v: 1, seq: i + 1, id: `e${i}`, type: e.type, stream: e.stream, at: '2026-04-17T10:00:00.000Z', actor: 'system', data: e.data, prev: '', hash: '' })));
+    edited.events.forEach((e, i) =>
+      applyWorkUnits(
+        observed,
+        decoded({
+          v: 1,
+          seq: i + 1,
+          id: `e${i}`,
+          type: e.type,
+          stream: e.stream,
+          at: '2026-04-17T10:00:00.000Z',
+          actor: 'system',
+          data: e.data,
+          prev: '',
+          hash: '',
+        }),
+      ),
+    );
     const agreeing = await probeWuYaml(dir, cache, observed, ['wus']);
     expect(agreeing).toMatchObject({ events: [], parsed: 0, compared: 1 });
     const agreed = await probeWuYaml(dir, cache, observed, ['wus']);
     expect(agreed).toMatchObject({ events: [], parsed: 0, compared: 0 });
-    expect(agreed.rows.map((r) => [r.path, r.result])).toEqual([['wus/INIT-1.yaml', 'skipped'], ['wus/WU-1.yaml', 'unchanged']]);
+    expect(agreed.rows.map((r) => [r.path, r.result])).toEqual([
+      ['wus/INIT-1.yaml', 'skipped'],
+      ['wus/WU-1.yaml', 'unchanged'],
+    ]);
     // …and compares again as soon as the log's YAML view of the WU moves.
-    applyWorkUnits(observed, { v: 1, seq: 9, id: 'e9', type: 'observation.wu_yaml', stream: 'wu/WU-1', at: '2026-04-17T10:00:00.000Z', actor: 'system', data: { wu_id: 'WU-1', path: 'elsewhere.yaml', content_hash: 'f'.repeat(64), fields: { title: 'Elsewhere' }, removed_fields: [] }, prev: '', hash: '' });
+    applyWorkUnits(observed, {
+      v: 1,
+      seq: 9,
+      id: 'e9',
+      type: 'observation.wu_yaml',
+      stream: 'wu/WU-1',
+      at: '2026-04-17T10:00:00.000Z',
+      actor: 'system',
+      data: { wu_id: 'WU-1', path: 'elsewhere.yaml', content_hash: 'f'.repeat(64), fields: { title: 'Elsewhere' }, removed_fields: [] },
+      prev: '',
+      hash: '',
+    });
     const moved = await probeWuYaml(dir, cache, observed, ['wus']);
     expect(moved).toMatchObject({ parsed: 0, compared: 1 });
     expect(moved.events.map((e) => e.data['fields'])).toEqual([{ title: 'Uno' }]);

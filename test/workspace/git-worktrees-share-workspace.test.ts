@@ -111,7 +111,7 @@ describe('one workspace per repository, whatever the worktree', () => {
     expect(human.stdout).toContain(`Store: ${join(root, '.baton', 'log')}`);
   });
 
-  it('dirty paths are the root checkout\'s, whichever worktree runs the probe', async () => {
+  it("dirty paths are the root checkout's, whichever worktree runs the probe", async () => {
     await ok(root, ['wu', 'create', 'WU-2', '--initiative', 'INIT-1', '--lane', 'L1', '--code-paths', 'src/two/**']);
     await ok(trees[0]!, ['wu', 'claim', 'WU-2', '--worktree', trees[0]!]);
     // A change inside the WU's own worktree is its work, not contamination.
@@ -123,7 +123,9 @@ describe('one workspace per repository, whatever the worktree', () => {
     mkdirSync(join(root, 'src', 'two'), { recursive: true });
     writeFileSync(join(root, 'src', 'two', 'stray.ts'), 'export {};\n');
     const dirty = await ok(trees[1]!, ['orchestrate', 'status', 'INIT-1']);
-    expect(dirty['wus']).toContainEqual(expect.objectContaining({ wu_id: 'WU-2', orchestration_state: 'contaminated', contamination_paths: ['src/two/stray.ts'] }));
+    expect(dirty['wus']).toContainEqual(
+      expect.objectContaining({ wu_id: 'WU-2', orchestration_state: 'contaminated', contamination_paths: ['src/two/stray.ts'] }),
+    );
   });
 
   it('four processes, the root and three worktrees, appending at once lose nothing', async () => {
@@ -132,7 +134,9 @@ describe('one workspace per repository, whatever the worktree', () => {
     const places = [root, ...trees];
     const results = await Promise.all(
       places.map((cwd, p) => {
-        const lines = Array.from({ length: perProcess }, (_, i) => JSON.stringify({ type: 'note.recorded', stream: `note/p${p}`, data: { text: `process ${p} event ${i}` } }));
+        const lines = Array.from({ length: perProcess }, (_, i) =>
+          JSON.stringify({ type: 'note.recorded', stream: `note/p${p}`, data: { text: `process ${p} event ${i}` } }),
+        );
         // One append per line (not one batch), so the four processes interleave under the lock.
         return runBaton(['--json', 'log', 'append', '--events', '-'], { cwd, env: { BATON_NOW: NOW }, input: `${lines.join('\n')}\n` });
       }),

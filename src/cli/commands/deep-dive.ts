@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { join, relative } from 'node:path';
-import { DeepDiveEventType, focusPath, type DeepDiveCompiledData, type DeepDiveInitializedData } from '../../../events/flow/deep-dive-events.js';
+import { decideDeepDiveCompile, decideDeepDiveInit, type CompileDeepDive, type InitDeepDive } from '../../../deciders/deep-dive.js';
+import { focusPath, type DeepDiveCompiledData } from '../../../events/flow/deep-dive-events.js';
 import { DEEP_DIVE_SECTIONS, MAX_SECTION_LENGTH, type DeepDiveSection } from '../../../events/flow/vocabulary.js';
 import { DEEP_DIVE_FILE, DeepDiveStatusEnvelope, deepDiveStatusEnvelope } from '../../../projections/flow/index.js';
-import { fileTime } from '../../../projections/flow/render-text.js';
 import { readIfFile } from '../../artifacts/atomic-write.js';
 import { backupFile } from '../../artifacts/backup-file.js';
 import { ErrorCode } from '../../errors.js';
-import { FlowErrorCode, refuse } from '../../flow/flow-errors.js';
+import { refuse } from '../../flow/flow-errors.js';
 import { decideAndAppend, StateFileKind, syncStateFiles } from '../../flow/flow-workspace.js';
 import { reconcileDeepDiveFile } from '../../flow/state-file-edits.js';
 import type { CommandContext } from '../context.js';
@@ -32,37 +32,59 @@ export async function deepDiveInit(ctx: CommandContext, flags: DeepDiveInitFlags
   if (scope === 'full' && flags.focusPath !== undefined) throw invalid('--focus-path is only for --scope focused');
   let focus: string | null = null;
   if (flags.focusPath !== undefined) {
-    const posix = flags.focusPath.replace(/\\/g, '/').replace(/^\.\/+/, '').replace(/\/+$/, '');
+    const posix = flags.focusPath
+      .replace(/\\/g, '/')
+      .replace(/^\.\/+/, '')
+      .replace(/\/+$/, '');
     if (!focusPath.safeParse(posix).success) throw invalid('--focus-path must be a relative path inside the workspace, without ".."');
     focus = posix;
   }
   let agentCount = 5;
   if (flags.agentCount !== undefined) {
-    if (!/^\d+$/.test(flags.agentCount) || Number(flags.agentCount) < 1 || !Number.isSafeInteger(Number(flags.agentCount))) throw invalid('--agent-count must be a positive integer');
+    if (!/^\d+$/.test(flags.agentCount) || Number(flags.agentCount) < 1 || !Number.isSafeInteger(Number(flags.agentCount)))
+      throw invalid('--agent-count must be a positive integer');
     agentCount = Number(flags.agentCount);
   }
   const workspace = await ctx.workspace();
   const path = join(workspace, DEEP_DIVE_FILE);
   const id = `deepdive_${randomBytes(12).toString('hex')}`;
-  const stream = `deep_dive/${id}`;
   let backupPath: string | null = null;
 
   await decideAndAppend(ctx, (state) => {
     const existing = readIfFile(workspace, path);
-    const dd = state.deep_dive;
-    if (!flags.refresh && (dd !== null || existing !== undefined)) {
-      const where = dd !== null ? `phase: ${dd.phase}, generated: ${fileTime(dd.generated)}` : 'phase: unknown, generated: unknown';
-      throw refuse(FlowErrorCode.DEEP_DIVE_EXISTS, `A deep dive already exists (${where}). Use --refresh to start over; the current file is backed up first.`);
-    }
+    // A refresh keeps the old file first (only a refresh gets past the decider with a file there).
     if (flags.refresh && existing !== undefined && backupPath === null) backupPath = relative(workspace, backupFile(workspace, path, existing, ctx.now));
-    const data: DeepDiveInitializedData = { deep_dive_id: id, scope, focus_path: focus, agent_count: agentCount, refresh: flags.refresh === true, backup_path: backupPath };
-    return { events: [{ type: DeepDiveEventType.initialized, stream, data }], expected: { [stream]: 'no_stream' }, outcome: null };
+    const command: InitDeepDive = {
+      deepDiveId: id,
+      scope,
+      focusPath: focus,
+      agentCount,
+      refresh: flags.refresh === true,
+      fileExists: existing !== undefined,
+      backupPath,
+    };
+    return decideDeepDiveInit(command, state);
   });
   const state = await syncStateFiles(ctx, [StateFileKind.deepDive]);
   ctx.output.emit(DeepDiveStatusEnvelope, deepDiveStatusEnvelope(state.deep_dive!, ctx.now, backupPath), humanDeepDive);
 }
 
-export type DeepDiveCompileFlags = Partial<Record<'overview' | 'techStack' | 'entryPoints' | 'keyPatterns' | 'architecture' | 'conventions' | 'antipatterns' | 'quickReference' | 'agentNotes' | 'agentsSpawned' | 'agentsCompleted', string>> & {
+export type DeepDiveCompileFlags = Partial<
+  Record<
+    | 'overview'
+    | 'techStack'
+    | 'entryPoints'
+    | 'keyPatterns'
+    | 'architecture'
+    | 'conventions'
+    | 'antipatterns'
+    | 'quickReference'
+    | 'agentNotes'
+    | 'agentsSpawned'
+    | 'agentsCompleted',
+    string
+  >
+> & {
   markComplete?: boolean;
 };
 
@@ -97,19 +119,8 @@ export async function deepDiveCompile(ctx: CommandContext, flags: DeepDiveCompil
   const completed = count(flags.agentsCompleted, '--agents-completed');
   const warnings = await reconcileDeepDiveFile(ctx);
   for (const warning of warnings) ctx.output.warn(warning);
-  await decideAndAppend(ctx, (state) => {
-    const dd = state.deep_dive;
-    if (dd === null) throw refuse(FlowErrorCode.NO_DEEP_DIVE, 'No deep dive initialized. Run baton deep-dive init first.');
-    if ((completed ?? dd.agents_completed) > (spawned ?? dd.agents_spawned)) throw invalid('--agents-completed must not exceed --agents-spawned (after merging)');
-    const data: DeepDiveCompiledData = {
-      deep_dive_id: dd.deep_dive_id,
-      sections,
-      ...(spawned === undefined ? {} : { agents_spawned: spawned }),
-      ...(completed === undefined ? {} : { agents_completed: completed }),
-      mark_complete: flags.markComplete === true,
-    };
-    return { events: [{ type: DeepDiveEventType.compiled, stream: dd.stream, data }], expected: { [dd.stream]: dd.version }, outcome: null };
-  });
+  const command: CompileDeepDive = { sections, agentsSpawned: spawned, agentsCompleted: completed, markComplete: flags.markComplete === true };
+  await decideAndAppend(ctx, (state) => decideDeepDiveCompile(command, state));
   const state = await syncStateFiles(ctx, [StateFileKind.deepDive]);
   ctx.output.emit(DeepDiveStatusEnvelope, deepDiveStatusEnvelope(state.deep_dive!, ctx.now, null), humanDeepDive);
 }

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join, relative, resolve } from 'node:path';
-import { FlowEventType } from '../../../events/flow/flow-events.js';
-import { FLOW_REGISTRY_STREAM, FlowRegistryEventType } from '../../../events/flow/flow-registry-events.js';
-import { FlowStatus, Variant } from '../../../events/flow/vocabulary.js';
-import type { NewEvent } from '../../../events/envelope.js';
+import { decideFlowAdopt, type AdoptFlow } from '../../../deciders/flows.js';
+import { FLOW_REGISTRY_STREAM } from '../../../events/flow/flow-registry-events.js';
+import type { Variant } from '../../../events/flow/vocabulary.js';
 import { FlowStatusEnvelope, flowStatusEnvelope, STATE_FILE } from '../../../projections/flow/index.js';
 import { readIfFile } from '../../artifacts/atomic-write.js';
 import { backupFile } from '../../artifacts/backup-file.js';
@@ -11,7 +10,7 @@ import { ErrorCode } from '../../errors.js';
 import { readAgentFlowFile } from '../../flow/agent-flow-file.js';
 import { planAdoption } from '../../flow/adopt-flow.js';
 import { adoptDeepDiveEvents } from '../../flow/adopt-deep-dive.js';
-import { FlowErrorCode, refuse } from '../../flow/flow-errors.js';
+import { refuse } from '../../flow/flow-errors.js';
 import { emitFlowWarnings } from '../../flow/flow-warnings.js';
 import { decideAndAppend, StateFileKind, syncStateFiles } from '../../flow/flow-workspace.js';
 import { reconcileDeepDiveFile } from '../../flow/state-file-edits.js';
@@ -29,7 +28,11 @@ function invalid(message: string): Error {
 
 /** Which Agent Flow file to adopt: `--file`, else the one present (the active one when both are). */
 function chooseFile(workspace: string, flags: FlowAdoptFlags): { rel: string; variant: Variant; bytes: Buffer } {
-  const candidates = (Object.entries(STATE_FILE) as [Variant, string][]).map(([variant, rel]) => ({ variant, rel, bytes: readIfFile(workspace, join(workspace, rel)) }));
+  const candidates = (Object.entries(STATE_FILE) as [Variant, string][]).map(([variant, rel]) => ({
+    variant,
+    rel,
+    bytes: readIfFile(workspace, join(workspace, rel)),
+  }));
   if (flags.file !== undefined) {
     const rel = relative(workspace, resolve(workspace, flags.file)).split('\\').join('/');
     const match = candidates.find((c) => c.rel === rel);
@@ -55,7 +58,6 @@ export async function flowAdopt(ctx: CommandContext, flags: FlowAdoptFlags): Pro
   const read = readAgentFlowFile(chosen.bytes.toString('utf8'));
   if (!('file' in read)) throw invalid(`${chosen.rel}: key '${read.key}': ${read.rule}`);
   const flowId = `flow_${randomBytes(12).toString('hex')}`;
-  const stream = `flow/${flowId}`;
   const adoption = planAdoption(read.file, chosen.variant, { flow_id: flowId, file: chosen.rel, sha256: sha256(chosen.bytes), at: ctx.now });
   if (!('plan' in adoption)) throw invalid(`${chosen.rel}: key '${adoption.key}': ${adoption.rule}`);
   const plan = adoption.plan;
@@ -65,32 +67,19 @@ export async function flowAdopt(ctx: CommandContext, flags: FlowAdoptFlags): Pro
   const warnings: string[] = await reconcileDeepDiveFile(ctx);
   let backedUp = false;
 
+  const command: AdoptFlow = { flowId, variant: chosen.variant, plan, deepDive: deepDive === null ? null : deepDive.events };
   await decideAndAppend(
     ctx,
     (state, versions) => {
-      for (const record of [state.flows.orchestrate, state.flows.team]) {
-        if (record?.context.status === FlowStatus.active) {
-          throw refuse(FlowErrorCode.FLOW_ACTIVE, `A flow is already active (phase: ${record.context.current_phase}). End it with baton flow update --complete or --abort REASON first.`);
-        }
-      }
-      const ddEvents: NewEvent[] = deepDive !== null && state.deep_dive === null ? deepDive.events : [];
+      const decision = decideFlowAdopt(command, { state, versions });
       if (!backedUp) {
         // The adopted bytes are kept as they were; the file becomes Baton's rendering.
         backupFile(workspace, join(workspace, chosen.rel), chosen.bytes, ctx.now);
-        if (ddEvents.length > 0 && deepDive !== null && 'bytes' in deepDive) backupFile(workspace, join(workspace, deepDive.rel), deepDive.bytes, ctx.now);
+        if (decision.outcome.deepDiveAdopted && deepDive !== null && 'bytes' in deepDive)
+          backupFile(workspace, join(workspace, deepDive.rel), deepDive.bytes, ctx.now);
         backedUp = true;
       }
-      const ddStreams = Object.fromEntries(ddEvents.map((e) => [e.stream, 'no_stream' as const]));
-      return {
-        events: [
-          ...ddEvents,
-          { type: FlowEventType.started, stream, data: plan.started },
-          { type: FlowRegistryEventType.registered, stream: FLOW_REGISTRY_STREAM, data: { flow_id: flowId, variant: chosen.variant } },
-          ...plan.facts.map((fact) => ({ type: fact.type, stream, data: fact.data })),
-        ],
-        expected: { ...ddStreams, [stream]: 'no_stream', [FLOW_REGISTRY_STREAM]: versions[FLOW_REGISTRY_STREAM] ?? 0 },
-        outcome: null,
-      };
+      return decision;
     },
     [FLOW_REGISTRY_STREAM],
   );

@@ -22,7 +22,10 @@ export function humanFlowMerge(env: FlowMergeEnvelope): string {
 
 export function humanDeepDive(env: DeepDiveStatusEnvelope): string {
   const d = env.deep_dive;
-  const lines = [`Deep dive ${d.deep_dive_id}: ${d.phase} (scope: ${d.scope}${d.focus_path ? ` ${d.focus_path}` : ''}, agents: ${d.agent_count})`, `  state file: ${env.state_file}`];
+  const lines = [
+    `Deep dive ${d.deep_dive_id}: ${d.phase} (scope: ${d.scope}${d.focus_path ? ` ${d.focus_path}` : ''}, agents: ${d.agent_count})`,
+    `  state file: ${env.state_file}`,
+  ];
   if (env.backup_path) lines.push(`  backup: ${env.backup_path}`);
   return lines.join('\n');
 }

@@ -5,9 +5,8 @@ import { ReceiptVia } from '../../../events/coordination/vocabulary.js';
 import { displayNameFor, readerIdentityOf } from '../../../projections/coordination/sessions.js';
 import { toA2ASignalV1 } from '../../../events/coordination/signal-records.js';
 import { inboxRecords } from '../../../projections/coordination/signals.js';
-import type { SessionRecord } from '../../../projections/coordination/state.js';
+import type { CoordinationState, SessionRecord, SignalRecord } from '../../../projections/coordination/state.js';
 import { loadState, type CoordinationEnv } from '../../coordination/env.js';
-import { deliveredReceipts, receiptEvents } from '../../coordination/inbox.js';
 import { readFilter } from '../../coordination/settings-values.js';
 import { BatonError, ErrorCode, invalidInput, isBatonError } from '../../errors.js';
 import { parseHookInput, type ClaudeHookInput } from '../../integrations/claude-code/hook-input.js';
@@ -15,8 +14,8 @@ import type { HookAnswer } from '../../integrations/claude-code/hook-slow.js';
 import { mappedSession } from '../../integrations/claude-code/session-map.js';
 import { INPUT_LIMITS, readInput } from '../../input/bounded-input.js';
 import { CommandContext, type GlobalFlags } from '../context.js';
-import { coordinationEnv } from '../coordination-env.js';
-import * as storeAccess from '../store-access.js';
+import { coordinationEnv } from '../../app/coordination-env.js';
+import * as storeAccess from '../../app/store-access.js';
 import { storeExists } from '../../store/jsonl/layout.js';
 
 /**
@@ -77,7 +76,13 @@ async function answerEvent(ctx: CommandContext, event: string, input: ClaudeHook
   if (event === 'PostToolUse' || event === 'UserPromptSubmit') {
     const { state } = await loadState(env);
     const mapped = mappedSession(state, input.session_id);
-    if (mapped.record !== undefined) return deliverNew(env, state.signals.length === 0 ? [] : inboxRecords(state, { reader: readerIdentityOf(mapped.record), all: false, workspace: readFilter(env.settings) }), mapped.record, state);
+    if (mapped.record !== undefined)
+      return deliverNew(
+        env,
+        state.signals.length === 0 ? [] : inboxRecords(state, { reader: readerIdentityOf(mapped.record), all: false, workspace: readFilter(env.settings) }),
+        mapped.record,
+        state,
+      );
   }
   const slow = await import('../../integrations/claude-code/hook-slow.js');
   switch (event) {
@@ -98,7 +103,7 @@ async function answerEvent(ctx: CommandContext, event: string, input: ClaudeHook
 /** Every signal this session has not read yet, once: printed, then marked delivered (via hook). */
 async function deliverNew(
   env: CoordinationEnv,
-  unread: Parameters<typeof deliveredReceipts>[0],
+  unread: readonly SignalRecord[],
   session: SessionRecord,
   state: Awaited<ReturnType<typeof loadState>>['state'],
 ): Promise<HookAnswer> {
@@ -111,11 +116,26 @@ async function deliverNew(
   const { renderPrompt, replyCommands } = await import('../../coordination/delivery.js');
   const prompts = unread.map((record) => {
     const signal = toA2ASignalV1(record.data);
-    return renderPrompt({ event: 'signal:received', signal, reply_commands: replyCommands(signal), sender_display_name: displayNameFor(state, env.now, signal.sender_identity) });
+    return renderPrompt({
+      event: 'signal:received',
+      signal,
+      reply_commands: replyCommands(signal),
+      sender_display_name: displayNameFor(state, env.now, signal.sender_identity),
+    });
   });
   const reader = readerIdentityOf(session);
   return {
     context: `Baton: ${unread.length} new signal${unread.length === 1 ? '' : 's'} for ${session.display_name}:\n\n${prompts.join('\n\n')}`,
-    after: () => env.store.append(receiptEvents(deliveredReceipts(unread, reader, sessionId, ReceiptVia.hook, env.now), sessionId, env.now)).then(() => undefined),
+    after: async () => {
+      // Loaded only when there is something to mark: the path with nothing new stays this file.
+      const { recordReceipts } = await import('../../coordination/record-receipts.js');
+      const { actingIn } = await import('../../coordination/acting.js');
+      const shown = { signalIds: unread.map((r) => r.data.signal_id), reader, session: sessionId, via: ReceiptVia.hook };
+      await recordReceipts(
+        { store: env.store, catalog: env.catalog, actor: sessionId, now: env.now, acting: actingIn({ session: sessionId }, (s: CoordinationState) => s) },
+        state,
+        shown,
+      );
+    },
   };
 }

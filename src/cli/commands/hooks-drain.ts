@@ -1,8 +1,8 @@
 import { drainHook, renderPrompt } from '../../coordination/delivery.js';
 import { invalidInput } from '../../errors.js';
 import type { CommandContext } from '../context.js';
-import { coordinationEnv } from '../coordination-env.js';
-import { HookDrainEnvelope } from '../envelopes-coordination.js';
+import { coordinationEnv } from '../../app/coordination-env.js';
+import { HookDrainEnvelope } from '../../app/envelopes/coordination.js';
 
 /** Human mode prints nothing at all when nothing is pending: the hook script relies on empty output. */
 export async function hooksDrain(ctx: CommandContext): Promise<void> {

@@ -1,11 +1,20 @@
 import { importLumenflow } from '../../integrations/lumenflow/import.js';
 import type { CommandContext } from '../context.js';
-import { LumenflowImportEnvelope } from '../envelopes-lumenflow.js';
-import { workUnitsEnv } from '../work-units-env.js';
+import { LumenflowImportEnvelope } from '../../app/envelopes/lumenflow.js';
+import { workUnitsEnv } from '../../app/work-units-env.js';
 
-export async function importLumenflowCommand(ctx: CommandContext, repo: string | undefined, options: { dryRun?: boolean; skipInvalid?: boolean }): Promise<void> {
+export async function importLumenflowCommand(
+  ctx: CommandContext,
+  repo: string | undefined,
+  options: { dryRun?: boolean; skipInvalid?: boolean },
+): Promise<void> {
   const env = await workUnitsEnv(ctx);
-  const result = await importLumenflow(env, { repo: repo ?? '.', cwd: process.cwd(), dryRun: options.dryRun === true, skipInvalid: options.skipInvalid === true });
+  const result = await importLumenflow(env, {
+    repo: repo ?? '.',
+    cwd: process.cwd(),
+    dryRun: options.dryRun === true,
+    skipInvalid: options.skipInvalid === true,
+  });
   ctx.output.emit(LumenflowImportEnvelope, { v: 1, type: 'lumenflow_import', generated_at: ctx.now, ...result }, (e) =>
     [
       `${e.dry_run ? 'dry run: ' : ''}LumenFlow repository ${e.repo}`,

@@ -1,9 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { JsonlEventStore } from '../../store/jsonl/jsonl-store.js';
 import { FILE_MODE, workspaceLayout } from '../../store/jsonl/layout.js';
 import type { CommandContext } from '../context.js';
-import { WorkspaceEnvelope } from '../envelopes.js';
+import { WorkspaceEnvelope } from '../../app/envelopes/foundation.js';
 import { gitignoreBaton } from './init-gitignore.js';
 
 const DEFAULT_CONFIG = `# Baton workspace settings (see README). The log under log/ is the only source of truth.
@@ -26,16 +25,19 @@ export async function initCommand(ctx: CommandContext, options: { gitignore?: bo
   const config = workspaceLayout(dir).config;
   if (!existsSync(config)) writeFileSync(config, DEFAULT_CONFIG, { mode: FILE_MODE, flag: 'wx' });
   const gitignore = gitignoreBaton(dir, options.gitignore === true);
-  ctx.output.emit(WorkspaceEnvelope, { v: 1, type: 'workspace', generated_at: ctx.now, dir, created, gitignore, next_steps: INIT_NEXT_STEPS.map((step) => ({ ...step })) }, (e) =>
-    [
-      e.created ? `initialised Baton workspace in ${e.dir}/.baton` : `Baton workspace already initialised in ${e.dir}/.baton`,
-      e.gitignore === 'added'
-        ? 'added .baton/ to .gitignore'
-        : e.gitignore === 'already_ignored'
-          ? '.baton/ is already in .gitignore'
-          : '.baton/ is not in .gitignore (it holds machine-local state): baton init --gitignore adds it',
-      'Next:',
-      ...e.next_steps.map((step) => `  ${step.command}\n      ${step.why}`),
-    ].join('\n'),
+  ctx.output.emit(
+    WorkspaceEnvelope,
+    { v: 1, type: 'workspace', generated_at: ctx.now, dir, created, gitignore, next_steps: INIT_NEXT_STEPS.map((step) => ({ ...step })) },
+    (e) =>
+      [
+        e.created ? `initialised Baton workspace in ${e.dir}/.baton` : `Baton workspace already initialised in ${e.dir}/.baton`,
+        e.gitignore === 'added'
+          ? 'added .baton/ to .gitignore'
+          : e.gitignore === 'already_ignored'
+            ? '.baton/ is already in .gitignore'
+            : '.baton/ is not in .gitignore (it holds machine-local state): baton init --gitignore adds it',
+        'Next:',
+        ...e.next_steps.map((step) => `  ${step.command}\n      ${step.why}`),
+      ].join('\n'),
   );
 }

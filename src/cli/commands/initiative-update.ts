@@ -1,7 +1,7 @@
 import { updateInitiative, type InitiativeUpdateInput } from '../../work-units/initiative-update.js';
 import type { CommandContext } from '../context.js';
-import { InitiativeUpdateEnvelope } from '../envelopes-lumenflow.js';
-import { workUnitsEnv } from '../work-units-env.js';
+import { InitiativeUpdateEnvelope } from '../../app/envelopes/lumenflow.js';
+import { workUnitsEnv } from '../../app/work-units-env.js';
 
 export async function initiativeUpdate(ctx: CommandContext, input: InitiativeUpdateInput): Promise<void> {
   const result = await updateInitiative(await workUnitsEnv(ctx), input);

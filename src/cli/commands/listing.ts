@@ -1,10 +1,18 @@
 import { INITIATIVE_ID_PATTERN, ORCHESTRATION_STATES, SLUG_PATTERN, type OrchestrationState } from '../../../events/work-units/terms.js';
-import { initiativeIsKnown, listInitiatives, listWus, resolveInitiativeRef, showInitiative, showWu, type WuListRow } from '../../../projections/work-units/listing.js';
+import {
+  initiativeIsKnown,
+  listInitiatives,
+  listWus,
+  resolveInitiativeRef,
+  showInitiative,
+  showWu,
+  type WuListRow,
+} from '../../../projections/work-units/listing.js';
 import { BatonError, ErrorCode, invalidInput } from '../../errors.js';
 import { checkWuId, loadWorkUnits } from '../../work-units/env.js';
 import type { CommandContext } from '../context.js';
-import { InitiativeListEnvelope, InitiativeShowEnvelope, WuListEnvelope, WuShowEnvelope } from '../envelopes-listing.js';
-import { workUnitsEnv } from '../work-units-env.js';
+import { InitiativeListEnvelope, InitiativeShowEnvelope, WuListEnvelope, WuShowEnvelope } from '../../app/envelopes/listing.js';
+import { workUnitsEnv } from '../../app/work-units-env.js';
 
 /**
  * `wu list | show`, `initiative list | show`: the log as recorded, read through
@@ -27,7 +35,8 @@ function checkInitiativeRef(value: string, field: string): string {
 }
 
 function checkState(value: string): OrchestrationState {
-  if (!(ORCHESTRATION_STATES as readonly string[]).includes(value)) throw invalidInput(`must be one of ${ORCHESTRATION_STATES.join(', ')}, got ${JSON.stringify(value)}`, '--state');
+  if (!(ORCHESTRATION_STATES as readonly string[]).includes(value))
+    throw invalidInput(`must be one of ${ORCHESTRATION_STATES.join(', ')}, got ${JSON.stringify(value)}`, '--state');
   return value as OrchestrationState;
 }
 
@@ -61,7 +70,14 @@ export async function wuList(ctx: CommandContext, options: WuListOptions): Promi
   const wus = listWus(fold, env.config, env.now, { initiative, state, lane });
   ctx.output.emit(
     WuListEnvelope,
-    { v: 1, type: 'wu_list', generated_at: env.now, filters: { initiative: initiative ?? null, state: state ?? null, lane: lane ?? null }, count: wus.length, wus },
+    {
+      v: 1,
+      type: 'wu_list',
+      generated_at: env.now,
+      filters: { initiative: initiative ?? null, state: state ?? null, lane: lane ?? null },
+      count: wus.length,
+      wus,
+    },
     (e) => (e.wus.length === 0 ? '(no work units)' : e.wus.map(rowLine).join('\n')),
   );
 }
@@ -101,7 +117,9 @@ export async function initiativeList(ctx: CommandContext): Promise<void> {
   ctx.output.emit(InitiativeListEnvelope, { v: 1, type: 'initiative_list', generated_at: env.now, count: initiatives.length, initiatives }, (e) =>
     e.initiatives.length === 0
       ? '(no initiatives)'
-      : e.initiatives.map((i) => `${i.initiative.padEnd(10)} ${String(i.wus).padStart(4)} WUs${i.wus > 0 ? ` (${countsText(i.by_state)})` : ''}  ${i.title}`).join('\n'),
+      : e.initiatives
+          .map((i) => `${i.initiative.padEnd(10)} ${String(i.wus).padStart(4)} WUs${i.wus > 0 ? ` (${countsText(i.by_state)})` : ''}  ${i.title}`)
+          .join('\n'),
   );
 }
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AppendResult } from '../../store/contract.js';
-import { AppendSummaryEnvelope } from '../envelopes.js';
+import type { AppendSummaryEnvelope } from '../../app/envelopes/foundation.js';
 
 type AppendSummary = z.output<typeof AppendSummaryEnvelope>;
 

@@ -8,7 +8,7 @@ import { invalidInput, isBatonError } from '../../errors.js';
 import { validateBatch } from '../../store/append-plan.js';
 import type { AppendOptions, AppendResult } from '../../store/contract.js';
 import type { CommandContext } from '../context.js';
-import { AppendedEnvelope, AppendSummaryEnvelope } from '../envelopes.js';
+import { AppendedEnvelope, AppendSummaryEnvelope } from '../../app/envelopes/foundation.js';
 import { parseExpectedVersion, parseJsonObject } from '../flags.js';
 import { startProgress } from '../progress.js';
 import { AppendTally, humanAppendSummary } from './log-append-summary.js';
@@ -46,7 +46,10 @@ export async function logAppend(ctx: CommandContext, flags: LogAppendFlags): Pro
   calls.forEach((call, line) =>
     call.events.forEach((event) => {
       if (catalog.get(event.type)?.internal) {
-        throw invalidInput(`${event.type} is recorded by Baton itself and cannot be appended by hand`, flags.events !== undefined ? `--events line ${line + 1}.type` : '--type');
+        throw invalidInput(
+          `${event.type} is recorded by Baton itself and cannot be appended by hand`,
+          flags.events !== undefined ? `--events line ${line + 1}.type` : '--type',
+        );
       }
     }),
   );
@@ -55,7 +58,10 @@ export async function logAppend(ctx: CommandContext, flags: LogAppendFlags): Pro
   // event's seq and hash); `--each` keeps an `appended` envelope (or line) per call.
   const summarise = flags.events !== undefined && !flags.each;
   const total = calls.reduce((sum, call) => sum + call.events.length, 0);
-  const progress = flags.events === undefined ? undefined : startProgress(ctx, flags.batch ? `appending ${total} events as one batch` : 'appending', flags.batch ? {} : { total, unit: 'events' });
+  const progress =
+    flags.events === undefined
+      ? undefined
+      : startProgress(ctx, flags.batch ? `appending ${total} events as one batch` : 'appending', flags.batch ? {} : { total, unit: 'events' });
   const tally = new AppendTally();
   let reported = false;
   // Also when a call fails half-way: what landed is reported first, then the error (printed by the
@@ -69,11 +75,17 @@ export async function logAppend(ctx: CommandContext, flags: LogAppendFlags): Pro
   // Ctrl-C half-way: the calls acknowledged so far are reported before the program's SIGINT handler
   // exits 130 (the call in flight may have landed too; `log tail` shows the head).
   if (summarise) process.prependOnceListener('SIGINT', report);
+  // A write acting as a session needs a live one: checked on the first call that records it.
+  let identityChecked = false;
   try {
     for (const [i, call] of calls.entries()) {
       // The store writes with synchronous calls, so a loop of appends never reaches the event loop's
       // poll phase, where a SIGINT is handled: without this turn, Ctrl-C waited for the whole file.
       if (i > 0) await nextTurn();
+      if (!identityChecked && call.events.some((e) => (e.actor ?? ctx.actor) === ctx.session)) {
+        await ctx.requireActingSession(call.events);
+        identityChecked = true;
+      }
       const result = await store.append(call.events, call.options);
       progress?.set(i + 1);
       if (summarise) tally.add(result);
@@ -87,7 +99,11 @@ export async function logAppend(ctx: CommandContext, flags: LogAppendFlags): Pro
 
 function singleCall(flags: LogAppendFlags): AppendCall {
   if (flags.batch) throw invalidInput('only applies with --events', '--batch');
-  for (const [flag, value] of [['--type', flags.type], ['--stream', flags.stream], ['--data', flags.data]] as const) {
+  for (const [flag, value] of [
+    ['--type', flags.type],
+    ['--stream', flags.stream],
+    ['--data', flags.data],
+  ] as const) {
     if (value === undefined) throw invalidInput('is required (or give --events FILE)', flag);
   }
   const data = parseJsonObject(flags.data!, '--data');
@@ -107,7 +123,12 @@ function singleCall(flags: LogAppendFlags): AppendCall {
  * one atomic batch (one write, one fsync).
  */
 async function callsFromFile(flags: LogAppendFlags, catalog: EventCatalog): Promise<AppendCall[]> {
-  for (const [flag, value] of [['--type', flags.type], ['--stream', flags.stream], ['--data', flags.data], ['--expected-version', flags.expectedVersion]] as const) {
+  for (const [flag, value] of [
+    ['--type', flags.type],
+    ['--stream', flags.stream],
+    ['--data', flags.data],
+    ['--expected-version', flags.expectedVersion],
+  ] as const) {
     if (value !== undefined) throw invalidInput('cannot be combined with --events (put it in each line)', flag);
   }
   // A missing file, a folder, a device, a name too long, a file or line over its limit: exit 2
@@ -146,7 +167,8 @@ async function callsFromFile(flags: LogAppendFlags, catalog: EventCatalog): Prom
     },
   });
   if (!flags.batch) return parsed.map(toCall);
-  if (parsed.some((line) => line.idempotency_key !== undefined)) throw invalidInput('with --batch, give --idempotency-key once instead of per line', '--events');
+  if (parsed.some((line) => line.idempotency_key !== undefined))
+    throw invalidInput('with --batch, give --idempotency-key once instead of per line', '--events');
   const expected: Record<string, number | 'no_stream' | 'stream_exists'> = {};
   for (const line of parsed) if (line.expected_version !== undefined) expected[line.stream] = line.expected_version;
   return [
@@ -170,6 +192,7 @@ function printAppended(ctx: CommandContext, result: AppendResult): void {
       events: result.events.map((e) => ({ seq: e.seq, id: e.id, type: e.type, stream: e.stream, hash: e.hash })),
       deduplicated: result.deduplicated,
     },
-    (e) => e.events.map((ev) => `${e.deduplicated ? 'already appended' : 'appended'} #${ev.seq} ${ev.type} on ${ev.stream} (${ev.hash.slice(0, 12)})`).join('\n'),
+    (e) =>
+      e.events.map((ev) => `${e.deduplicated ? 'already appended' : 'appended'} #${ev.seq} ${ev.type} on ${ev.stream} (${ev.hash.slice(0, 12)})`).join('\n'),
   );
 }

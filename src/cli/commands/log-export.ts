@@ -1,5 +1,5 @@
 import type { CommandContext } from '../context.js';
-import { LogExportedEnvelope } from '../envelopes.js';
+import { LogExportedEnvelope } from '../../app/envelopes/foundation.js';
 import { invalidInput } from '../../errors.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
 import { AtomicOutput, checkOutputPath } from '../output-path.js';

@@ -3,7 +3,7 @@ import { describeZodIssues, formatProblems } from '../../../events/validation.js
 import { BatonError, invalidInput, isBatonError } from '../../errors.js';
 import { INPUT_LIMITS, inputLines, openInputStream } from '../../input/bounded-input.js';
 import type { CommandContext } from '../context.js';
-import { LogImportedEnvelope } from '../envelopes.js';
+import { LogImportedEnvelope } from '../../app/envelopes/foundation.js';
 import { startProgress } from '../progress.js';
 
 /**

@@ -1,7 +1,7 @@
 import { logStatsProjection } from '../../../projections/log-stats.js';
 import { runProjection } from '../../store/projection-runner.js';
 import type { CommandContext } from '../context.js';
-import { LogStatsEnvelope } from '../envelopes.js';
+import { LogStatsEnvelope } from '../../app/envelopes/foundation.js';
 
 export async function logStats(ctx: CommandContext): Promise<void> {
   const store = await ctx.store();

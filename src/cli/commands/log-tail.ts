@@ -12,7 +12,8 @@ export async function logTail(ctx: CommandContext, flags: { lines: string; follo
   // JSON mode prints the stored bytes (ready for jq); human mode one readable line per event.
   const human = ctx.output.mode === OutputMode.human;
   if (count > 0 && head.seq > 0) {
-    for await (const { line, event } of storedLines(store, { from: Math.max(1, head.seq - count + 1), to: head.seq })) ctx.output.line(human ? eventLine(event) : line);
+    for await (const { line, event } of storedLines(store, { from: Math.max(1, head.seq - count + 1), to: head.seq }))
+      ctx.output.line(human ? eventLine(event) : line);
   }
   if (!flags.follow) return;
   // Follow until interrupted (SIGINT exits 130) or the log can no longer be read.

@@ -1,5 +1,5 @@
 import type { CommandContext } from '../context.js';
-import { LogVerificationEnvelope } from '../envelopes.js';
+import { LogVerificationEnvelope } from '../../app/envelopes/foundation.js';
 import type { VerifyReport } from '../../store/contract.js';
 import { startProgress } from '../progress.js';
 import { readdirSync, statSync } from 'node:fs';
@@ -55,7 +55,10 @@ export async function logVerify(ctx: CommandContext): Promise<number> {
   // The store checks the log in one call (on worker threads for a large log): the line says how
   // long it has been working, not how far it got.
   const size = ctx.env['BATON_STORE_URL'] ? 0 : segmentBytes(workspaceLayout(await ctx.workspace()).log);
-  const progress = startProgress(ctx, `verifying the log${size > 0 ? ` (${size >= 1_000_000 ? `${(size / 1_000_000).toFixed(1)} MB` : `${(size / 1_000).toFixed(1)} kB`})` : ''}: hash chain and schemas`);
+  const progress = startProgress(
+    ctx,
+    `verifying the log${size > 0 ? ` (${size >= 1_000_000 ? `${(size / 1_000_000).toFixed(1)} MB` : `${(size / 1_000).toFixed(1)} kB`})` : ''}: hash chain and schemas`,
+  );
   let report: VerifyReport;
   try {
     report = await store.verify();

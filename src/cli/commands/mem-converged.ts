@@ -1,7 +1,7 @@
 import { threadConvergence } from '../../coordination/inbox.js';
 import type { CommandContext } from '../context.js';
-import { coordinationEnv } from '../coordination-env.js';
-import { ConvergenceEnvelope } from '../envelopes-coordination.js';
+import { coordinationEnv } from '../../app/coordination-env.js';
+import { ConvergenceEnvelope } from '../../app/envelopes/coordination.js';
 
 /**
  * Exit 0 when converged, NOT_CONVERGED_EXIT when open or rejected (like `test`, non-zero, but never

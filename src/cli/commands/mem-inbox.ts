@@ -1,28 +1,27 @@
-import { readInbox } from '../../coordination/inbox.js';
+import { readInboxEnvelope } from '../../app/commands/inbox.js';
 import { InboxEnvelope } from '../../validators.generated.js';
 import type { CommandContext } from '../context.js';
-import { coordinationEnv } from '../coordination-env.js';
-import * as storeAccess from '../store-access.js';
 
-/**
- * `baton mem inbox`, a short command (≤ 2 × `node -e 0`): valid input, events and envelope are
- * checked by compiled validators, so it loads neither zod nor `yaml` unless something fails a check;
- * and scripts/bundle-cli.mjs bundles it with the store into one file, so it loads few files.
- */
+/** `baton mem inbox`: src/app/commands/inbox.ts, printed (the flags become the input's fields). */
 export async function memInbox(ctx: CommandContext, options: Record<string, string | boolean | undefined>): Promise<void> {
   const str = (key: string): string | undefined => (typeof options[key] === 'string' ? (options[key] as string) : undefined);
-  ctx.useCompiledValidation(storeAccess);
-  const env = await coordinationEnv(ctx);
-  const view = await readInbox(env, {
+  const envelope = await readInboxEnvelope(ctx, {
     ...(str('for') !== undefined ? { for: str('for') } : {}),
     ...(str('thread') !== undefined ? { thread: str('thread') } : {}),
-    ...(str('intent') !== undefined ? { intent: str('intent')!.split(',').map((s) => s.trim()) as 'INFO'[] } : {}),
+    ...(str('intent') !== undefined
+      ? {
+          intent: str('intent')!
+            .split(',')
+            .map((s) => s.trim()) as 'INFO'[],
+        }
+      : {}),
     ...(str('wu') !== undefined ? { wu: str('wu') } : {}),
     mark: options['mark'] !== false,
     all: options['all'] === true,
   });
-  await ctx.output.emitCompiled(InboxEnvelope, view, (v) => {
-    if (v.signals.length === 0) return v.reader_identity === null ? 'No signals.' : `No ${options['all'] === true ? '' : 'unread '}signals for ${v.reader_identity}.`;
+  await ctx.output.emitCompiled(InboxEnvelope, envelope, (v) => {
+    if (v.signals.length === 0)
+      return v.reader_identity === null ? 'No signals.' : `No ${options['all'] === true ? '' : 'unread '}signals for ${v.reader_identity}.`;
     return v.signals
       .map((s) => {
         const sig = s as typeof s & { sender_identity: string; intent: string; message: string; thread_id: string; recipients: string[] };

@@ -1,8 +1,8 @@
 import { renderPrompt, watchSignals } from '../../coordination/delivery.js';
 import { invalidInput } from '../../errors.js';
 import type { CommandContext } from '../context.js';
-import { coordinationEnv } from '../coordination-env.js';
-import { SignalReceivedEnvelope } from '../envelopes-coordination.js';
+import { coordinationEnv } from '../../app/coordination-env.js';
+import { SignalReceivedEnvelope } from '../../app/envelopes/coordination.js';
 
 /**
  * `mem watch --session X [--once]`. The watcher is not the session: it records receipts as

@@ -1,10 +1,14 @@
 import { runInitiative } from '../../work-units/bundle.js';
 import type { CommandContext } from '../context.js';
-import { InitiativeLaunchEnvelope } from '../envelopes-work-units.js';
-import { workUnitsEnv } from '../work-units-env.js';
+import { InitiativeLaunchEnvelope } from '../../app/envelopes/work-units.js';
+import { workUnitsEnv } from '../../app/work-units-env.js';
 
 /** `orchestrate run` (§10.3): the attempt and its handoffs; `--print-handoffs` inlines each file. */
-export async function orchestrateRun(ctx: CommandContext, initiative: string, options: { client?: string; maxActiveWorkers?: string; printHandoffs?: boolean }): Promise<void> {
+export async function orchestrateRun(
+  ctx: CommandContext,
+  initiative: string,
+  options: { client?: string; maxActiveWorkers?: string; printHandoffs?: boolean },
+): Promise<void> {
   const result = await runInitiative(await workUnitsEnv(ctx), initiative, { client: options.client, maxActiveWorkers: options.maxActiveWorkers });
   const print = options.printHandoffs === true;
   ctx.output.emit(

@@ -1,9 +1,10 @@
 import type { NextSafeAction, StatusDocument } from '../../../projections/work-units/documents.js';
-import { initiativePlan, initiativeStatus, type OrchestrateOptions } from '../../work-units/orchestrate.js';
+import { readInitiativeStatus } from '../../app/commands/initiative-status.js';
+import { initiativePlan, type OrchestrateOptions } from '../../work-units/orchestrate.js';
 import { InitiativePlanEnvelope, InitiativeStatusEnvelope } from '../../work-units/validators.generated.js';
 import type { CommandContext } from '../context.js';
-import * as storeAccess from '../store-access.js';
-import { workUnitsEnv } from '../work-units-env.js';
+import * as storeAccess from '../../app/store-access.js';
+import { workUnitsEnv } from '../../app/work-units-env.js';
 
 /**
  * `orchestrate plan | status` (work-units.md §9): the document under its envelope. Like `mem inbox`,
@@ -25,26 +26,25 @@ export async function orchestratePlan(ctx: CommandContext, initiative: string, o
 }
 
 export async function orchestrateStatus(ctx: CommandContext, initiative: string, options: OrchestrateOptions): Promise<void> {
-  ctx.useCompiledValidation(storeAccess);
-  const env = await workUnitsEnv(ctx);
-  const { document, state } = await initiativeStatus(env, initiative, options);
-  // The latest attempt's files are rewritten only if there is an attempt (bundle.ts, with the
-  // handoff renderers, is loaded only then).
-  if ((state.attempts[initiative]?.length ?? 0) > 0) await (await import('../../work-units/bundle.js')).refreshLatestAttempt(env, initiative, document, state);
-  (await import('../../work-units/stamps.js')).restoreStamps(env, state);
-  await emitStatus(ctx, document);
+  const envelope = await readInitiativeStatus(ctx, { initiative, ...options });
+  await ctx.output.emitCompiled(InitiativeStatusEnvelope, envelope, (s) => humanStatus(s as unknown as StatusDocument));
 }
 
 export async function emitStatus(ctx: CommandContext, document: StatusDocument): Promise<void> {
   const { generated_at, ...rest } = document;
-  await ctx.output.emitCompiled(InitiativeStatusEnvelope, { v: 1, type: 'initiative_status', generated_at, ...rest }, (s) => humanStatus(s as unknown as StatusDocument));
+  await ctx.output.emitCompiled(InitiativeStatusEnvelope, { v: 1, type: 'initiative_status', generated_at, ...rest }, (s) =>
+    humanStatus(s as unknown as StatusDocument),
+  );
 }
 
 export function humanStatus(s: StatusDocument): string {
   const action = (a: NextSafeAction): string => `  ${a.type.padEnd(11)} ${(a.wu_ids ?? [a.wu_id]).join(',')}: ${a.reason}`;
   return [
     `${s.initiative} — attempt ${s.launch_attempt ?? '-'}, capacity ${s.available_capacity ?? '∞'}/${s.max_active_workers ?? '∞'}${s.blocked_by_integrity ? ', BLOCKED BY INTEGRITY' : ''}`,
-    ...s.wus.map((w) => `  ${w.wu_id.padEnd(8)} ${w.orchestration_state.padEnd(16)} wave ${w.logical_wave}${w.planned_wave !== null ? `/${w.planned_wave}` : ''}  ${w.lane ?? ''}  ${w.title}`),
+    ...s.wus.map(
+      (w) =>
+        `  ${w.wu_id.padEnd(8)} ${w.orchestration_state.padEnd(16)} wave ${w.logical_wave}${w.planned_wave !== null ? `/${w.planned_wave}` : ''}  ${w.lane ?? ''}  ${w.title}`,
+    ),
     'Next safe actions:',
     ...(s.next_safe_actions.length === 0 ? ['  (none)'] : s.next_safe_actions.map(action)),
   ].join('\n');

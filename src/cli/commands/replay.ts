@@ -1,7 +1,7 @@
 import { BatonError, invalidInput } from '../../errors.js';
 import { runProjection } from '../../store/projection-runner.js';
 import type { CommandContext } from '../context.js';
-import { ViewEnvelope } from '../envelopes.js';
+import { ViewEnvelope } from '../../app/envelopes/foundation.js';
 import { readableLines } from '../readable-text.js';
 import { startProgress } from '../progress.js';
 import { parseCount, parseIsoTime } from '../flags.js';

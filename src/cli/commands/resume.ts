@@ -3,7 +3,7 @@ import { resumeEnvelope } from '../../../projections/tasks/views.js';
 import { loadTasks, viewContext } from '../../tasks/env.js';
 import { refusalsAsErrors } from '../../tasks/refusals.js';
 import type { CommandContext } from '../context.js';
-import { OrchestrationResumeEnvelope } from '../envelopes-tasks.js';
+import { OrchestrationResumeEnvelope } from '../../app/envelopes/tasks.js';
 import { tasksEnv } from '../../app/tasks-env.js';
 
 /** `baton resume <session-id> [--execute]` (tasks.md §10.6). */

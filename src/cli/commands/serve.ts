@@ -4,7 +4,7 @@ import { loadAssets } from '../../serve/assets.js';
 import { DashboardViews } from '../../serve/dashboard-views.js';
 import { listen } from '../../serve/server.js';
 import type { CommandContext } from '../context.js';
-import { ServingEnvelope } from '../envelopes-serve.js';
+import { ServingEnvelope } from '../../app/envelopes/serve.js';
 import { parseCount } from '../flags.js';
 import { tasksReplayArgs } from '../tasks-replay-args.js';
 
@@ -45,14 +45,27 @@ export async function serve(ctx: CommandContext, options: { port: string; host?:
   }
   ctx.output.emit(
     ServingEnvelope,
-    { v: 1, type: 'serving', generated_at: clock(), url: running.url, host: running.host, port: running.port, exposed, store: store.kind, head_seq: views.headSeq() },
+    {
+      v: 1,
+      type: 'serving',
+      generated_at: clock(),
+      url: running.url,
+      host: running.host,
+      port: running.port,
+      exposed,
+      store: store.kind,
+      head_seq: views.headSeq(),
+    },
     (s) => `Baton dashboard (read-only, ${s.head_seq} events, ${s.store} store): ${s.url}\nPress Ctrl+C to stop.`,
   );
   // Scrubbing is fast once the checkpoints are laid; the page is usable before that.
   void views.buildCheckpoints().catch((error: unknown) => failed(error));
   if (options.open) openBrowser(running.url);
   const stop = (): void => {
-    void running.close().then(() => views.close()).then(() => process.exit(0));
+    void running
+      .close()
+      .then(() => views.close())
+      .then(() => process.exit(0));
   };
   process.once('SIGTERM', stop);
   await stopped;

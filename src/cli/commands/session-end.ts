@@ -1,9 +1,10 @@
-import { END_STATUSES, SESSION_ID_PATTERN, type EndStatus } from '../../../events/coordination/identities.js';
-import { endSession, heartbeatSession } from '../../coordination/sessions.js';
+import { SESSION_ID_PATTERN } from '../../../events/coordination/identities.js';
+import { heartbeatSession } from '../../coordination/sessions.js';
 import { invalidInput } from '../../errors.js';
 import type { CommandContext } from '../context.js';
-import { coordinationEnv } from '../coordination-env.js';
-import { emitSession } from './session-envelope.js';
+import { coordinationEnv } from '../../app/coordination-env.js';
+import { emitSession, printSession } from './session-envelope.js';
+import { endSessionEnvelope } from '../../app/commands/sessions.js';
 
 function checkSessionId(raw: string, field: string): string {
   if (!SESSION_ID_PATTERN.test(raw)) throw invalidInput(`Expected session_<id>, got '${raw}'`, field);
@@ -22,9 +23,7 @@ export async function sessionHeartbeat(ctx: CommandContext, id: string | undefin
 }
 
 export async function sessionEnd(ctx: CommandContext, id: string, status: string): Promise<void> {
-  const sessionId = checkSessionId(await ctx.sessionIdFor(id), 'id');
-  if (!(END_STATUSES as readonly string[]).includes(status)) throw invalidInput(`must be one of ${END_STATUSES.join(', ')}, got "${status}"`, '--status');
-  const env = await coordinationEnv(ctx);
-  const result = await endSession(env, sessionId, status as EndStatus);
-  emitSession(ctx, env.workspace, result.session, result.status, result.appended ? [] : ['(already ended; nothing appended)']);
+  ctx.output.nameArguments({ session_id: 'id' });
+  const { envelope, appended } = await endSessionEnvelope(ctx, { session_id: id, status });
+  printSession(ctx, envelope, appended ? [] : ['(already ended; nothing appended)']);
 }

@@ -3,7 +3,7 @@ import { sessionEnvelope, sessionsEnvelope } from '../../../projections/tasks/vi
 import { loadTasks, viewContext } from '../../tasks/env.js';
 import { refusalsAsErrors } from '../../tasks/refusals.js';
 import type { CommandContext } from '../context.js';
-import { OrchestrationSessionsEnvelope, OrchestrationSessionViewEnvelope } from '../envelopes-tasks.js';
+import { OrchestrationSessionsEnvelope, OrchestrationSessionViewEnvelope } from '../../app/envelopes/tasks.js';
 import { tasksEnv } from '../../app/tasks-env.js';
 import { humanSession, humanSessions } from './task-human.js';
 

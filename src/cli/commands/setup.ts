@@ -4,7 +4,7 @@ import { currentInvocation } from '../../integrations/invocation.js';
 import { setupCodex, setupCursor } from '../../integrations/mcp-clients.js';
 import { shellWord } from '../../integrations/claude-code/setup.js';
 import type { CommandContext } from '../context.js';
-import { ClientSetupEnvelope } from '../envelopes-integrations.js';
+import { ClientSetupEnvelope } from '../../app/envelopes/integrations.js';
 
 export const SETUP_CLIENTS = ['claude-code', 'codex', 'cursor'] as const;
 

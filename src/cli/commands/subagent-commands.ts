@@ -2,7 +2,7 @@ import type { SubagentRecord } from '../../../projections/tasks/state.js';
 import { wizardSubagent } from '../../../projections/tasks/wizard-shapes.js';
 import { finishSubagent, startSubagent, type SubagentStartFlags } from '../../tasks/subagents.js';
 import type { CommandContext } from '../context.js';
-import { OrchestrationSubagentEnvelope } from '../envelopes-tasks.js';
+import { OrchestrationSubagentEnvelope } from '../../app/envelopes/tasks.js';
 import { tasksEnv } from '../../app/tasks-env.js';
 import { humanSubagent } from './task-human.js';
 

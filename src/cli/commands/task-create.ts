@@ -1,12 +1,9 @@
-import { createTask, type CreateTaskFlags } from '../../tasks/create-task.js';
+import { createTaskEnvelope } from '../../app/commands/tasks.js';
+import type { CreateTaskFlags } from '../../tasks/create-task.js';
 import type { CommandContext } from '../context.js';
-import { tasksEnv } from '../../app/tasks-env.js';
-import { emitTask } from './task-emit.js';
+import { printTask } from './task-emit.js';
 
-/** `baton task create` (tasks.md §6). */
+/** `baton task create` (tasks.md §6): src/app/commands/tasks.ts, printed. */
 export async function taskCreate(ctx: CommandContext, flags: CreateTaskFlags): Promise<void> {
-  const env = await tasksEnv(ctx);
-  const task = await createTask(env, flags);
-  const { state } = await import('../../tasks/env.js').then((m) => m.loadTasks(env));
-  await emitTask(ctx, env, state, task.id);
+  printTask(ctx, await createTaskEnvelope(ctx, flags));
 }

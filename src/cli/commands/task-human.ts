@@ -1,5 +1,13 @@
 import type { z } from 'zod';
-import type { OrchestrationSessionViewEnvelope, OrchestrationSessionsEnvelope, OrchestrationStatusEnvelope, OrchestrationSubagentEnvelope, OrchestrationTaskEnvelope, OrchestrationTasksEnvelope, WizardTaskSchema } from '../envelopes-tasks.js';
+import type {
+  OrchestrationSessionViewEnvelope,
+  OrchestrationSessionsEnvelope,
+  OrchestrationStatusEnvelope,
+  OrchestrationSubagentEnvelope,
+  OrchestrationTaskEnvelope,
+  OrchestrationTasksEnvelope,
+  WizardTaskSchema,
+} from '../../app/envelopes/tasks.js';
 
 /** Human renderings of the tasks envelopes (tasks.md §10.1, §10.5; "workspace" for "project"). */
 const time = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '(none)' : new Date(ms).toISOString());
@@ -24,15 +32,22 @@ export function humanTaskBlock(t: Task): string[] {
   ];
   if (t.waitingFor) lines.push(`  waiting for:    ${t.waitingFor.kind} ${t.waitingFor.id}${t.waitingFor.summary ? ` — ${t.waitingFor.summary}` : ''}`);
   if (t.blockedReason) lines.push(`  blocked reason: ${t.blockedReason}`);
-  for (const o of t.ownership) lines.push(`  owns:           ${o.kind} ${o.kind === 'branch' ? o.name : o.kind === 'pull_request' ? `${o.repo}#${o.number}${o.state ? ` (${o.state})` : ''}` : o.path}`);
-  if (t.result) lines.push(`  result:         ${t.result.outcome}${t.result.summary ? ` — ${t.result.summary}` : ''}${t.result.error ? ` [${t.result.error.class}: ${t.result.error.message}]` : ''}`);
+  for (const o of t.ownership)
+    lines.push(
+      `  owns:           ${o.kind} ${o.kind === 'branch' ? o.name : o.kind === 'pull_request' ? `${o.repo}#${o.number}${o.state ? ` (${o.state})` : ''}` : o.path}`,
+    );
+  if (t.result)
+    lines.push(
+      `  result:         ${t.result.outcome}${t.result.summary ? ` — ${t.result.summary}` : ''}${t.result.error ? ` [${t.result.error.class}: ${t.result.error.message}]` : ''}`,
+    );
   if (t.supersededBy) lines.push(`  superseded by:  ${t.supersededBy}`);
   return lines;
 }
 
 export function humanTask(e: z.output<typeof OrchestrationTaskEnvelope>): string {
   const lines = humanTaskBlock(e.task);
-  for (const h of e.baton.history) lines.push(`  #${h.seq} ${h.at} ${h.type}${h.from ? ` ${h.from} →` : ''}${h.to ? ` ${h.to}` : ''} by ${h.actor}${h.reason ? ` (${h.reason})` : ''}`);
+  for (const h of e.baton.history)
+    lines.push(`  #${h.seq} ${h.at} ${h.type}${h.from ? ` ${h.from} →` : ''}${h.to ? ` ${h.to}` : ''} by ${h.actor}${h.reason ? ` (${h.reason})` : ''}`);
   for (const f of e.baton.integrity_findings) lines.push(`  integrity finding at seq ${f.seq}: ${f.reason}`);
   return lines.join('\n');
 }
@@ -40,7 +55,10 @@ export function humanTask(e: z.output<typeof OrchestrationTaskEnvelope>): string
 export function humanSessions(e: z.output<typeof OrchestrationSessionsEnvelope>): string {
   if (e.sessions.length === 0) return 'No sessions recorded for this workspace.';
   return e.sessions
-    .map((s) => `${s.id}  ${s.status}  ${s.goal ?? '(no goal recorded)'}\n  created ${time(s.createdAt)}${s.finishedAt !== undefined ? `, finished ${time(s.finishedAt)}` : ''}`)
+    .map(
+      (s) =>
+        `${s.id}  ${s.status}  ${s.goal ?? '(no goal recorded)'}\n  created ${time(s.createdAt)}${s.finishedAt !== undefined ? `, finished ${time(s.finishedAt)}` : ''}`,
+    )
     .join('\n');
 }
 
@@ -69,7 +87,8 @@ export function humanStatus(e: z.output<typeof OrchestrationStatusEnvelope>): st
   const l = e.lastStoppingPoint;
   const tail = [`Next action: ${l.nextAction.description}`, `Resume: ${l.resumeCommand}`];
   // tasks.md T25 keeps the wizard's answer (exit 0, storeExists false); a person is told plainly.
-  if (!e.storeExists) return [`No orchestration store recorded yet (${e.storePath}): this folder is no Baton workspace; \`baton init\` makes it one.`, ...tail].join('\n');
+  if (!e.storeExists)
+    return [`No orchestration store recorded yet (${e.storePath}): this folder is no Baton workspace; \`baton init\` makes it one.`, ...tail].join('\n');
   const lines = [
     `Store: ${e.storePath} (generated ${e.generatedAt})`,
     `Active session: ${l.currentSessionId ?? 'none'}`,

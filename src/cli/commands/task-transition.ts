@@ -1,15 +1,9 @@
-import { decideTransition } from '../../../deciders/tasks.js';
-import { runTasksCommand } from '../../tasks/commit.js';
-import { refusalsAsErrors } from '../../tasks/refusals.js';
-import { parseTransition, type TransitionFlags } from '../../tasks/transition-task.js';
+import { transitionTask } from '../../app/commands/tasks.js';
+import type { TransitionFlags } from '../../tasks/transition-task.js';
 import type { CommandContext } from '../context.js';
-import { tasksEnv } from '../../app/tasks-env.js';
-import { emitTask } from './task-emit.js';
+import { printTask } from './task-emit.js';
 
-/** `baton task transition <id> <state>` (tasks.md §5): one event, decided on the state read. */
+/** `baton task transition <id> <state>`: src/app/commands/tasks.ts, printed. */
 export async function taskTransition(ctx: CommandContext, id: string, state: string, flags: TransitionFlags): Promise<void> {
-  const request = await refusalsAsErrors(() => parseTransition(id, state, flags));
-  const env = await tasksEnv(ctx);
-  const handled = await runTasksCommand(env, (folded) => decideTransition(request, folded));
-  await emitTask(ctx, env, handled.state, request.taskId);
+  printTask(ctx, await transitionTask(ctx, { task: id, state, ...flags }));
 }

@@ -4,7 +4,7 @@ import { tasksEnvelope } from '../../../projections/tasks/views.js';
 import { loadTasks, viewContext } from '../../tasks/env.js';
 import { refusalsAsErrors } from '../../tasks/refusals.js';
 import type { CommandContext } from '../context.js';
-import { OrchestrationTasksEnvelope } from '../envelopes-tasks.js';
+import { OrchestrationTasksEnvelope } from '../../app/envelopes/tasks.js';
 import { tasksEnv } from '../../app/tasks-env.js';
 import { humanTasks } from './task-human.js';
 

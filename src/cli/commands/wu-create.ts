@@ -1,7 +1,7 @@
 import { createWu, type WuCreateInput } from '../../work-units/definitions.js';
 import type { CommandContext } from '../context.js';
-import { WuDefinitionEnvelope } from '../envelopes-work-units.js';
-import { workUnitsEnv } from '../work-units-env.js';
+import { WuDefinitionEnvelope } from '../../app/envelopes/work-units.js';
+import { workUnitsEnv } from '../../app/work-units-env.js';
 
 export async function wuCreate(ctx: CommandContext, input: WuCreateInput): Promise<void> {
   const result = await createWu(await workUnitsEnv(ctx), input);

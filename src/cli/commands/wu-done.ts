@@ -1,11 +1,12 @@
-import { doneWu } from '../../work-units/stamps.js';
+import { finishWorkUnit } from '../../app/commands/work-units.js';
 import type { CommandContext } from '../context.js';
-import { WuDoneEnvelope } from '../envelopes-work-units.js';
-import { workUnitsEnv } from '../work-units-env.js';
+import { WuDoneEnvelope } from '../../app/envelopes/work-units.js';
 
 export async function wuDone(ctx: CommandContext, wuId: string): Promise<void> {
-  const result = await doneWu(await workUnitsEnv(ctx), wuId);
-  ctx.output.emit(WuDoneEnvelope, { v: 1, type: 'wu_done', generated_at: ctx.now, ...result }, (e) =>
-    `${e.wu_id} done — stamp ${e.stamp_path}${e.already_exists ? ' (already existed)' : ''}`,
+  ctx.output.nameArguments({ wu: 'WU' });
+  ctx.output.emit(
+    WuDoneEnvelope,
+    await finishWorkUnit(ctx, { wu: wuId }),
+    (e) => `${e.wu_id} done — stamp ${e.stamp_path}${e.already_exists ? ' (already existed)' : ''}`,
   );
 }

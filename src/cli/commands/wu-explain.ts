@@ -3,8 +3,8 @@ import { BatonError, ErrorCode } from '../../errors.js';
 import { checkWuId } from '../../work-units/env.js';
 import { loadObserved } from '../../work-units/observe.js';
 import type { CommandContext } from '../context.js';
-import { WuExplanationEnvelope } from '../envelopes-work-units.js';
-import { workUnitsEnv } from '../work-units-env.js';
+import { WuExplanationEnvelope } from '../../app/envelopes/work-units.js';
+import { workUnitsEnv } from '../../app/work-units-env.js';
 
 /** `wu explain` (§14): probes, then the rule and the predicates with their events. */
 export async function wuExplain(ctx: CommandContext, wuId: string): Promise<void> {

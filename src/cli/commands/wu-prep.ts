@@ -3,9 +3,9 @@ import { checkOverrideFlags, recordOverride, signalGate } from '../../coordinati
 import { invalidInput } from '../../errors.js';
 import { checkClaimed, checkWorkspace } from '../../work-units/prep.js';
 import type { CommandContext } from '../context.js';
-import { coordinationEnv } from '../coordination-env.js';
-import { WuPrepEnvelope } from '../envelopes-coordination.js';
-import { workUnitsEnv } from '../work-units-env.js';
+import { coordinationEnv } from '../../app/coordination-env.js';
+import { WuPrepEnvelope } from '../../app/envelopes/coordination.js';
+import { workUnitsEnv } from '../../app/work-units-env.js';
 
 /**
  * `wu prep` (work-units.md §13), checks in order, stopping at the first failure: input, the WU's

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadCommand } from '../command-modules.js';
 import { runs } from '../run-command.js';
 
 /** `baton completion bash|zsh|fish`: a completion script generated from the command tree. */
@@ -11,5 +12,5 @@ export function registerCompletion(program: Command): void {
       'after',
       '\nExamples:\n  eval "$(baton completion bash)"                                  # in ~/.bashrc\n  baton completion zsh > "${fpath[1]}/_baton"\n  baton completion fish > ~/.config/fish/completions/baton.fish',
     )
-    .action(runs(async (ctx, shell: string) => (await import('../commands/completion.js')).completion(ctx, shell)));
+    .action(runs(async (ctx, shell: string) => (await loadCommand('completion')).completion(ctx, shell)));
 }

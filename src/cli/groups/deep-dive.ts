@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadCommand } from '../command-modules.js';
 import { runs } from '../run-command.js';
 
 /** `baton deep-dive …`: the codebase context file flows can use. */
@@ -12,7 +13,11 @@ export function registerDeepDive(program: Command): void {
     .option('--agent-count <n>', 'how many exploring agents (default 5)')
     .option('--refresh', 'start over; the current file is backed up first')
     .addHelpText('after', '\nExamples:\n  baton deep-dive init\n  baton deep-dive init --scope focused --focus-path src/auth --refresh')
-    .action(runs(async (ctx, options: { scope?: string; focusPath?: string; agentCount?: string; refresh?: boolean }) => (await import('../commands/deep-dive.js')).deepDiveInit(ctx, options)));
+    .action(
+      runs(async (ctx, options: { scope?: string; focusPath?: string; agentCount?: string; refresh?: boolean }) =>
+        (await loadCommand('deep-dive')).deepDiveInit(ctx, options),
+      ),
+    );
 
   const compile = dd
     .command('compile')
@@ -29,6 +34,9 @@ export function registerDeepDive(program: Command): void {
     .option('--agents-spawned <n>', 'exploring agents spawned so far')
     .option('--agents-completed <n>', 'exploring agents completed so far')
     .option('--mark-complete', 'the deep dive is complete (flows can use it)')
-    .addHelpText('after', '\nExamples:\n  baton deep-dive compile --tech-stack TypeScript --conventions "Use kebab-case files"\n  baton deep-dive compile --mark-complete');
-  compile.action(runs(async (ctx, options: Record<string, string | boolean | undefined>) => (await import('../commands/deep-dive.js')).deepDiveCompile(ctx, options)));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  baton deep-dive compile --tech-stack TypeScript --conventions "Use kebab-case files"\n  baton deep-dive compile --mark-complete',
+    );
+  compile.action(runs(async (ctx, options: Record<string, string | boolean | undefined>) => (await loadCommand('deep-dive')).deepDiveCompile(ctx, options)));
 }

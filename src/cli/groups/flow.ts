@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadCommand } from '../command-modules.js';
 import { runCommand, runs } from '../run-command.js';
 
 /** `baton flow …`: Agent Flow's phase-gate workflow on the log (phase-gates.md). */
@@ -13,14 +14,21 @@ export function registerFlow(program: Command): void {
     .option('--force-sequential', 'the team variant in sequential mode')
     .option('--max-iterations <n>', 'how many iterations the failure loop may run (default 10)')
     .option('--use-deep-dive', 'use the completed deep dive as context')
-    .addHelpText('after', '\nExamples:\n  baton flow init Add user authentication with JWT tokens\n  CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1 baton flow init --team --max-iterations 3 Fix the login bug')
-    .action(runs(async (ctx, task: string[], options: { team?: boolean; forceSequential?: boolean; maxIterations?: string; useDeepDive?: boolean }) => (await import('../commands/flow-init.js')).flowInit(ctx, task, options)));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  baton flow init Add user authentication with JWT tokens\n  CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1 baton flow init --team --max-iterations 3 Fix the login bug',
+    )
+    .action(
+      runs(async (ctx, task: string[], options: { team?: boolean; forceSequential?: boolean; maxIterations?: string; useDeepDive?: boolean }) =>
+        (await loadCommand('flow-init')).flowInit(ctx, task, options),
+      ),
+    );
 
   flow
     .command('update')
     .description('record a gate result, move to the next phase, report a teammate, merge, complete, abort or fall back')
     .option('--phase <phase>', 'move to this phase (the next one, or complete)')
-    .option('--gate-result <result>', 'in_progress, passed, failed or skipped, on the current phase\'s gate')
+    .option('--gate-result <result>', "in_progress, passed, failed or skipped, on the current phase's gate")
     .option('--agent <agent>', 'Riko, Senku, Loid, Lawliet, Alphonse, Orchestrator, or any other agent name (e.g. Codex)')
     .option('--message <text>', 'a message kept with the record')
     .option('--parallel-group <group>', 'review_verification (team mode)')
@@ -44,28 +52,28 @@ export function registerFlow(program: Command): void {
     )
     .action(async (options: Record<string, string | boolean | undefined>, command: Command) => {
       await runCommand(command, async (ctx) => {
-        const [{ flowUpdate }, { RawUpdateFlags }] = await Promise.all([import('../commands/flow-update.js'), import('../../flow/update-flags.js')]);
+        const [{ flowUpdate }, { RawUpdateFlags }] = await Promise.all([loadCommand('flow-update'), loadCommand('flow-update-flags')]);
         return flowUpdate(ctx, RawUpdateFlags.parse(options));
       });
     });
 
   flow
     .command('adopt')
-    .description('take over an Agent Flow run (its state file and its deep dive) as the flow\'s starting state, recorded as events')
+    .description("take over an Agent Flow run (its state file and its deep dive) as the flow's starting state, recorded as events")
     .option('--file <path>', '.claude/orchestration.local.md or .claude/team-orchestration.local.md (default: the one present)')
     .addHelpText('after', '\nExamples:\n  baton flow adopt\n  baton flow adopt --file .claude/team-orchestration.local.md')
-    .action(runs(async (ctx, options: { file?: string }) => (await import('../commands/flow-adopt.js')).flowAdopt(ctx, options)));
+    .action(runs(async (ctx, options: { file?: string }) => (await loadCommand('flow-adopt')).flowAdopt(ctx, options)));
 
   flow
     .command('status')
     .description('the most recent flow; rewrites its state file when missing or different')
     .addHelpText('after', '\nExamples:\n  baton flow status\n  baton flow status --json | jq .flow.current_phase')
-    .action(runs(async (ctx) => (await import('../commands/flow-status.js')).flowStatus(ctx)));
+    .action(runs(async (ctx) => (await loadCommand('flow-status')).flowStatus(ctx)));
 
   flow
     .command('merge')
     .description('merge the review_verification group: the verdict is recorded once both teammates reported')
     .option('--parallel-group <group>', 'the group (default review_verification)')
     .addHelpText('after', '\nExamples:\n  baton flow merge\n  baton flow merge --json | jq .all_passed')
-    .action(runs(async (ctx, options: { parallelGroup?: string }) => (await import('../commands/flow-merge.js')).flowMerge(ctx, options)));
+    .action(runs(async (ctx, options: { parallelGroup?: string }) => (await loadCommand('flow-merge')).flowMerge(ctx, options)));
 }

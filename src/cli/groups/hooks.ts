@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadCommand } from '../command-modules.js';
 import { runs } from '../run-command.js';
 
 /** `baton hooks …`: client hook delivery (coordination.md §9.2, §9.3). */
@@ -10,11 +11,11 @@ export function registerHooks(program: Command): void {
     .description('alias of `baton setup claude-code`')
     .argument('<client>', 'claude-code')
     .addHelpText('after', '\nExamples:\n  baton hooks install claude-code')
-    .action(runs(async (ctx, client: string) => (await import('../commands/setup.js')).setup(ctx, client)));
+    .action(runs(async (ctx, client: string) => (await loadCommand('setup')).setup(ctx, client)));
 
   hooks
     .command('drain')
     .description('print and mark delivered the pending interrupt/priority signals of a session (--session names it)')
     .addHelpText('after', '\nExamples:\n  baton hooks drain --session "$BATON_SESSION" --human')
-    .action(runs(async (ctx) => (await import('../commands/hooks-drain.js')).hooksDrain(ctx)));
+    .action(runs(async (ctx) => (await loadCommand('hooks-drain')).hooksDrain(ctx)));
 }

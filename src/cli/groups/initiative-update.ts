@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadCommand } from '../command-modules.js';
 import { runCommand } from '../run-command.js';
 
 /** `baton initiative update`: change an initiative's fields by hand; only what differs is recorded. */
@@ -11,15 +12,18 @@ export function registerInitiativeUpdate(initiative: Command): void {
     .option('--status <status>', 'its status, e.g. open, in_progress, done')
     .option('--slug <slug>', 'an alias usable as the initiative of a WU')
     .option('--lanes <L1,L2>', 'the lanes its WUs may use (comma-separated)')
-    .option('--wus <WU,WU>', 'the WUs it lists (comma-separated; membership still follows each WU\'s own initiative)')
+    .option('--wus <WU,WU>', "the WUs it lists (comma-separated; membership still follows each WU's own initiative)")
     .option('--priority <P>', 'its priority')
     .option('--owner <who>', 'its owner')
     .option('--created <date>', 'when it was created')
     .option('--target-date <date>', 'its target date')
-    .addHelpText('after', "\nExamples:\n  baton initiative update INIT-MCP --status in_progress\n  baton initiative update INIT-1 --title 'Checkout rewrite' --target-date 2026-12-31")
+    .addHelpText(
+      'after',
+      "\nExamples:\n  baton initiative update INIT-MCP --status in_progress\n  baton initiative update INIT-1 --title 'Checkout rewrite' --target-date 2026-12-31",
+    )
     .action(async (id: string, o: Record<string, string | undefined>, command: Command) => {
       await runCommand(command, async (ctx) =>
-        (await import('../commands/initiative-update.js')).initiativeUpdate(ctx, {
+        (await loadCommand('initiative-update')).initiativeUpdate(ctx, {
           initiative: id,
           ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)),
         }),

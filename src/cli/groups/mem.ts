@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadCommand } from '../command-modules.js';
 import { runs } from '../run-command.js';
 
 /** `baton mem …`: agent-to-agent coordination (coordination.md §4–§9). */
@@ -10,7 +11,7 @@ export function registerMem(program: Command): void {
     .description('live sessions (plus abandoned ones with --include-stale)')
     .option('--include-stale', 'also list abandoned sessions (no heartbeat within the TTL)')
     .addHelpText('after', '\nExamples:\n  baton mem roster\n  baton mem roster --include-stale --json')
-    .action(runs(async (ctx, options: { includeStale?: boolean }) => (await import('../commands/mem-roster.js')).memRoster(ctx, options)));
+    .action(runs(async (ctx, options: { includeStale?: boolean }) => (await loadCommand('mem-roster')).memRoster(ctx, options)));
 
   mem
     .command('signal')
@@ -32,7 +33,11 @@ export function registerMem(program: Command): void {
       'after',
       "\nExamples:\n  baton mem signal 'review please' --to Planck --wu WU-12\n  baton mem signal 'Approve boundary?' --to reviewer:docs:a --intent PROPOSE --requires-ack\n  baton mem signal 'ok' --reply-to sig-01hx… --intent AGREE\n  baton mem signal 'lane freeze until 15:00' --lane Core",
     )
-    .action(runs(async (ctx, message: string, options: Record<string, string | boolean | undefined>) => (await import('../commands/mem-signal.js')).memSignal(ctx, message, options)));
+    .action(
+      runs(async (ctx, message: string, options: Record<string, string | boolean | undefined>) =>
+        (await loadCommand('mem-signal')).memSignal(ctx, message, options),
+      ),
+    );
 
   mem
     .command('inbox')
@@ -44,19 +49,22 @@ export function registerMem(program: Command): void {
     .option('--no-mark', 'do not record delivered receipts')
     .option('--all', 'also list signals already read')
     .addHelpText('after', '\nExamples:\n  baton mem inbox\n  baton mem inbox --for Planck --no-mark --all --json')
-    .action(runs(async (ctx, options: Record<string, string | boolean | undefined>) => (await import('../commands/mem-inbox.js')).memInbox(ctx, options)));
+    .action(runs(async (ctx, options: Record<string, string | boolean | undefined>) => (await loadCommand('mem-inbox')).memInbox(ctx, options)));
 
   mem
     .command('converged')
     .description('whether a proposal thread converged (exit 0) or not (exit 6: open or rejected; its envelope is printed either way)')
     .requiredOption('--thread <thread>', 'the thread')
     .addHelpText('after', '\nExamples:\n  baton mem converged --thread thread-01hx…  && echo agreed')
-    .action(runs(async (ctx, options: { thread: string }) => (await import('../commands/mem-converged.js')).memConverged(ctx, options.thread)));
+    .action(runs(async (ctx, options: { thread: string }) => (await loadCommand('mem-converged')).memConverged(ctx, options.thread)));
 
   mem
     .command('watch')
     .description('deliver signals to a session as they arrive (for clients without hooks); --session names the session')
     .option('--once', 'deliver what is unread now and exit')
-    .addHelpText('after', '\nThe global --session names the session to deliver to: a session id, agent identity or display name.\n\nExamples:\n  baton mem watch --session Planck\n  baton mem watch --session "$BATON_SESSION" --once --json')
-    .action(runs(async (ctx, options: { once?: boolean }) => (await import('../commands/mem-watch.js')).memWatch(ctx, options)));
+    .addHelpText(
+      'after',
+      '\nThe global --session names the session to deliver to: a session id, agent identity or display name.\n\nExamples:\n  baton mem watch --session Planck\n  baton mem watch --session "$BATON_SESSION" --once --json',
+    )
+    .action(runs(async (ctx, options: { once?: boolean }) => (await loadCommand('mem-watch')).memWatch(ctx, options)));
 }

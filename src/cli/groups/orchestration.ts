@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadCommand } from '../command-modules.js';
 import { runCommand, runs } from '../run-command.js';
 
 /**
@@ -10,7 +11,7 @@ export function registerOrchestration(program: Command): void {
     .command('status')
     .description('the last stopping point: what to do next and how to resume (scoped by --session)')
     .addHelpText('after', '\nExamples:\n  baton status --human\n  baton --session "$BATON_SESSION" status | jq .lastStoppingPoint.nextAction')
-    .action(runs(async (ctx) => (await import('../commands/status.js')).status(ctx)));
+    .action(runs(async (ctx) => (await loadCommand('status')).status(ctx)));
 
   program
     .command('resume')
@@ -18,19 +19,19 @@ export function registerOrchestration(program: Command): void {
     .argument('<session-id>', 'the session to resume (any status)')
     .option('--execute', 'run the command, stdio inherited; exit with its exit code')
     .addHelpText('after', '\nExamples:\n  baton resume session_0123456789abcdef01234567\n  baton resume session_0123456789abcdef01234567 --execute')
-    .action(runs(async (ctx, id: string, options: { execute?: boolean }) => (await import('../commands/resume.js')).resume(ctx, id, options)));
+    .action(runs(async (ctx, id: string, options: { execute?: boolean }) => (await loadCommand('resume')).resume(ctx, id, options)));
 
   program
     .command('sessions')
     .description('every session in creation order, with its effective status')
     .addHelpText('after', '\nExamples:\n  baton sessions --human')
-    .action(runs(async (ctx) => (await import('../commands/sessions-views.js')).sessionsList(ctx)));
+    .action(runs(async (ctx) => (await loadCommand('sessions-views')).sessionsList(ctx)));
 
   const session = program.commands.find((c) => c.name() === 'session') ?? program.command('session');
   session
     .argument('[id]', 'a session id: show the session, its tasks and subagents')
     .action(async (id: string | undefined, _options: unknown, command: Command) => {
       if (id === undefined) return command.help();
-      await runCommand(command, async (ctx) => (await import('../commands/sessions-views.js')).sessionShow(ctx, id));
+      await runCommand(command, async (ctx) => (await loadCommand('sessions-views')).sessionShow(ctx, id));
     });
 }

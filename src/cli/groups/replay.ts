@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadCommand } from '../command-modules.js';
 import { runCommand } from '../run-command.js';
 
 /**
@@ -20,7 +21,7 @@ export const REPLAY_VIEWS: Readonly<Record<string, string>> = {
   sessions: 'every session',
   task: 'one task (target or --task)',
   tasks: 'tasks (--state, --session-id)',
-  wu_explain: "why a WU is in its state (target: the WU)",
+  wu_explain: 'why a WU is in its state (target: the WU)',
 };
 
 /** `baton replay`: any view as of a past position, for auditors. */
@@ -41,13 +42,18 @@ export function registerReplay(program: Command): void {
     .option('--task <id>', 'task: the task')
     .option('--state <state>', 'tasks: only tasks in this state')
     .option('--session-id <id>', 'tasks: only tasks of this session; session: the session')
-    .addHelpText('after', `\nViews:\n${Object.entries(REPLAY_VIEWS).map(([name, what]) => `  ${name.padEnd(20)}${what}`).join('\n')}`)
+    .addHelpText(
+      'after',
+      `\nViews:\n${Object.entries(REPLAY_VIEWS)
+        .map(([name, what]) => `  ${name.padEnd(20)}${what}`)
+        .join('\n')}`,
+    )
     .addHelpText('after', '\nExamples:\n  baton replay --view log_stats --to 120\n  baton replay --view log_stats --at 2026-11-01T12:00:00Z')
     .action(async (target: string | undefined, options: ReplayOptions, command: Command) => {
       const { view, to, at, includeStale, all, sessionId, ...rest } = options;
       const args = { ...rest, include_stale: includeStale, all, session_id: sessionId, target };
       await runCommand(command, async (ctx) =>
-        (await import('../commands/replay.js')).replay(ctx, { view, ...(to !== undefined ? { to } : {}), ...(at !== undefined ? { at } : {}) }, args),
+        (await loadCommand('replay')).replay(ctx, { view, ...(to !== undefined ? { to } : {}), ...(at !== undefined ? { at } : {}) }, args),
       );
     });
 }

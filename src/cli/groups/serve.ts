@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadCommand } from '../command-modules.js';
 import { runs } from '../run-command.js';
 
 /** `baton serve`: the read-only live dashboard with a time-travel scrubber. */
@@ -9,6 +10,9 @@ export function registerServe(program: Command): void {
     .option('--port <n>', 'the port to listen on (0: any free port)', '4477')
     .option('--host <address>', 'the address to bind (default 127.0.0.1); anything but loopback exposes the dashboard to the network')
     .option('--open', 'open the dashboard in the default browser')
-    .addHelpText('after', '\nExamples:\n  baton serve\n  baton serve --port 0 --open\n  baton serve --host 0.0.0.0 --port 8080    # exposed: anyone with the URL and token can read the log')
-    .action(runs(async (ctx, options: { port: string; host?: string; open?: boolean }) => (await import('../commands/serve.js')).serve(ctx, options)));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  baton serve\n  baton serve --port 0 --open\n  baton serve --host 0.0.0.0 --port 8080    # exposed: anyone with the URL and token can read the log',
+    )
+    .action(runs(async (ctx, options: { port: string; host?: string; open?: boolean }) => (await loadCommand('serve')).serve(ctx, options)));
 }

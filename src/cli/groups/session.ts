@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadCommand } from '../command-modules.js';
 import { runs } from '../run-command.js';
 
 /** `baton session …`: the live agent run (coordination.md §2). */
@@ -16,15 +17,18 @@ export function registerSession(program: Command): void {
     .option('--branch <branch>', 'its git branch')
     .option('--worktree <path>', 'its worktree')
     .option('--client <type>', 'claude-code, codex, gemini or generic (claude-code gets hook delivery)')
-    .addHelpText('after', '\nExamples:\n  eval "$(baton session start --human --client codex | tail -n 1)"\n  baton session start --agent-identity reviewer:docs:a --role reviewer --json')
-    .action(runs(async (ctx, options: Record<string, string | undefined>) => (await import('../commands/session-start.js')).sessionStart(ctx, options)));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  eval "$(baton session start --human --client codex | tail -n 1)"\n  baton session start --agent-identity reviewer:docs:a --role reviewer --json',
+    )
+    .action(runs(async (ctx, options: Record<string, string | undefined>) => (await loadCommand('session-start')).sessionStart(ctx, options)));
 
   session
     .command('heartbeat')
     .description('say the session is alive (default: the acting session)')
     .argument('[id]', 'the session id (default: --session / BATON_SESSION)')
     .addHelpText('after', '\nExamples:\n  baton session heartbeat\n  baton session heartbeat session_0123456789abcdef01234567')
-    .action(runs(async (ctx, id: string | undefined) => (await import('../commands/session-end.js')).sessionHeartbeat(ctx, id)));
+    .action(runs(async (ctx, id: string | undefined) => (await loadCommand('session-end')).sessionHeartbeat(ctx, id)));
 
   session
     .command('end')
@@ -32,5 +36,5 @@ export function registerSession(program: Command): void {
     .argument('<id>', 'the session id')
     .option('--status <status>', 'succeeded, failed or cancelled', 'succeeded')
     .addHelpText('after', '\nExamples:\n  baton session end "$BATON_SESSION"\n  baton session end session_0123456789abcdef01234567 --status failed')
-    .action(runs(async (ctx, id: string, options: { status: string }) => (await import('../commands/session-end.js')).sessionEnd(ctx, id, options.status)));
+    .action(runs(async (ctx, id: string, options: { status: string }) => (await loadCommand('session-end')).sessionEnd(ctx, id, options.status)));
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadCommand } from '../command-modules.js';
 import { runCommand, runs } from '../run-command.js';
 
 /** `baton setup <client>`: wire an agent client to Baton (hooks, MCP configuration, instructions). */
@@ -21,7 +22,7 @@ Examples:
   baton setup codex
   baton setup cursor`,
     )
-    .action(runs(async (ctx, client: string) => (await import('../commands/setup.js')).setup(ctx, client)));
+    .action(runs(async (ctx, client: string) => (await loadCommand('setup')).setup(ctx, client)));
 }
 
 /** `baton hook claude-code <EVENT>`: what the installed hooks run; never blocks the agent. */
@@ -43,7 +44,7 @@ Examples:
   echo '{"session_id":"abc","hook_event_name":"SessionStart","source":"startup","cwd":"'$PWD'"}' | baton hook claude-code SessionStart`,
     )
     .action(async (event: string, _options: unknown, command: Command) => {
-      await (await import('../commands/hook-claude-code.js')).hookClaudeCode(command, event);
+      await (await loadCommand('hook-claude-code')).hookClaudeCode(command, event);
     });
 }
 
@@ -65,6 +66,6 @@ Examples:
     )
     .action(async (options: { client?: string }, command: Command) => {
       const version = program.version() ?? 'unknown';
-      await runCommand(command, async (ctx) => (await import('../commands/mcp.js')).mcp(ctx, options, version));
+      await runCommand(command, async (ctx) => (await loadCommand('mcp')).mcp(ctx, options, version));
     });
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { SubagentStartFlags } from '../../tasks/subagents.js';
+import { loadCommand } from '../command-modules.js';
 import { runs } from '../run-command.js';
 
 /** `baton subagent start | finish` (tasks.md §8). */
@@ -13,12 +14,12 @@ export function registerSubagent(program: Command): void {
     .option('--root-task <task>', 'a task of the acting session')
     .option('--idempotency-key <key>', 'a repeat with the same key returns the first subagent')
     .addHelpText('after', '\nExamples:\n  baton --session "$BATON_SESSION" subagent start --kind instrumentation --root-task task_0123456789abcdef01234567')
-    .action(runs(async (ctx, options: SubagentStartFlags) => (await import('../commands/subagent-commands.js')).subagentStart(ctx, options)));
+    .action(runs(async (ctx, options: SubagentStartFlags) => (await loadCommand('subagent-commands')).subagentStart(ctx, options)));
 
   subagent
     .command('finish')
     .description('mark a subagent finished (again: no change, exit 0)')
     .argument('<id>', 'the subagent id')
     .addHelpText('after', '\nExamples:\n  baton subagent finish subagent_0123456789abcdef01234567')
-    .action(runs(async (ctx, id: string) => (await import('../commands/subagent-commands.js')).subagentFinish(ctx, id)));
+    .action(runs(async (ctx, id: string) => (await loadCommand('subagent-commands')).subagentFinish(ctx, id)));
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CreateTaskFlags } from '../../tasks/create-task.js';
 import type { OwnFlags } from '../../tasks/ownership-input.js';
 import type { TransitionFlags } from '../../tasks/transition-task.js';
+import { loadCommand } from '../command-modules.js';
 import { runCommand, runs } from '../run-command.js';
 
 /** `baton task …` and `baton tasks`: tasks of sessions (tasks.md §5–§7, §10.1). */
@@ -13,7 +14,7 @@ export function registerTask(program: Command): void {
     .addHelpText('after', '\nExamples:\n  baton task task_0123456789abcdef01234567\n  baton --session "$BATON_SESSION" task create --label "scan the repo"')
     .action(async (id: string | undefined, _options: unknown, command: Command) => {
       if (id === undefined) return command.help();
-      await runCommand(command, async (ctx) => (await import('../commands/task-show.js')).taskShow(ctx, id));
+      await runCommand(command, async (ctx) => (await loadCommand('task-show')).taskShow(ctx, id));
     });
 
   task
@@ -25,8 +26,11 @@ export function registerTask(program: Command): void {
     .option('--active-form <text>', 'the present-continuous label, e.g. "Scanning the repo"')
     .option('--state <state>', 'queued (default) or running')
     .option('--idempotency-key <key>', 'a repeat with the same key returns the first task and appends nothing')
-    .addHelpText('after', '\nExamples:\n  baton --session "$BATON_SESSION" task create --label scan\n  baton task create --session session_abc --label build --state running --idempotency-key build-1')
-    .action(runs(async (ctx, options: CreateTaskFlags) => (await import('../commands/task-create.js')).taskCreate(ctx, options)));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  baton --session "$BATON_SESSION" task create --label scan\n  baton task create --session session_abc --label build --state running --idempotency-key build-1',
+    )
+    .action(runs(async (ctx, options: CreateTaskFlags) => (await loadCommand('task-create')).taskCreate(ctx, options)));
 
   task
     .command('transition')
@@ -45,7 +49,9 @@ export function registerTask(program: Command): void {
       'after',
       '\nExamples:\n  baton task transition task_0123456789abcdef01234567 running\n  baton task transition task_0123456789abcdef01234567 blocked --reason "login expired"\n  baton task transition task_0123456789abcdef01234567 failed --error-class network --error-message timeout',
     )
-    .action(runs(async (ctx, id: string, state: string, options: TransitionFlags) => (await import('../commands/task-transition.js')).taskTransition(ctx, id, state, options)));
+    .action(
+      runs(async (ctx, id: string, state: string, options: TransitionFlags) => (await loadCommand('task-transition')).taskTransition(ctx, id, state, options)),
+    );
 
   task
     .command('own')
@@ -56,8 +62,11 @@ export function registerTask(program: Command): void {
     .option('--pr <url>', 'a pull-request URL https://HOST/OWNER/REPO/pull/NUMBER')
     .option('--pr-state <state>', 'with --pr: open, closed or merged')
     .option('--file <path>', 'a file (relative to the workspace when inside it)')
-    .addHelpText('after', '\nExamples:\n  baton task own task_0123456789abcdef01234567 --branch feat/x\n  baton task own task_0123456789abcdef01234567 --pr https://github.com/acme/app/pull/42 --pr-state open')
-    .action(runs(async (ctx, id: string, options: OwnFlags) => (await import('../commands/task-own.js')).taskOwn(ctx, id, options)));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  baton task own task_0123456789abcdef01234567 --branch feat/x\n  baton task own task_0123456789abcdef01234567 --pr https://github.com/acme/app/pull/42 --pr-state open',
+    )
+    .action(runs(async (ctx, id: string, options: OwnFlags) => (await loadCommand('task-own')).taskOwn(ctx, id, options)));
 
   program
     .command('tasks')
@@ -65,5 +74,5 @@ export function registerTask(program: Command): void {
     .option('--state <state>', 'only tasks in this state')
     .option('--session-id <id>', 'only tasks of this session')
     .addHelpText('after', '\nExamples:\n  baton tasks --state running\n  baton tasks --session-id session_0123456789abcdef01234567 --human')
-    .action(runs(async (ctx, options: { state?: string; sessionId?: string }) => (await import('../commands/tasks-list.js')).tasksList(ctx, options)));
+    .action(runs(async (ctx, options: { state?: string; sessionId?: string }) => (await loadCommand('tasks-list')).tasksList(ctx, options)));
 }

@@ -32,7 +32,14 @@ export function sessionBrief(inputs: BriefInputs): { text: string; shown: Signal
   const { sessionId, tasks, workUnits, status, unread, now } = inputs;
   const session = tasks.coordination.sessions.get(sessionId);
   const name = session?.display_name ?? sessionId;
-  const how = inputs.source === 'compact' ? 'continued after a context compaction' : inputs.source === 'resume' ? 'resumed' : inputs.source === 'clear' ? 'continued after /clear' : 'started';
+  const how =
+    inputs.source === 'compact'
+      ? 'continued after a context compaction'
+      : inputs.source === 'resume'
+        ? 'resumed'
+        : inputs.source === 'clear'
+          ? 'continued after /clear'
+          : 'started';
   const head = [
     `Baton: you are ${name} (session ${sessionId}), ${how}.`,
     `BATON_SESSION=${sessionId}; pass \`--session ${name}\` to baton commands if it is not set in your shell.`,
@@ -54,7 +61,8 @@ export function sessionBrief(inputs: BriefInputs): { text: string; shown: Signal
   const next = [`Next action: ${lsp.nextAction.description}${lsp.nextAction.command.length > 0 ? ` (\`${lsp.nextAction.command.join(' ')}\`)` : ''}`];
   for (const initiative of status.baton.initiatives.slice(0, 2)) {
     const action = initiative.next_safe_actions[0];
-    if (action) next.push(`${initiative.initiative} next safe action: ${String(action['type'])} ${String(action['wu_id'])}: ${oneLine(String(action['reason']), 160)}`);
+    if (action)
+      next.push(`${initiative.initiative} next safe action: ${String(action['type'])} ${String(action['wu_id'])}: ${oneLine(String(action['reason']), 160)}`);
   }
 
   const fixed = [...head, ...held, ...next].join('\n');

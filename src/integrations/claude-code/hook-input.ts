@@ -38,6 +38,7 @@ export function parseHookInput(text: string): ClaudeHookInput {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidInput('must be a JSON object', 'stdin');
   const record = value as Record<string, unknown>;
   const sessionId = record['session_id'];
+  // eslint-disable-next-line no-control-regex -- a control character is what it refuses
   if (typeof sessionId !== 'string' || sessionId.length === 0 || sessionId.length > MAX_ID || /[\u0000-\u001f]/.test(sessionId)) {
     throw invalidInput(`must be Claude Code's session id (1–${MAX_ID} characters)`, 'stdin.session_id');
   }

@@ -9,7 +9,7 @@ import { workUnitsStateProjection } from '../../../projections/work-units/fold.j
 import type { AppContext } from '../../app/context.js';
 import { tasksEnv } from '../../app/tasks-env.js';
 import { loadState, type CoordinationEnv } from '../../coordination/env.js';
-import { deliveredReceipts, receiptEvents } from '../../coordination/inbox.js';
+import { recordReceipts } from '../../coordination/record-receipts.js';
 import { endSession, heartbeatSession, startSession } from '../../coordination/sessions.js';
 import { readFilter } from '../../coordination/settings-values.js';
 import { ErrorCode, invalidInput, isBatonError } from '../../errors.js';
@@ -22,6 +22,8 @@ import { readConfigText } from '../../workspace.js';
 import { sessionBrief, unreadFor } from './brief.js';
 import type { ClaudeHookInput } from './hook-input.js';
 import { mappedSession } from './session-map.js';
+import { actingIn } from '../../coordination/acting.js';
+import type { CoordinationState } from '../../../projections/coordination/state.js';
 
 /**
  * The hook events that write more than receipts (start, heartbeat, end, subagents) and the brief.
@@ -89,14 +91,23 @@ export async function sessionStartAnswer(ctx: AppContext, env: Acting, input: Cl
     after: async () => {
       if (brief.shown.length === 0) return;
       // What the brief showed counts as delivered: the next tool call does not repeat it.
-      await env.store.append(receiptEvents(deliveredReceipts(brief.shown, reader, sessionId, ReceiptVia.hook, env.now), sessionId, env.now));
+      const shown = { signalIds: brief.shown.map((r) => r.data.signal_id), reader, session: sessionId, via: ReceiptVia.hook };
+      await recordReceipts(
+        { store: env.store, catalog: env.catalog, actor: sessionId, now: env.now, acting: actingIn({ session: sessionId }, (s: CoordinationState) => s) },
+        tasks.state.coordination,
+        shown,
+      );
     },
   };
 }
 
 /** A subagent kind from Claude Code's agent type (`general-purpose`, `plugin:reviewer`, …). */
 export function subagentKind(agentType: string | undefined): string {
-  const kind = (agentType ?? 'subagent').toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^[^a-z]+/, '').slice(0, 64);
+  const kind = (agentType ?? 'subagent')
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .replace(/^[^a-z]+/, '')
+    .slice(0, 64);
   return kind === '' ? 'subagent' : kind;
 }
 
@@ -131,7 +142,8 @@ export async function subagentStopAnswer(ctx: AppContext, env: Acting, input: Cl
   const tenv = await actingTasksEnv(ctx, sessionId);
   const { state } = await loadTasks(tenv);
   let id = [...state.subagents.values()].find((s) => s.idempotency_key === key && s.session_id === sessionId)?.id;
-  if (id === undefined) id = (await startSubagent(tenv, { kind: subagentKind(input.agent_type), rootTask: await rootTask(tenv, state, sessionId), idempotencyKey: key })).id;
+  if (id === undefined)
+    id = (await startSubagent(tenv, { kind: subagentKind(input.agent_type), rootTask: await rootTask(tenv, state, sessionId), idempotencyKey: key })).id;
   await finishSubagent(tenv, id);
   return { context: undefined };
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readJsonObjectFile } from '../json-config.js';
-import { FileAccess, readIfFile, writeFileAtomic } from '../../artifacts/atomic-write.js';
+import { FileAccess, writeFileAtomic } from '../../artifacts/atomic-write.js';
 import { assertNoLinksAt } from '../../artifacts/owned-paths.js';
 import { invalidInput } from '../../errors.js';
 import { writeAgentSection } from '../agent-section.js';

@@ -11,13 +11,13 @@ import { DEFAULT_SNAPSHOT_EVERY } from '../../store/projection-runner.js';
 import { writeSnapshot } from '../../store/snapshots.js';
 import { BatonError, ErrorCode } from '../../errors.js';
 import { INPUT_LIMITS, readInputFile } from '../../input/bounded-input.js';
-import { loadWorkUnits, type WorkUnitsEnv } from '../../work-units/env.js';
+import { loadWorkUnits, requireLiveActingSession, type WorkUnitsEnv } from '../../work-units/env.js';
 import type { ProposedEvent } from '../../../deciders/decision.js';
 import { planImport, type ImportFileRow } from '../../work-units/import.js';
-import { planInitiatives, type InitiativeRow } from './initiatives.js';
+import { planInitiatives, type InitiativePlan, type InitiativeRow } from './initiatives.js';
 import { displayOf, readLumenflowRepository, type LumenflowRepository } from './repository.js';
-import { planStamps } from './stamps.js';
-import { planWuEvents } from './wu-events.js';
+import { planStamps, type StampsPlan } from './stamps.js';
+import { planWuEvents, type WuEventsPlan } from './wu-events.js';
 
 /**
  * `baton import lumenflow [REPO]`: a whole LumenFlow repository in one batch — lane
@@ -71,11 +71,22 @@ function settingsEvent(repo: LumenflowRepository, display: (abs: string) => stri
       ...(lane.code_paths !== undefined ? { code_paths: lane.code_paths } : {}),
     };
   }
-  const data = { source: 'lumenflow', path: display(repo.workspace_yaml ?? repo.root), lanes, max_active_workers: repo.max_active_workers, stamps_dir: display(repo.dirs.stampsDir) };
+  const data = {
+    source: 'lumenflow',
+    path: display(repo.workspace_yaml ?? repo.root),
+    lanes,
+    max_active_workers: repo.max_active_workers,
+    stamps_dir: display(repo.dirs.stampsDir),
+  };
   const last = state.recorded_settings;
   if (last === undefined && repo.workspace_yaml === null) return null;
   // Stored payloads have their keys sorted: compare canonical forms.
-  if (last !== undefined && canonicalValue({ l: last.lanes, m: last.max_active_workers, s: last.stamps_dir }) === canonicalValue({ l: lanes, m: data.max_active_workers, s: data.stamps_dir })) return null;
+  if (
+    last !== undefined &&
+    canonicalValue({ l: last.lanes, m: last.max_active_workers, s: last.stamps_dir }) ===
+      canonicalValue({ l: lanes, m: data.max_active_workers, s: data.stamps_dir })
+  )
+    return null;
   return { type: 'settings.recorded', stream: 'settings/lumenflow', data };
 }
 
@@ -105,9 +116,13 @@ function planWuYaml(workspace: string, state: WorkUnitsState, folder: string): {
     if (!/\.ya?ml$/.test(name)) continue;
     const abs = join(folder, name);
     const recorded = state.wus[name.replace(/\.ya?ml$/, '')]?.yaml_content_hash;
-    if (recorded != null) {
+    if (recorded !== undefined && recorded !== null) {
       try {
-        if (createHash('sha256').update(readInputFile(abs, 'REPO', INPUT_LIMITS.yaml, { namedPipe: 'refuse' })).digest('hex') === recorded) {
+        if (
+          createHash('sha256')
+            .update(readInputFile(abs, 'REPO', INPUT_LIMITS.yaml, { namedPipe: 'refuse' }))
+            .digest('hex') === recorded
+        ) {
           unchanged.push({ path: displayOf(workspace, abs), wu_id: name.replace(/\.ya?ml$/, ''), result: 'unchanged', changed_fields: [] });
           continue;
         }
@@ -137,13 +152,118 @@ function snapshotAfter(env: WorkUnitsEnv, state: WorkUnitsState, seq: number, st
   if (env.cacheDir === undefined || stored.length < DEFAULT_SNAPSHOT_EVERY || stored[0]!.seq !== seq + 1) return;
   for (const event of stored) applyWorkUnits(state, env.catalog.upcast(event));
   const last = stored.at(-1)!;
-  writeSnapshot(env.cacheDir, { name: workUnitsStateProjection.name, version: workUnitsStateProjection.version, seq: last.seq, hash: last.hash, state: serializeState(workUnitsStateProjection, state) });
+  writeSnapshot(env.cacheDir, {
+    name: workUnitsStateProjection.name,
+    version: workUnitsStateProjection.version,
+    seq: last.seq,
+    hash: last.hash,
+    state: serializeState(workUnitsStateProjection, state),
+  });
 }
 
-export async function importLumenflow(env: WorkUnitsEnv, options: LumenflowImportOptions): Promise<LumenflowImportResult> {
+/** Initiatives the WUs name but no file (and no earlier event) defines. */
+function undefinedInitiatives(state: WorkUnitsState, defined: Iterable<string>, yamlFields: ReadonlyMap<string, Record<string, unknown>>): ImportFinding[] {
+  const known = new Set<string>([...Object.keys(state.initiatives), ...Object.keys(state.slugs), ...defined]);
+  const orphans = new Map<string, string[]>();
+  for (const [wuId, fields] of yamlFields) {
+    const ref = fields['initiative'];
+    if (typeof ref === 'string' && !known.has(ref)) orphans.set(ref, [...(orphans.get(ref) ?? []), wuId]);
+  }
+  return [...orphans]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([ref, wus]) =>
+      finding(
+        'warning',
+        'INITIATIVE_NOT_DEFINED',
+        `${ref} is named by ${wus.length} WU(s) (${wus.slice(0, 5).join(', ')}${wus.length > 5 ? ', …' : ''}) but no initiative file defines it`,
+      ),
+    );
+}
+
+/** Stamps against YAML status (LumenFlow's consistency check), over the files as they are now. */
+function stampFindings(
+  stamps: StampsPlan,
+  stampsDisplay: string,
+  state: WorkUnitsState,
+  yamlFields: ReadonlyMap<string, Record<string, unknown>>,
+): ImportFinding[] {
+  const findings: ImportFinding[] = [];
+  const stamped = new Set(stamps.files.map((s) => s.wu_id));
+  for (const file of stamps.files) {
+    if (!file.recognised)
+      findings.push(
+        finding(
+          'info',
+          'STAMP_TEXT_UNRECOGNISED',
+          `${file.path}: its text is not "WU ${file.wu_id} — <title>" / "Completed: <date>"; it still counts as done evidence`,
+          { path: file.path, wu_id: file.wu_id },
+        ),
+      );
+    const status = yamlFields.get(file.wu_id)?.['status'];
+    if (typeof status === 'string' && !isTerminalYamlStatus(status)) {
+      findings.push(
+        finding('integrity', 'STAMP_YAML_MISMATCH', `${file.wu_id}: stamp ${file.path} says done, its YAML says ${status}`, {
+          path: file.path,
+          wu_id: file.wu_id,
+        }),
+      );
+    }
+  }
+  for (const [wuId, fields] of [...yamlFields].sort(([a], [b]) => a.localeCompare(b))) {
+    if (fields['status'] === 'done' && !stamped.has(wuId) && (state.wus[wuId]?.stamped ?? null) === null) {
+      findings.push(finding('integrity', 'STAMP_MISSING', `${wuId}: its YAML says done but ${stampsDisplay}/${wuId}.done does not exist`, { wu_id: wuId }));
+    }
+  }
+  return findings;
+}
+
+/** Appends the planned events (unless there are none) and returns how many were newly appended. */
+async function appendPlanned(env: WorkUnitsEnv, state: WorkUnitsState, seq: number, events: readonly ProposedEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  // A direct append of what the files say, one batch (all-or-nothing); its key binds the plan to the log
+  // position it was made from, so a concurrent identical import is deduplicated, never appended twice.
+  requireLiveActingSession(env, state, events);
+  const digest = createHash('sha256')
+    .update(`${seq}\n${JSON.stringify(events)}`)
+    .digest('hex');
+  const result = await env.store.append(
+    events.map((e) => ({ ...e, actor: env.actor, at: env.now })),
+    { idempotencyKey: `lumenflow-import-${digest}` },
+  );
+  const appended = result.deduplicated ? 0 : result.events.length;
+  if (appended > 0) snapshotAfter(env, state, seq, result.events);
+  return appended;
+}
+
+function countRows<T extends { result: string }>(rows: readonly T[], r: string): number {
+  return rows.filter((x) => x.result === r).length;
+}
+
+function rowSummary<T extends { result: string }>(rows: readonly T[]): { defined: number; changed: number; unchanged: number; changes: T[] } {
+  return {
+    defined: countRows(rows, 'defined'),
+    changed: countRows(rows, 'changed'),
+    unchanged: countRows(rows, 'unchanged'),
+    changes: rows.filter((r) => r.result !== 'unchanged'),
+  };
+}
+
+interface ImportPlan {
+  repo: LumenflowRepository;
+  settings: ProposedEvent | null;
+  initiatives: InitiativePlan;
+  history: WuEventsPlan;
+  yaml: { rows: ImportFileRow[]; events: ProposedEvent[]; failures: string[] };
+  wuRows: ImportFileRow[];
+  stamps: StampsPlan;
+  stampsDisplay: string;
+  failures: string[];
+  findings: ImportFinding[];
+}
+
+/** Reads every source of the repository and plans its events; collects failures and parse findings. */
+function planRepository(env: WorkUnitsEnv, options: LumenflowImportOptions, state: WorkUnitsState, display: (abs: string) => string): ImportPlan {
   const repo = readLumenflowRepository(options.repo, options.cwd);
-  const display = (abs: string): string => displayOf(env.workspace, abs);
-  const { state, seq } = await loadWorkUnits(env);
   const failures = [...repo.failures];
   const findings: ImportFinding[] = [];
 
@@ -151,7 +271,10 @@ export async function importLumenflow(env: WorkUnitsEnv, options: LumenflowImpor
   const initiatives = planInitiatives(env.workspace, state, repo.dirs.initiativesDir);
   failures.push(...initiatives.failures);
   const history = planWuEvents(repo.dirs.stateDir, state, display);
-  for (const m of history.malformed) findings.push(finding('warning', 'MALFORMED_LINE', `${history.path ?? 'wu-events.jsonl'} line ${m.line}: ${m.message}; skipped`, { path: history.path, line: m.line }));
+  for (const m of history.malformed)
+    findings.push(
+      finding('warning', 'MALFORMED_LINE', `${history.path ?? 'wu-events.jsonl'} line ${m.line}: ${m.message}; skipped`, { path: history.path, line: m.line }),
+    );
 
   const yaml = planWuYaml(env.workspace, state, repo.dirs.wuDir);
   failures.push(...yaml.failures);
@@ -161,6 +284,14 @@ export async function importLumenflow(env: WorkUnitsEnv, options: LumenflowImpor
 
   const stampsDisplay = display(repo.dirs.stampsDir);
   const stamps = planStamps(repo.dirs.stampsDir, stampsDisplay, state, display);
+  return { repo, settings, initiatives, history, yaml, wuRows, stamps, stampsDisplay, failures, findings };
+}
+
+export async function importLumenflow(env: WorkUnitsEnv, options: LumenflowImportOptions): Promise<LumenflowImportResult> {
+  const display = (abs: string): string => displayOf(env.workspace, abs);
+  const { state, seq } = await loadWorkUnits(env);
+  const plan = planRepository(env, options, state, display);
+  const { repo, settings, initiatives, history, yaml, stamps, stampsDisplay, failures, findings } = plan;
 
   if (failures.length > 0 && !options.skipInvalid) {
     throw new BatonError(ErrorCode.INVALID_INPUT, `import lumenflow failed; nothing was imported:\n${failures.join('\n')}`, { failures });
@@ -171,52 +302,26 @@ export async function importLumenflow(env: WorkUnitsEnv, options: LumenflowImpor
   // wu-events.jsonl and `done` in its YAML passes through every state in order.
   const events: ProposedEvent[] = [...(settings !== null ? [settings] : []), ...initiatives.events, ...history.events, ...yaml.events, ...stamps.events];
 
-  // Stamps against YAML status (LumenFlow's consistency check), over the files as they are now.
   const yamlFields = yamlAfter(state, yaml.events);
-  const stamped = new Set(stamps.files.map((s) => s.wu_id));
-  for (const file of stamps.files) {
-    if (!file.recognised) findings.push(finding('info', 'STAMP_TEXT_UNRECOGNISED', `${file.path}: its text is not "WU ${file.wu_id} — <title>" / "Completed: <date>"; it still counts as done evidence`, { path: file.path, wu_id: file.wu_id }));
-    const status = yamlFields.get(file.wu_id)?.['status'];
-    if (typeof status === 'string' && !isTerminalYamlStatus(status)) {
-      findings.push(finding('integrity', 'STAMP_YAML_MISMATCH', `${file.wu_id}: stamp ${file.path} says done, its YAML says ${status}`, { path: file.path, wu_id: file.wu_id }));
-    }
-  }
-  for (const [wuId, fields] of [...yamlFields].sort(([a], [b]) => a.localeCompare(b))) {
-    if (fields['status'] === 'done' && !stamped.has(wuId) && state.wus[wuId]?.stamped == null) {
-      findings.push(finding('integrity', 'STAMP_MISSING', `${wuId}: its YAML says done but ${stampsDisplay}/${wuId}.done does not exist`, { wu_id: wuId }));
-    }
-  }
-  // Initiatives the WUs name but no file (and no earlier event) defines.
-  const known = new Set<string>([...Object.keys(state.initiatives), ...Object.keys(state.slugs), ...initiatives.defined]);
-  const orphans = new Map<string, string[]>();
-  for (const [wuId, fields] of yamlFields) {
-    const ref = fields['initiative'];
-    if (typeof ref === 'string' && !known.has(ref)) orphans.set(ref, [...(orphans.get(ref) ?? []), wuId]);
-  }
-  for (const [ref, wus] of [...orphans].sort(([a], [b]) => a.localeCompare(b))) {
-    findings.push(finding('warning', 'INITIATIVE_NOT_DEFINED', `${ref} is named by ${wus.length} WU(s) (${wus.slice(0, 5).join(', ')}${wus.length > 5 ? ', …' : ''}) but no initiative file defines it`));
-  }
+  findings.push(...stampFindings(stamps, stampsDisplay, state, yamlFields));
+  findings.push(...undefinedInitiatives(state, initiatives.defined, yamlFields));
 
-  let appended = 0;
-  if (!options.dryRun && events.length > 0) {
-    // One batch (all-or-nothing). The key binds the plan to the log position it was made from, so
-    // a concurrent identical import is deduplicated by the store instead of appended twice.
-    const digest = createHash('sha256').update(`${seq}\n${JSON.stringify(events)}`).digest('hex');
-    const result = await env.store.append(events.map((e) => ({ ...e, actor: env.actor, at: env.now })), { idempotencyKey: `lumenflow-import-${digest}` });
-    appended = result.deduplicated ? 0 : result.events.length;
-    if (appended > 0) snapshotAfter(env, state, seq, result.events);
-  }
-  const count = <T extends { result: string }>(rows: readonly T[], r: string): number => rows.filter((x) => x.result === r).length;
+  const appended = options.dryRun ? 0 : await appendPlanned(env, state, seq, events);
   return {
     repo: repo.root,
     dry_run: options.dryRun,
-    directories: { wu_dir: display(repo.dirs.wuDir), initiatives_dir: display(repo.dirs.initiativesDir), stamps_dir: stampsDisplay, state_dir: display(repo.dirs.stateDir) },
+    directories: {
+      wu_dir: display(repo.dirs.wuDir),
+      initiatives_dir: display(repo.dirs.initiativesDir),
+      stamps_dir: stampsDisplay,
+      state_dir: display(repo.dirs.stateDir),
+    },
     settings: { lanes: repo.lanes.length, max_active_workers: repo.max_active_workers, recorded: settings !== null },
-    initiatives: { defined: count(initiatives.rows, 'defined'), changed: count(initiatives.rows, 'changed'), unchanged: count(initiatives.rows, 'unchanged'), changes: initiatives.rows.filter((r) => r.result !== 'unchanged') },
-    wus: { defined: count(wuRows, 'defined'), changed: count(wuRows, 'changed'), unchanged: count(wuRows, 'unchanged'), changes: wuRows.filter((r) => r.result !== 'unchanged') },
+    initiatives: rowSummary(initiatives.rows),
+    wus: rowSummary(plan.wuRows),
     wu_events: { lines: history.lines, imported: history.events.length, already_imported: history.already_imported, malformed: history.malformed.length },
     stamps: { files: stamps.files.length, recorded: stamps.events.length },
-    skipped_invalid: new Set(failures.map((f) => f.split(": ")[0])).size,
+    skipped_invalid: new Set(failures.map((f) => f.split(': ')[0])).size,
     findings,
     appended,
   };

@@ -39,11 +39,11 @@ function normalise(key: string, value: unknown, problems: string[]): unknown {
   if (TEXT_KEYS.has(key)) {
     if (value instanceof Date) return value.toISOString().slice(0, 10);
     if (typeof value === 'number' || typeof value === 'boolean') value = String(value);
-    if (typeof value !== 'string') return problems.push(`${key}: must be text`), undefined;
+    if (typeof value !== 'string') return (problems.push(`${key}: must be text`), undefined);
     const t = value.trim();
     return t === '' ? undefined : t;
   }
-  if (!Array.isArray(value)) return problems.push(`${key}: must be a list`), undefined;
+  if (!Array.isArray(value)) return (problems.push(`${key}: must be a list`), undefined);
   if (key === 'phases') return value;
   const items: string[] = [];
   value.forEach((item: unknown, i) => {
@@ -58,26 +58,52 @@ function normalise(key: string, value: unknown, problems: string[]): unknown {
   return [...new Set(items)];
 }
 
+/** The file's bytes; undefined, with the failure said, when it is not a file, too large or unreadable. */
+function readInitiativeFile(abs: string, display: string, failures: string[]): Buffer | undefined {
+  try {
+    // Not a file (a folder named *.yaml): skipped without a word.
+    if (!statSync(abs).isFile()) return undefined;
+    if (statSync(abs).size > MAX_BYTES) {
+      failures.push(`${display}: file: must be at most 1 MiB`);
+      return undefined;
+    }
+    return readFileSync(abs);
+  } catch (error) {
+    failures.push(`${display}: file: cannot be read (${(error as Error).message})`);
+    return undefined;
+  }
+}
+
+/** The initiative fields of a parsed file, normalised and checked; undefined, with each problem said, when any is wrong. */
+function initiativeFields(raw: Record<string, unknown>, display: string, failures: string[]): Record<string, unknown> | undefined {
+  const problems: string[] = [];
+  const fields: Record<string, unknown> = {};
+  for (const key of INITIATIVE_FIELD_NAMES) {
+    const value = normalise(key, raw[key], problems);
+    if (value !== undefined) fields[key] = value;
+  }
+  if (typeof fields['slug'] === 'string' && !SLUG_PATTERN.test(fields['slug'])) problems.push('slug: must match ^[a-z0-9][a-z0-9-]{0,63}$');
+  const checked = InitiativeFields.safeParse(fields);
+  if (!checked.success)
+    for (const p of describeZodIssues(checked.error))
+      if (!problems.some((q) => q.startsWith(`${p.field.split('.')[0]}`))) problems.push(`${p.field}: ${p.rule}`);
+  if (problems.length === 0) return fields;
+  for (const p of problems) failures.push(`${display}: ${p}`);
+  return undefined;
+}
+
 export function planInitiatives(workspace: string, state: WorkUnitsState, folder: string): InitiativePlan {
   const plan: InitiativePlan = { rows: [], events: [], failures: [], defined: new Set() };
   if (!existsSync(folder)) return plan;
-  const names = readdirSync(folder).filter((n) => /\.ya?ml$/.test(n)).sort();
+  const names = readdirSync(folder)
+    .filter((n) => /\.ya?ml$/.test(n))
+    .sort();
   const seen = new Map<string, string>();
   for (const name of names) {
     const abs = join(folder, name);
     const display = displayOf(workspace, abs);
-    let bytes: Buffer;
-    try {
-      if (!statSync(abs).isFile()) continue;
-      if (statSync(abs).size > MAX_BYTES) {
-        plan.failures.push(`${display}: file: must be at most 1 MiB`);
-        continue;
-      }
-      bytes = readFileSync(abs);
-    } catch (error) {
-      plan.failures.push(`${display}: file: cannot be read (${(error as Error).message})`);
-      continue;
-    }
+    const bytes = readInitiativeFile(abs, display, plan.failures);
+    if (bytes === undefined) continue;
     // Bytes exactly as last recorded for the initiative the file is named after: unchanged, not parsed.
     const content_hash = createHash('sha256').update(bytes).digest('hex');
     const named = name.replace(/\.ya?ml$/, '');
@@ -112,19 +138,8 @@ export function planInitiatives(workspace: string, state: WorkUnitsState, folder
       continue;
     }
     seen.set(id, display);
-    const problems: string[] = [];
-    const fields: Record<string, unknown> = {};
-    for (const key of INITIATIVE_FIELD_NAMES) {
-      const value = normalise(key, raw[key], problems);
-      if (value !== undefined) fields[key] = value;
-    }
-    if (typeof fields['slug'] === 'string' && !SLUG_PATTERN.test(fields['slug'])) problems.push('slug: must match ^[a-z0-9][a-z0-9-]{0,63}$');
-    const checked = InitiativeFields.safeParse(fields);
-    if (!checked.success) for (const p of describeZodIssues(checked.error)) if (!problems.some((q) => q.startsWith(`${p.field.split('.')[0]}`))) problems.push(`${p.field}: ${p.rule}`);
-    if (problems.length > 0) {
-      for (const p of problems) plan.failures.push(`${display}: ${p}`);
-      continue;
-    }
+    const fields = initiativeFields(raw, display, plan.failures);
+    if (fields === undefined) continue;
     plan.defined.add(id);
     if (typeof fields['slug'] === 'string') plan.defined.add(fields['slug']);
     const record = state.initiatives[id];
@@ -139,7 +154,11 @@ export function planInitiatives(workspace: string, state: WorkUnitsState, folder
       plan.rows.push({ path: display, initiative: id, result: 'unchanged', changed_fields: [] });
       continue;
     }
-    plan.events.push({ type: 'observation.initiative_yaml', stream: `initiative/${id}`, data: { initiative: id, path: display, content_hash, fields: changed, removed_fields: removed } });
+    plan.events.push({
+      type: 'observation.initiative_yaml',
+      stream: `initiative/${id}`,
+      data: { initiative: id, path: display, content_hash, fields: changed, removed_fields: removed },
+    });
     plan.rows.push({ path: display, initiative: id, result: first ? 'defined' : 'changed', changed_fields: changedFields });
   }
   return plan;

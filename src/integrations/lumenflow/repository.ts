@@ -135,8 +135,14 @@ export function readLumenflowRepository(repoInput: string, cwd: string): Lumenfl
   const display = displayOf(root, yamlPath);
   const failures: string[] = [];
   if (!existsSync(yamlPath)) {
-    const dirs = { wuDir: resolve(root, LUMENFLOW_DEFAULT_DIRECTORIES.wuDir), initiativesDir: resolve(root, LUMENFLOW_DEFAULT_DIRECTORIES.initiativesDir), stampsDir: resolve(root, LUMENFLOW_DEFAULT_DIRECTORIES.stampsDir), stateDir: resolve(root, LUMENFLOW_DEFAULT_DIRECTORIES.stateDir) };
-    if (!existsSync(join(root, '.lumenflow')) && !existsSync(dirs.wuDir)) throw notLumenflow(root, `no workspace.yaml, no .lumenflow/ and no ${LUMENFLOW_DEFAULT_DIRECTORIES.wuDir}/`);
+    const dirs = {
+      wuDir: resolve(root, LUMENFLOW_DEFAULT_DIRECTORIES.wuDir),
+      initiativesDir: resolve(root, LUMENFLOW_DEFAULT_DIRECTORIES.initiativesDir),
+      stampsDir: resolve(root, LUMENFLOW_DEFAULT_DIRECTORIES.stampsDir),
+      stateDir: resolve(root, LUMENFLOW_DEFAULT_DIRECTORIES.stateDir),
+    };
+    if (!existsSync(join(root, '.lumenflow')) && !existsSync(dirs.wuDir))
+      throw notLumenflow(root, `no workspace.yaml, no .lumenflow/ and no ${LUMENFLOW_DEFAULT_DIRECTORIES.wuDir}/`);
     return { root, dirs, workspace_yaml: null, lanes: [], max_active_workers: null, failures };
   }
   let text: string;

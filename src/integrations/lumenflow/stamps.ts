@@ -37,7 +37,12 @@ export function readStampFolder(folder: string, display: (abs: string) => string
     } catch {
       continue;
     }
-    out.push({ wu_id: m[1]!, path: display(join(folder, name)), recognised: isValidStamp(m[1]!, bytes), content_hash: createHash('sha256').update(bytes).digest('hex') });
+    out.push({
+      wu_id: m[1]!,
+      path: display(join(folder, name)),
+      recognised: isValidStamp(m[1]!, bytes),
+      content_hash: createHash('sha256').update(bytes).digest('hex'),
+    });
   }
   return out;
 }
@@ -50,17 +55,25 @@ export function planStamps(folder: string, folderDisplay: string, state: WorkUni
   for (const file of files) {
     present.add(file.wu_id);
     const wu = state.wus[file.wu_id];
-    if (wu?.stamped != null) continue;
+    if (wu?.stamped !== undefined && wu.stamped !== null) continue;
     const last = wu?.stamp_file ?? null;
     if (last === null || last.path !== file.path || !last.present || !last.valid) {
-      events.push({ type: 'observation.stamp_file', stream: `wu/${file.wu_id}`, data: { wu_id: file.wu_id, path: file.path, present: true, valid: true, content_hash: file.content_hash } });
+      events.push({
+        type: 'observation.stamp_file',
+        stream: `wu/${file.wu_id}`,
+        data: { wu_id: file.wu_id, path: file.path, present: true, valid: true, content_hash: file.content_hash },
+      });
     }
   }
   const prefix = `${folderDisplay}/`;
   for (const wu of Object.values(state.wus)) {
     const last = wu.stamp_file;
     if (last !== null && last.present && last.path.startsWith(prefix) && !present.has(wu.wu_id)) {
-      events.push({ type: 'observation.stamp_file', stream: `wu/${wu.wu_id}`, data: { wu_id: wu.wu_id, path: last.path, present: false, valid: false, content_hash: null } });
+      events.push({
+        type: 'observation.stamp_file',
+        stream: `wu/${wu.wu_id}`,
+        data: { wu_id: wu.wu_id, path: last.path, present: false, valid: false, content_hash: null },
+      });
     }
   }
   return { files: files.map(({ wu_id, path, recognised }) => ({ wu_id, path, recognised })), events };

@@ -28,8 +28,15 @@ export interface WuEventsPlan {
 
 /** camelCase key of a line → the snake_case field of the event. */
 const KEYS: readonly (readonly [string, string])[] = [
-  ['lane', 'lane'], ['title', 'title'], ['note', 'note'], ['sessionId', 'session_id'], ['progress', 'progress'], ['nextSteps', 'next_steps'],
-  ['reason', 'reason'], ['parentWuId', 'parent_wu_id'], ['delegationId', 'delegation_id'],
+  ['lane', 'lane'],
+  ['title', 'title'],
+  ['note', 'note'],
+  ['sessionId', 'session_id'],
+  ['progress', 'progress'],
+  ['nextSteps', 'next_steps'],
+  ['reason', 'reason'],
+  ['parentWuId', 'parent_wu_id'],
+  ['delegationId', 'delegation_id'],
 ];
 
 export function lineKey(line: number, text: string): string {

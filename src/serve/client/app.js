@@ -5,7 +5,21 @@
 const VIEWS = ['initiatives', 'agents', 'signals', 'flows', 'log'];
 /** Cards a column shows before it is opened. */
 const COLUMN_LIMIT = 20;
-const STATE_ORDER = ['contaminated', 'blocked', 'stalled', 'needs_relaunch', 'worker_returned', 'ready_for_finish', 'awaiting_merge', 'active', 'claimed', 'handoff_emitted', 'eligible', 'planned', 'done'];
+const STATE_ORDER = [
+  'contaminated',
+  'blocked',
+  'stalled',
+  'needs_relaunch',
+  'worker_returned',
+  'ready_for_finish',
+  'awaiting_merge',
+  'active',
+  'claimed',
+  'handoff_emitted',
+  'eligible',
+  'planned',
+  'done',
+];
 
 const ui = {
   view: VIEWS.includes(location.hash.slice(1)) ? location.hash.slice(1) : 'initiatives',
@@ -24,8 +38,7 @@ const ui = {
 };
 
 const $ = (id) => document.getElementById(id);
-const esc = (value) =>
-  String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const esc = (value) => String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 const cls = (value) => String(value ?? '').replace(/[^a-z0-9_-]/gi, '_');
 
 function query(extra = {}) {
@@ -199,14 +212,19 @@ function initiativeModel(doc, who) {
   const top = `<div class="initiative-head">
       <h2>${esc(doc.initiative)}</h2>
       <span class="meta">attempt ${esc(doc.launch_attempt ?? '–')} · capacity ${esc(capacity)} · ${doc.wus.length} WUs</span>
-      <span class="counts">${STATE_ORDER.filter((s) => counts[s]).map((s) => `<span class="chip st-${s}">${counts[s]} ${esc(s.replace(/_/g, ' '))}</span>`).join('')}</span>
+      <span class="counts">${STATE_ORDER.filter((s) => counts[s])
+        .map((s) => `<span class="chip st-${s}">${counts[s]} ${esc(s.replace(/_/g, ' '))}</span>`)
+        .join('')}</span>
     </div>
     ${doc.blocked_by_integrity ? '<div class="banner danger">Blocked by integrity: launches are refused until the findings below are resolved.</div>' : ''}`;
   const below = `<div class="panel"><h3>Next safe actions</h3>${
     doc.next_safe_actions.length === 0
       ? '<p class="muted">None: nothing to do right now.</p>'
       : `<ol class="actions">${doc.next_safe_actions
-          .map((a) => `<li><span class="action act-${cls(a.type)}">${esc(a.type.replace(/_/g, ' '))}</span> <b>${esc((a.wu_ids ?? [a.wu_id]).join(', '))}</b> <span class="muted">${esc(a.reason)}</span></li>`)
+          .map(
+            (a) =>
+              `<li><span class="action act-${cls(a.type)}">${esc(a.type.replace(/_/g, ' '))}</span> <b>${esc((a.wu_ids ?? [a.wu_id]).join(', '))}</b> <span class="muted">${esc(a.reason)}</span></li>`,
+          )
           .join('')}</ol>`
   }</div>
       <div class="panel"><h3>Integrity findings</h3>${
@@ -236,7 +254,9 @@ function initiativeHtml(initiative) {
       .map(
         (column) =>
           `<div class="column" data-wave="${column.wave}"><h3>Wave ${column.wave}<small>${column.total}</small></h3>${column.cards.map((card) => card.html).join('')}${
-            column.total > column.cards.length ? `<button class="more" data-expand="${esc(`${initiative.id}/${column.wave}`)}">show all ${column.total} (${column.total - column.cards.length} more)</button>` : ''
+            column.total > column.cards.length
+              ? `<button class="more" data-expand="${esc(`${initiative.id}/${column.wave}`)}">show all ${column.total} (${column.total - column.cards.length} more)</button>`
+              : ''
           }</div>`,
       )
       .join('')}</div>
@@ -270,16 +290,23 @@ async function openExplain(wuId) {
     return;
   }
   const next = view.next_safe_action;
-  $('drawer-content').innerHTML = `<h2>${esc(view.wu_id)} <span class="badge st-${cls(view.orchestration_state)}">${esc(String(view.orchestration_state).replace(/_/g, ' '))}</span></h2>
+  $('drawer-content').innerHTML =
+    `<h2>${esc(view.wu_id)} <span class="badge st-${cls(view.orchestration_state)}">${esc(String(view.orchestration_state).replace(/_/g, ' '))}</span></h2>
     <p class="muted">${view.initiative ? `${esc(view.initiative)} · ` : ''}decided by rule ${esc(view.rule)} of the decision table</p>
     ${next ? `<p class="next"><span class="action act-${cls(next.type)}">${esc(next.type.replace(/_/g, ' '))}</span> ${esc(next.reason)}</p>` : ''}
     <h3>Predicates</h3>
     <table class="grid"><tbody>${view.predicates
-      .map((p) => `<tr><td><code>${esc(p.name)}</code></td><td><b>${esc(typeof p.value === 'string' ? p.value : JSON.stringify(p.value))}</b></td><td class="muted">${p.evidence.map((seq) => `#${esc(seq)}`).join(' ')}</td></tr>`)
+      .map(
+        (p) =>
+          `<tr><td><code>${esc(p.name)}</code></td><td><b>${esc(typeof p.value === 'string' ? p.value : JSON.stringify(p.value))}</b></td><td class="muted">${p.evidence.map((seq) => `#${esc(seq)}`).join(' ')}</td></tr>`,
+      )
       .join('')}</tbody></table>
     <h3>Evidence trail</h3>
     <ol class="evidence">${view.evidence
-      .map((e) => `<li><code>#${esc(e.seq)}</code> <b>${esc(e.type)}</b> <span class="muted">${esc(fmtTime(e.at))} · ${esc(shortId(e.actor))}</span><div>${esc(e.summary)}</div></li>`)
+      .map(
+        (e) =>
+          `<li><code>#${esc(e.seq)}</code> <b>${esc(e.type)}</b> <span class="muted">${esc(fmtTime(e.at))} · ${esc(shortId(e.actor))}</span><div>${esc(e.summary)}</div></li>`,
+      )
       .join('')}</ol>
     ${view.integrity_findings.length ? `<h3>Integrity findings</h3><ul class="findings">${view.integrity_findings.map((f) => `<li><code>#${esc(f.seq)}</code> <b>${esc(f.code)}</b> ${esc(f.message)}</li>`).join('')}</ul>` : ''}`;
 }
@@ -293,7 +320,8 @@ function renderAgents(data) {
   const rosterRows = roster.length
     ? `<table class="grid"><thead><tr><th>Name</th><th>Identity</th><th>Role</th><th>WU</th><th>Lane</th><th>Status</th><th>Last heartbeat</th></tr></thead><tbody>${roster
         .map(
-          (s) => `<tr data-session="${esc(s.session_id)}"><td><b>${esc(s.display_name)}</b></td><td><code>${esc(s.agent_identity ?? '–')}</code></td><td>${esc(s.role ?? '–')}</td><td>${esc(s.wu_id ?? '–')}</td><td>${esc(s.lane ?? '–')}</td><td><span class="badge ss-${cls(s.status)}">${esc(s.status)}</span></td><td>${esc(fmtTime(s.last_heartbeat_at))}</td></tr>`,
+          (s) =>
+            `<tr data-session="${esc(s.session_id)}"><td><b>${esc(s.display_name)}</b></td><td><code>${esc(s.agent_identity ?? '–')}</code></td><td>${esc(s.role ?? '–')}</td><td>${esc(s.wu_id ?? '–')}</td><td>${esc(s.lane ?? '–')}</td><td><span class="badge ss-${cls(s.status)}">${esc(s.status)}</span></td><td>${esc(fmtTime(s.last_heartbeat_at))}</td></tr>`,
         )
         .join('')}</tbody></table>`
     : '<p class="muted">No sessions.</p>';
@@ -381,7 +409,10 @@ function renderFlows(data) {
         ([name, group]) => `<h3>Parallel group ${esc(name.replace(/_/g, ' '))} <span class="badge g-${cls(group.status)}">${esc(group.status)}</span></h3>
       <div class="gates">${['review', 'verification']
         .filter((t) => group[t])
-        .map((t) => `<div class="gate g-${cls(group[t].status)}"><div class="gate-name">${esc(t)}</div><div class="gate-status">${esc(group[t].status)}</div><div class="muted">${esc(group[t].agent ?? '')} ${esc(group[t].result ?? '')}</div></div>`)
+        .map(
+          (t) =>
+            `<div class="gate g-${cls(group[t].status)}"><div class="gate-name">${esc(t)}</div><div class="gate-status">${esc(group[t].status)}</div><div class="muted">${esc(group[t].agent ?? '')} ${esc(group[t].result ?? '')}</div></div>`,
+        )
         .join('')}</div>`,
       )
       .join('')}
@@ -414,7 +445,8 @@ function renderLog(data) {
     </form>
     <table class="grid log"><thead><tr><th>seq</th><th>time</th><th>type</th><th>stream</th><th>actor</th><th>data</th></tr></thead><tbody>${page.events
       .map(
-        (e) => `<tr data-seq="${esc(e.seq)}"><td>${esc(e.seq)}</td><td>${esc(fmtTime(e.at))}</td><td><b>${esc(e.type)}</b></td><td><code>${esc(e.stream)}</code></td><td>${esc(shortId(e.actor))}</td><td class="data"><code>${esc(JSON.stringify(e.data))}</code></td></tr>`,
+        (e) =>
+          `<tr data-seq="${esc(e.seq)}"><td>${esc(e.seq)}</td><td>${esc(fmtTime(e.at))}</td><td><b>${esc(e.type)}</b></td><td><code>${esc(e.stream)}</code></td><td>${esc(shortId(e.actor))}</td><td class="data"><code>${esc(JSON.stringify(e.data))}</code></td></tr>`,
       )
       .join('')}</tbody></table>
   </section>`;
@@ -428,7 +460,10 @@ function empty(title, hint) {
 
 function fmtTime(iso) {
   if (!iso) return '–';
-  return String(iso).replace('T', ' ').replace(/\.\d+Z$/, 'Z').replace(/:00Z$/, 'Z');
+  return String(iso)
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:00Z$/, 'Z');
 }
 
 function shortId(id) {

@@ -1,4 +1,5 @@
-import { cursorFor, startCursor, type Cursor, type ScannedEvent, type Segment } from './segment-scan.js';
+import type { Cursor, ScannedEvent, Segment } from './segment-scan.js';
+import { cursorFor, startCursor } from './segment-seek.js';
 import { loadVerifiedPrefix, sameIdentity, statIdentity, trustedStart, type FileIdentity } from './verified-prefix.js';
 
 /**

@@ -109,3 +109,31 @@ export class LineReader {
     }
   }
 }
+
+/**
+ * Whether `needed` more complete lines follow position `from` of the segment: first counted in
+ * `bytes` (the read buffer, whose byte 0 is at file offset `bytesOffset`), then, when the batch
+ * runs past it, in the file itself (read-ahead in 1 MiB chunks; only newlines are looked at).
+ */
+export function linesFollow(source: string | number, bytes: Buffer, bytesOffset: number, from: number, needed: number): boolean {
+  let count = 0;
+  for (let at = bytes.indexOf(NEWLINE, from); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) {
+    if (++count >= needed) return true;
+  }
+  const fd = typeof source === 'number' ? source : openSync(source, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    let position = bytesOffset + bytes.length;
+    for (;;) {
+      const got = readSync(fd, buffer, 0, buffer.length, position);
+      if (got === 0) return false;
+      const view = buffer.subarray(0, got);
+      for (let at = view.indexOf(NEWLINE, 0); at >= 0; at = view.indexOf(NEWLINE, at + 1)) {
+        if (++count >= needed) return true;
+      }
+      position += got;
+    }
+  } finally {
+    if (typeof source !== 'number') closeSync(fd);
+  }
+}

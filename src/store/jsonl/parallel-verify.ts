@@ -146,8 +146,10 @@ export async function mergeRanges(plan: VerifyPlan, reportOf: (range: VerifyRang
     for (const range of ranges) {
       const report = await reportOf(range);
       if (report.first !== undefined) {
-        if (report.first.seq !== expected) return bad(expected, range.start, segment.name, `seq ${report.first.seq} where ${expected} was expected`, expected - 1 - pending);
-        if (report.first.prev !== prev) return bad(expected, range.start, segment.name, 'prev does not match the previous event hash (chain broken)', expected - 1 - pending);
+        if (report.first.seq !== expected)
+          return bad(expected, range.start, segment.name, `seq ${report.first.seq} where ${expected} was expected`, expected - 1 - pending);
+        if (report.first.prev !== prev)
+          return bad(expected, range.start, segment.name, 'prev does not match the previous event hash (chain broken)', expected - 1 - pending);
       }
       pending = report.allPending ? pending + report.trailingPending : report.trailingPending;
       if (report.bad !== undefined) {
@@ -158,7 +160,8 @@ export async function mergeRanges(plan: VerifyPlan, reportOf: (range: VerifyRang
       if (report.lastHash !== undefined) prev = report.lastHash;
       tail = { bytes: report.tailBytes, offset: report.tailOffset };
     }
-    if (tail.bytes > 0 && i < plan.segments.length - 1) return bad(expected, tail.offset, segment.name, 'unterminated line before the end of the log', expected - 1);
+    if (tail.bytes > 0 && i < plan.segments.length - 1)
+      return bad(expected, tail.offset, segment.name, 'unterminated line before the end of the log', expected - 1);
   }
   // An unterminated last line or an unfinished last batch is a write in flight or torn by a
   // crash: not part of the log (as in the serial verify).
@@ -241,4 +244,3 @@ class WorkerPool {
     await Promise.all(this.workers.map((worker) => worker.terminate()));
   }
 }
-

@@ -147,9 +147,7 @@ export class SealChecker {
     return SOUND;
   }
 
-  private waitFor(
-    position: number,
-  ): { kind: 'reached' } | { kind: 'bad'; position: number; problem: SealProblem } | { kind: 'gone'; checkedTo: number } {
+  private waitFor(position: number): { kind: 'reached' } | { kind: 'bad'; position: number; problem: SealProblem } | { kind: 'gone'; checkedTo: number } {
     let generation = Atomics.load(this.control, GENERATION);
     let since = Date.now();
     for (;;) {
@@ -187,7 +185,7 @@ function lineStartFrom(path: string, position: number, end: number): number {
   try {
     const window = Buffer.allocUnsafe(64 * 1024);
     // The line before `position` ends at the first newline at or after position - 1.
-    for (let at = position - 1; at < end; ) {
+    for (let at = position - 1; at < end;) {
       const got = readSync(fd, window, 0, Math.min(window.length, end - at), at);
       if (got === 0) return end;
       const nl = window.subarray(0, got).indexOf(0x0a);

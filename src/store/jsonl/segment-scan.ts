@@ -1,13 +1,12 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import { unsafePath } from '../../artifacts/owned-paths.js';
 import { unusableStoreFolder } from '../unusable-store-folder.js';
 import { join } from 'node:path';
 import type { StoredEvent } from '../../../events/envelope.js';
-import { GENESIS_HASH } from '../../../events/patterns.js';
 import { LogCorruptError } from '../../errors.js';
 import { parseStoredLine } from '../stored-line.js';
 import { isAsciiBlock, lineText } from './line-text.js';
-import { CHUNK_BYTES, LineReader, NEWLINE } from './line-reader.js';
+import { LineReader, linesFollow, NEWLINE } from './line-reader.js';
 import { SealProblem, sealProblem, sealShapeHolds } from './seal.js';
 import { DEFAULT_SEAL_WORKER_MIN_BYTES, SealChecker, type CheckedLine } from './seal-checker.js';
 import type { SealDigests } from './seal-digests.js';
@@ -80,34 +79,6 @@ function corrupt(segment: Segment, offset: number, seq: number, reason: string):
     segment: segment.name,
     reason,
   });
-}
-
-/**
- * Whether `needed` more complete lines follow position `from` of the segment: first counted in
- * `bytes` (the read buffer, whose byte 0 is at file offset `bytesOffset`), then, when the batch
- * runs past it, in the file itself (read-ahead in 1 MiB chunks; only newlines are looked at).
- */
-function linesFollow(source: string | number, bytes: Buffer, bytesOffset: number, from: number, needed: number): boolean {
-  let count = 0;
-  for (let at = bytes.indexOf(NEWLINE, from); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) {
-    if (++count >= needed) return true;
-  }
-  const fd = typeof source === 'number' ? source : openSync(source, 'r');
-  try {
-    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    let position = bytesOffset + bytes.length;
-    for (;;) {
-      const got = readSync(fd, buffer, 0, buffer.length, position);
-      if (got === 0) return false;
-      const view = buffer.subarray(0, got);
-      for (let at = view.indexOf(NEWLINE, 0); at >= 0; at = view.indexOf(NEWLINE, at + 1)) {
-        if (++count >= needed) return true;
-      }
-      position += got;
-    }
-  } finally {
-    if (typeof source !== 'number') closeSync(fd);
-  }
 }
 
 /**
@@ -219,190 +190,249 @@ export function readIsLong(segments: readonly Segment[], start: Cursor, options:
  * log order is the one reported either way).
  */
 export function* scanRuns(segments: readonly Segment[], start: Cursor, options: ScanOptions = {}): Generator<ScannedEvent[], ScanEnd> {
-  const withLines = options.withLines ?? true;
-  let run: ScannedEvent[] = [];
-  let runLimit = 1;
-  let expectedSeq = start.seq;
-  let prevHash = start.prevHash;
   const { segIndex } = readStart(segments, start);
-  // The committed end so far (a cursor is built from these once, at the end).
-  let endSegment = start.segment;
-  let endOffset = start.offset;
-  let endSeq = start.seq;
-  let endPrev = start.prevHash;
-  /** Lines of an unfinished batch, held back. */
-  let pending: ScannedEvent[] = [];
-  /** The batch_end of the complete batch being yielded, when inside one. */
-  let streaming: number | undefined;
-  let uncommittedBytes = 0;
   if (segIndex < 0) return { cursor: { ...start }, uncommittedBytes: 0, uncommittedLines: 0 };
-  const minBytes = options.sealWorkerMinBytes ?? DEFAULT_SEAL_WORKER_MIN_BYTES;
-  const long = options.long ?? readIsLong(segments, start, options);
-  const digests = long ? options.sealDigests : undefined;
+  return yield* new RunScan(segments, start, segIndex, options).runs();
+}
+
+/** One scanRuns: where it is in the log, the run being filled, the batch being read, and the seal worker. */
+class RunScan {
+  private readonly withLines: boolean;
+  private run: ScannedEvent[] = [];
+  private runLimit = 1;
+  private expectedSeq: number;
+  private prevHash: string | undefined;
+  // The committed end so far (a cursor is built from these once, at the end).
+  private endSegment: Segment;
+  private endOffset: number;
+  private endSeq: number;
+  private endPrev: string | undefined;
+  /** Lines of an unfinished batch, held back. */
+  private pending: ScannedEvent[] = [];
+  /** The batch_end of the complete batch being yielded, when inside one. */
+  private streaming: number | undefined;
+  private uncommittedBytes = 0;
+  private readonly minBytes: number;
+  private readonly digests: SealDigests | undefined;
   /** Digests of the blocks checked line by line in this read, kept once every line is known sound. */
-  const checkedBlocks: string[] = [];
+  private readonly checkedBlocks: string[] = [];
   /**
    * The seal worker, started at the first block of a long read the cache does not vouch for (a
    * replay of an unchanged log starts none; one of a log that grew since starts it where the new
    * bytes begin). Its ranges, and so the positions below, count segments from `workerBase`.
    */
-  let seals: SealChecker | undefined;
-  let workerDue = long;
-  let workerBase = segIndex;
+  private seals: SealChecker | undefined;
+  private workerDue: boolean;
+  private workerBase: number;
+  /** The segment being read, counted from `workerBase` (SealChecker.position). */
+  private rangeIndex = 0;
   /** Lines in `run` and `pending` whose seal the worker vouches for, not settled yet (log order). */
-  let unsettled: UnsettledLine[] = [];
+  private unsettled: UnsettledLine[] = [];
   /** Where the line being looked at starts (SealChecker.position): errors wait for the lines before it. */
-  let position = 0;
+  private position = 0;
+
+  constructor(
+    private readonly segments: readonly Segment[],
+    start: Cursor,
+    private readonly segIndex: number,
+    private readonly options: ScanOptions,
+  ) {
+    this.withLines = options.withLines ?? true;
+    this.expectedSeq = start.seq;
+    this.prevHash = start.prevHash;
+    this.endSegment = start.segment;
+    this.endOffset = start.offset;
+    this.endSeq = start.seq;
+    this.endPrev = start.prevHash;
+    this.minBytes = options.sealWorkerMinBytes ?? DEFAULT_SEAL_WORKER_MIN_BYTES;
+    const long = options.long ?? readIsLong(segments, start, options);
+    this.digests = long ? options.sealDigests : undefined;
+    this.workerDue = long;
+    this.workerBase = segIndex;
+  }
+
+  *runs(): Generator<ScannedEvent[], ScanEnd> {
+    const segments = this.segments;
+    try {
+      for (let i = this.segIndex; i < segments.length; i++) {
+        const segment = segments[i]!;
+        this.enterSegment(i, segment);
+        const offset = segment.name === this.endSegment.name ? this.endOffset : 0;
+        const source = this.options.openDescriptor?.(segment) ?? segment.path;
+        const reader = new LineReader(source, offset);
+        for (const block of reader.blocks()) yield* this.blockRuns(i, segment, source, block);
+        this.leaveSegment(i, segment, reader);
+      }
+      // The held-back lines of an unfinished batch were checked too (a broken one is reported).
+      const broken = this.settleSeals(Number.POSITIVE_INFINITY);
+      if (broken) throw broken;
+      if (this.digests !== undefined && this.checkedBlocks.length > 0) {
+        this.digests.add(this.checkedBlocks);
+        this.digests.save();
+      }
+    } catch (error) {
+      // A line before the one that failed here may have a broken seal the worker found: that one
+      // comes first in the log, so it is the error. What was read before the bad line is handed over
+      // first, as scanFrom did event by event.
+      const earlier = this.settleSeals(this.position);
+      this.seals?.close();
+      if (this.run.length > 0) yield this.run;
+      throw earlier ?? error;
+    } finally {
+      this.seals?.close();
+    }
+    if (this.run.length > 0) yield this.run;
+    const pendingBytes = this.pending.reduce((sum, item) => sum + item.length, 0);
+    return {
+      cursor: { segment: this.endSegment, offset: this.endOffset, seq: this.endSeq, prevHash: this.endPrev },
+      uncommittedBytes: this.uncommittedBytes + pendingBytes,
+      uncommittedLines: this.pending.length,
+    };
+  }
+
+  /** A segment after the one the read started in must continue it: no batch across the boundary, the next seq first. */
+  private enterSegment(i: number, segment: Segment): void {
+    this.rangeIndex = i - this.workerBase;
+    this.position = SealChecker.position(this.rangeIndex, 0);
+    if (segment.name === this.endSegment.name) return;
+    if (this.pending.length > 0)
+      throw corrupt(this.endSegment, this.endOffset, this.pending[0]!.event.seq, 'a batch ends at a segment boundary without its last event');
+    if (segment.firstSeq !== this.expectedSeq)
+      throw corrupt(segment, 0, this.expectedSeq, `segment ${segment.name} starts at seq ${segment.firstSeq}, expected ${this.expectedSeq}`);
+    this.endSegment = segment;
+    this.endOffset = 0;
+    this.endSeq = this.expectedSeq;
+    this.endPrev = this.prevHash;
+  }
+
+  /** What follows the segment's last newline: the log's uncommitted tail in the last segment, corrupt in any other. */
+  private leaveSegment(i: number, segment: Segment, reader: LineReader): void {
+    this.position = SealChecker.position(this.rangeIndex, reader.tailOffset);
+    if (this.streaming !== undefined) {
+      // Counted complete, yet the segment ended inside it (it shrank while being read): corrupt.
+      throw corrupt(segment, reader.tailOffset, this.expectedSeq, `the log ends inside a batch (expected seq ${this.streaming})`);
+    }
+    if (i === this.segments.length - 1) this.uncommittedBytes = reader.tailBytes;
+    else if (reader.tailBytes > 0) throw corrupt(segment, reader.tailOffset, this.expectedSeq, 'unterminated line before the end of the log');
+  }
+
+  /** The lines of one block read from the segment, handed over in runs. */
+  private *blockRuns(i: number, segment: Segment, source: string | number, block: { bytes: Buffer; offset: number }): Generator<ScannedEvent[], void> {
+    const bytes = block.bytes;
+    const blockDigest = this.digests?.digest(bytes);
+    // Bytes seal-checked line by line before: their seals hold (seal-digests.ts).
+    const vouched = blockDigest !== undefined && this.digests!.has(blockDigest);
+    if (!vouched && this.workerDue) this.startWorker(i, block.offset);
+    const ascii = isAsciiBlock(bytes);
+    let lineStart = 0;
+    for (let nl = bytes.indexOf(NEWLINE, 0); nl >= 0; nl = bytes.indexOf(NEWLINE, lineStart)) {
+      const lineOffset = block.offset + lineStart;
+      const length = nl + 1 - lineStart;
+      const text = lineText(bytes, lineStart, nl, ascii);
+      const parsed = this.checkLine(segment, bytes, lineStart, nl, lineOffset, text, vouched);
+      lineStart = nl + 1;
+      const scanned: ScannedEvent = { event: parsed, line: this.withLines ? text : '', segment, offset: lineOffset, length };
+      this.expectedSeq += 1;
+      this.prevHash = parsed.hash;
+      const batchEnd = parsed.batch_end;
+      if (this.streaming !== undefined) {
+        if (batchEnd !== this.streaming) throw corrupt(segment, lineOffset, parsed.seq, 'batch_end differs from the rest of its batch');
+        this.run.push(scanned);
+        if (this.run.length >= this.runLimit) yield this.handOver();
+        if (batchEnd !== parsed.seq) continue;
+        this.streaming = undefined;
+      } else if (this.pending.length > 0 || (batchEnd !== undefined && batchEnd > parsed.seq)) {
+        if (this.pending.length > 0 && this.pending[0]!.event.batch_end !== batchEnd) {
+          throw corrupt(segment, lineOffset, parsed.seq, 'batch_end differs from the rest of its batch');
+        }
+        if (this.pending.length === 0 && linesFollow(source, bytes, block.offset, lineStart, batchEnd! - parsed.seq)) {
+          this.streaming = batchEnd;
+          this.run.push(scanned);
+          continue;
+        }
+        this.pending.push(scanned);
+        if (batchEnd !== parsed.seq) continue;
+        for (const item of this.pending) this.run.push(item);
+        this.pending = [];
+      } else {
+        this.run.push(scanned);
+      }
+      if (this.run.length >= this.runLimit) yield this.handOver();
+      this.endSegment = segment;
+      this.endOffset = lineOffset + length;
+      this.endSeq = this.expectedSeq;
+      this.endPrev = this.prevHash;
+    }
+    if (blockDigest !== undefined && !vouched) this.checkedBlocks.push(blockDigest);
+  }
+
+  /** The first block a long read must check itself: the seal worker starts there. */
+  private startWorker(i: number, blockOffset: number): void {
+    this.workerDue = false;
+    // No line is waiting for a worker yet, so positions may be counted from here on.
+    this.seals = SealChecker.start(
+      this.segments.slice(i).map((s) => s.path),
+      blockOffset,
+      this.minBytes,
+    );
+    if (this.seals !== undefined) {
+      this.workerBase = i;
+      this.rangeIndex = 0;
+    }
+  }
+
+  /** A line's envelope, its seq and prev, and its seal (here, or left to the worker); the parsed event. */
+  private checkLine(segment: Segment, bytes: Buffer, lineStart: number, nl: number, lineOffset: number, text: string, vouched: boolean): StoredEvent {
+    const expectedSeq = this.expectedSeq;
+    const length = nl + 1 - lineStart;
+    this.position = SealChecker.position(this.rangeIndex, lineOffset);
+    const parsed = parseStoredLine(text);
+    if (typeof parsed === 'string') throw corrupt(segment, lineOffset, expectedSeq, parsed);
+    if (parsed.seq !== expectedSeq) throw corrupt(segment, lineOffset, expectedSeq, `seq ${parsed.seq} where ${expectedSeq} was expected`);
+    if (this.prevHash !== undefined && parsed.prev !== this.prevHash)
+      throw corrupt(segment, lineOffset, expectedSeq, 'prev does not match the previous event hash (chain broken)');
+    // A vouched block's lines were checked when it was first read: the same bytes parse to the same hash.
+    if (!vouched) {
+      if (this.seals !== undefined && this.seals.covers(this.rangeIndex, lineOffset, length)) {
+        // The worker hashes it; its shape against the parsed hash costs nothing here.
+        if (!sealShapeHolds(bytes, lineStart, nl, parsed.hash)) throw corrupt(segment, lineOffset, expectedSeq, SealProblem.NOT_CANONICAL);
+        this.unsettled.push({ path: segment.path, offset: lineOffset, length, hash: parsed.hash, position: this.position, segment, seq: expectedSeq });
+      } else {
+        const problem = sealProblem(bytes, lineStart, nl, parsed.hash);
+        if (problem !== undefined) throw corrupt(segment, lineOffset, expectedSeq, problem);
+      }
+    }
+    // The seal is checked before what follows: an error further down this line waits for it too.
+    this.position += 1;
+    return parsed;
+  }
+
   /** The first line of `unsettled` with a broken seal, as a corrupt error; the sound lines before it stay in `run`. */
-  const settleSeals = (upTo: number): LogCorruptError | undefined => {
-    if (seals === undefined || unsettled.length === 0) return undefined;
-    let count = unsettled.length;
-    while (count > 0 && unsettled[count - 1]!.position >= upTo) count--;
-    const lines = count === unsettled.length ? unsettled : unsettled.slice(0, count);
+  private settleSeals(upTo: number): LogCorruptError | undefined {
+    const seals = this.seals;
+    if (seals === undefined || this.unsettled.length === 0) return undefined;
+    let count = this.unsettled.length;
+    while (count > 0 && this.unsettled[count - 1]!.position >= upTo) count--;
+    const lines = count === this.unsettled.length ? this.unsettled : this.unsettled.slice(0, count);
     const verdict = seals.settle(lines);
-    unsettled = count === unsettled.length ? [] : unsettled.slice(count);
+    this.unsettled = count === this.unsettled.length ? [] : this.unsettled.slice(count);
     if (verdict.kind === 'sound') return undefined;
     const broken = lines[verdict.index]!;
     // The broken line may be in the run, held back in `pending`, or the line an error stopped at.
-    const kept = run.findIndex((item) => item.segment === broken.segment && item.offset === broken.offset);
-    if (kept >= 0) run = run.slice(0, kept);
+    const kept = this.run.findIndex((item) => item.segment === broken.segment && item.offset === broken.offset);
+    if (kept >= 0) this.run = this.run.slice(0, kept);
     return corrupt(broken.segment, broken.offset, broken.seq, verdict.problem);
-  };
-  const handOver = (): ScannedEvent[] => {
-    const broken = settleSeals(Number.POSITIVE_INFINITY);
-    if (broken) throw broken;
-    const out = run;
-    run = [];
-    return out;
-  };
-  try {
-    for (let i = segIndex; i < segments.length; i++) {
-      const segment = segments[i]!;
-      let rangeIndex = i - workerBase;
-      const offset = segment.name === endSegment.name ? endOffset : 0;
-      position = SealChecker.position(rangeIndex, 0);
-      if (segment.name !== endSegment.name) {
-        if (pending.length > 0) throw corrupt(endSegment, endOffset, pending[0]!.event.seq, 'a batch ends at a segment boundary without its last event');
-        if (segment.firstSeq !== expectedSeq) throw corrupt(segment, 0, expectedSeq, `segment ${segment.name} starts at seq ${segment.firstSeq}, expected ${expectedSeq}`);
-        endSegment = segment;
-        endOffset = 0;
-        endSeq = expectedSeq;
-        endPrev = prevHash;
-      }
-      const source = options.openDescriptor?.(segment) ?? segment.path;
-      const reader = new LineReader(source, offset);
-      for (const block of reader.blocks()) {
-        const bytes = block.bytes;
-        const blockDigest = digests?.digest(bytes);
-        // Bytes seal-checked line by line before: their seals hold (seal-digests.ts).
-        const vouched = blockDigest !== undefined && digests!.has(blockDigest);
-        if (!vouched && workerDue) {
-          workerDue = false;
-          // No line is waiting for a worker yet, so positions may be counted from here on.
-          seals = SealChecker.start(segments.slice(i).map((s) => s.path), block.offset, minBytes);
-          if (seals !== undefined) {
-            workerBase = i;
-            rangeIndex = 0;
-          }
-        }
-        const ascii = isAsciiBlock(bytes);
-        let lineStart = 0;
-        for (let nl = bytes.indexOf(NEWLINE, 0); nl >= 0; nl = bytes.indexOf(NEWLINE, lineStart)) {
-          const lineOffset = block.offset + lineStart;
-          const length = nl + 1 - lineStart;
-          position = SealChecker.position(rangeIndex, lineOffset);
-          const text = lineText(bytes, lineStart, nl, ascii);
-          const parsed = parseStoredLine(text);
-          if (typeof parsed === 'string') throw corrupt(segment, lineOffset, expectedSeq, parsed);
-          if (parsed.seq !== expectedSeq) throw corrupt(segment, lineOffset, expectedSeq, `seq ${parsed.seq} where ${expectedSeq} was expected`);
-          if (prevHash !== undefined && parsed.prev !== prevHash) throw corrupt(segment, lineOffset, expectedSeq, 'prev does not match the previous event hash (chain broken)');
-          // A vouched block's lines were checked when it was first read: the same bytes parse to the same hash.
-          if (!vouched) {
-            if (seals !== undefined && seals.covers(rangeIndex, lineOffset, length)) {
-              // The worker hashes it; its shape against the parsed hash costs nothing here.
-              if (!sealShapeHolds(bytes, lineStart, nl, parsed.hash)) throw corrupt(segment, lineOffset, expectedSeq, SealProblem.NOT_CANONICAL);
-              unsettled.push({ path: segment.path, offset: lineOffset, length, hash: parsed.hash, position, segment, seq: expectedSeq });
-            } else {
-              const problem = sealProblem(bytes, lineStart, nl, parsed.hash);
-              if (problem !== undefined) throw corrupt(segment, lineOffset, expectedSeq, problem);
-            }
-          }
-          // The seal is checked before what follows: an error further down this line waits for it too.
-          position += 1;
-          lineStart = nl + 1;
-          const scanned: ScannedEvent = { event: parsed, line: withLines ? text : '', segment, offset: lineOffset, length };
-          expectedSeq += 1;
-          prevHash = parsed.hash;
-          const batchEnd = parsed.batch_end;
-          if (streaming !== undefined) {
-            if (batchEnd !== streaming) throw corrupt(segment, lineOffset, parsed.seq, 'batch_end differs from the rest of its batch');
-            run.push(scanned);
-            if (run.length >= runLimit) {
-              yield handOver();
-              if (runLimit < MAX_RUN) runLimit *= 2;
-            }
-            if (batchEnd !== parsed.seq) continue;
-            streaming = undefined;
-          } else if (pending.length > 0 || (batchEnd !== undefined && batchEnd > parsed.seq)) {
-            if (pending.length > 0 && pending[0]!.event.batch_end !== batchEnd) {
-              throw corrupt(segment, lineOffset, parsed.seq, 'batch_end differs from the rest of its batch');
-            }
-            if (pending.length === 0 && linesFollow(source, bytes, block.offset, lineStart, batchEnd! - parsed.seq)) {
-              streaming = batchEnd;
-              run.push(scanned);
-              continue;
-            }
-            pending.push(scanned);
-            if (batchEnd !== parsed.seq) continue;
-            for (const item of pending) run.push(item);
-            pending = [];
-          } else {
-            run.push(scanned);
-          }
-          if (run.length >= runLimit) {
-            yield handOver();
-            if (runLimit < MAX_RUN) runLimit *= 2;
-          }
-          endSegment = segment;
-          endOffset = lineOffset + length;
-          endSeq = expectedSeq;
-          endPrev = prevHash;
-        }
-        if (blockDigest !== undefined && !vouched) checkedBlocks.push(blockDigest);
-      }
-      position = SealChecker.position(rangeIndex, reader.tailOffset);
-      if (streaming !== undefined) {
-        // Counted complete, yet the segment ended inside it (it shrank while being read): corrupt.
-        throw corrupt(segment, reader.tailOffset, expectedSeq, `the log ends inside a batch (expected seq ${streaming})`);
-      }
-      if (i === segments.length - 1) uncommittedBytes = reader.tailBytes;
-      else if (reader.tailBytes > 0) throw corrupt(segment, reader.tailOffset, expectedSeq, 'unterminated line before the end of the log');
-    }
-    // The held-back lines of an unfinished batch were checked too (a broken one is reported).
-    const broken = settleSeals(Number.POSITIVE_INFINITY);
-    if (broken) throw broken;
-    if (digests !== undefined && checkedBlocks.length > 0) {
-      digests.add(checkedBlocks);
-      digests.save();
-    }
-  } catch (error) {
-    // A line before the one that failed here may have a broken seal the worker found: that one
-    // comes first in the log, so it is the error. What was read before the bad line is handed over
-    // first, as scanFrom did event by event.
-    const earlier = settleSeals(position);
-    seals?.close();
-    if (run.length > 0) yield run;
-    throw earlier ?? error;
-  } finally {
-    seals?.close();
   }
-  if (run.length > 0) yield run;
-  const pendingBytes = pending.reduce((sum, item) => sum + item.length, 0);
-  return {
-    cursor: { segment: endSegment, offset: endOffset, seq: endSeq, prevHash: endPrev },
-    uncommittedBytes: uncommittedBytes + pendingBytes,
-    uncommittedLines: pending.length,
-  };
+
+  /** The run so far, once the worker vouched for its lines; the next run may be twice as long. */
+  private handOver(): ScannedEvent[] {
+    const broken = this.settleSeals(Number.POSITIVE_INFINITY);
+    if (broken) throw broken;
+    const out = this.run;
+    this.run = [];
+    if (this.runLimit < MAX_RUN) this.runLimit *= 2;
+    return out;
+  }
 }
 
 /** Reused by every tail catch-up: they read a few lines, and a fresh buffer each time costs GC work. */
@@ -432,7 +462,7 @@ export function scanTailLines(fd: number, cursor: Cursor, size: number): { event
   let prev = cursor.prevHash;
   /** The batch_end of the multi-event batch being read, when inside one. */
   let batchEnd: number | undefined;
-  for (let lineStart = 0; lineStart < length; ) {
+  for (let lineStart = 0; lineStart < length;) {
     // Found before `length`: the byte before it is a newline.
     const nl = bytes.indexOf(NEWLINE, lineStart);
     const parsed = parseStoredLine(lineText(bytes, lineStart, nl, ascii));
@@ -449,144 +479,4 @@ export function scanTailLines(fd: number, cursor: Cursor, size: number): { event
   // A batch whose last line is not there yet is a write cut short: the full scan recovers it.
   if (batchEnd !== undefined) return undefined;
   return { events, cursor: { segment: cursor.segment, offset: size, seq, prevHash: prev } };
-}
-
-export function startCursor(segments: readonly Segment[]): Cursor | undefined {
-  const first = segments[0];
-  return first ? { segment: first, offset: 0, seq: first.firstSeq, prevHash: first.firstSeq === 1 ? GENESIS_HASH : undefined } : undefined;
-}
-
-function readWindow(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.allocUnsafe(length);
-  const got = readSync(fd, buffer, 0, length, position);
-  return buffer.subarray(0, got);
-}
-
-const SEEK_WINDOW = 64 * 1024;
-
-/** The seq of the first complete line starting at or after `position`, with its offset. */
-function lineAfter(fd: number, position: number, limit: number): { offset: number; seq: number } | undefined {
-  let start = position;
-  if (position > 0) {
-    // Find the newline that ends the line containing position - 1.
-    let at = position - 1;
-    for (;;) {
-      if (at >= limit) return undefined;
-      const window = readWindow(fd, at, Math.min(SEEK_WINDOW, limit - at));
-      const nl = window.indexOf(0x0a);
-      if (nl >= 0) {
-        start = at + nl + 1;
-        break;
-      }
-      at += window.length;
-      if (window.length === 0) return undefined;
-    }
-  }
-  if (start >= limit) return undefined;
-  const head = readWindow(fd, start, Math.min(200, limit - start)).toString('utf8');
-  const match = /^\{"v":1,"seq":(\d+),/.exec(head);
-  if (!match) return undefined;
-  return { offset: start, seq: Number(match[1]) };
-}
-
-/**
- * The byte offset in `segment` of the line holding `seq` (or of the last line before it), found
- * by binary search on the `"seq":` prefix every canonical line starts with. Scanning forward from
- * the result reaches `seq` after at most one window of lines.
- */
-export function seekOffset(segment: Segment, seq: number): number {
-  if (seq <= segment.firstSeq) return 0;
-  const fd = openSync(segment.path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    let lo = 0;
-    let hi = size;
-    while (hi - lo > SEEK_WINDOW) {
-      const mid = Math.floor((lo + hi) / 2);
-      const found = lineAfter(fd, mid, hi);
-      if (!found) {
-        hi = mid;
-        continue;
-      }
-      if (found.seq === seq) return found.offset;
-      if (found.seq < seq) lo = found.offset;
-      else hi = mid;
-    }
-    return lo;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** A cursor positioned so that scanning from it yields `seq` first (events before it skipped by the caller). */
-export function cursorFor(segments: readonly Segment[], seq: number): Cursor | undefined {
-  let chosen: Segment | undefined;
-  for (const segment of segments) {
-    if (segment.firstSeq <= seq) chosen = segment;
-    else break;
-  }
-  if (!chosen) return startCursor(segments);
-  const offset = seekOffset(chosen, seq);
-  if (offset === 0) return { segment: chosen, offset: 0, seq: chosen.firstSeq, prevHash: chosen.firstSeq === 1 ? GENESIS_HASH : undefined };
-  const fd = openSync(chosen.path, 'r');
-  try {
-    const head = readWindow(fd, offset, 200).toString('utf8');
-    const match = /^\{"v":1,"seq":(\d+),/.exec(head);
-    if (!match) return { segment: chosen, offset: 0, seq: chosen.firstSeq, prevHash: chosen.firstSeq === 1 ? GENESIS_HASH : undefined };
-    return { segment: chosen, offset, seq: Number(match[1]), prevHash: undefined };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * The committed end of the log, found from the end of the last segment without reading the whole
- * log: start at a line some distance before the end and scan forward. When that start lands inside
- * an unfinished batch (its first line is not in view), start further back.
- */
-export function findTail(segments: readonly Segment[]): { end: ScanEnd; last: StoredEvent | undefined } {
-  for (let i = segments.length - 1; i >= 0; i--) {
-    const segment = segments[i]!;
-    for (let distance = 256 * 1024; ; distance *= 4) {
-      const start = lineStartBefore(segment, distance);
-      let last: StoredEvent | undefined;
-      const scan = scanFrom(segments, start);
-      let step = scan.next();
-      while (!step.done) {
-        last = step.value.event;
-        step = scan.next();
-      }
-      const end = step.value;
-      const ambiguous = start.offset > 0 && end.cursor.segment.name === segment.name && end.cursor.offset === start.offset;
-      if (ambiguous) continue;
-      if (last !== undefined || i === 0 || end.uncommittedLines > 0 || end.uncommittedBytes > 0) {
-        if (last === undefined && end.cursor.prevHash === undefined && i > 0) {
-          // Only torn bytes in a freshly rolled segment: the head is the previous segment's tail.
-          const before = findTail(segments.slice(0, i));
-          return { end: { ...end, cursor: { ...end.cursor, prevHash: before.end.cursor.prevHash } }, last: before.last };
-        }
-        return { end, last };
-      }
-      break;
-    }
-  }
-  return { end: { cursor: emptyCursor(), uncommittedBytes: 0, uncommittedLines: 0 }, last: undefined };
-}
-
-function emptyCursor(): Cursor {
-  return { segment: { name: '', firstSeq: 1, path: '' }, offset: 0, seq: 1, prevHash: GENESIS_HASH };
-}
-
-/** The start of a line about `distance` bytes before the end of the segment (or its start). */
-function lineStartBefore(segment: Segment, distance: number): Cursor {
-  const fromStart: Cursor = { segment, offset: 0, seq: segment.firstSeq, prevHash: segment.firstSeq === 1 ? GENESIS_HASH : undefined };
-  const fd = openSync(segment.path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    if (size <= distance) return fromStart;
-    const found = lineAfter(fd, size - distance, size);
-    return found ? { segment, offset: found.offset, seq: found.seq, prevHash: undefined } : fromStart;
-  } finally {
-    closeSync(fd);
-  }
 }

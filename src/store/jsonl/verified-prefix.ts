@@ -97,10 +97,17 @@ export function forgetVerifiedPrefix(cacheDir: string): void {
  * as they were when checked (their entries are returned), else at the log's first byte. The event
  * just before that position is read back and must be the one the record names, or nothing is trusted.
  */
-export function trustedStart(recorded: readonly VerifiedSegment[] | undefined, segments: readonly Segment[]): { cursor: Cursor; trusted: VerifiedSegment[]; lastId: string | undefined } | undefined {
+export function trustedStart(
+  recorded: readonly VerifiedSegment[] | undefined,
+  segments: readonly Segment[],
+): { cursor: Cursor; trusted: VerifiedSegment[]; lastId: string | undefined } | undefined {
   const first = segments[0];
   if (first === undefined) return undefined;
-  const fromStart = { cursor: { segment: first, offset: 0, seq: first.firstSeq, prevHash: first.firstSeq === 1 ? GENESIS_HASH : undefined }, trusted: [], lastId: undefined };
+  const fromStart = {
+    cursor: { segment: first, offset: 0, seq: first.firstSeq, prevHash: first.firstSeq === 1 ? GENESIS_HASH : undefined },
+    trusted: [],
+    lastId: undefined,
+  };
   const trusted: VerifiedSegment[] = [];
   for (let i = 0; recorded !== undefined && i < recorded.length && i < segments.length; i++) {
     const entry = recorded[i]!;

@@ -55,5 +55,14 @@ export function checkRange(range: VerifyRange, checker: ChainChecker): RangeRepo
     allPending &&= inOpenBatch;
     lastHash = result.event.hash;
   }
-  return { lines: checker.checked, first: checker.first, lastHash, trailingPending, allPending, tailBytes: reader.tailBytes, tailOffset: reader.tailOffset, bad: undefined };
+  return {
+    lines: checker.checked,
+    first: checker.first,
+    lastHash,
+    trailingPending,
+    allPending,
+    tailBytes: reader.tailBytes,
+    tailOffset: reader.tailOffset,
+    bad: undefined,
+  };
 }

@@ -7,8 +7,18 @@ export function storeUnavailable(error: unknown, what: string, file?: string): B
   const err = error as NodeJS.ErrnoException;
   // Errors on a descriptor (write, fsync) carry no path: the caller names the file.
   const path = err.path ?? file;
-  const reason = err.code === 'ENOSPC' ? 'no space left on the device' : err.code === 'EROFS' ? 'read-only file system' : err.code === 'EDQUOT' ? 'disk quota exceeded' : err.message;
-  return new BatonError(ErrorCode.STORE_UNAVAILABLE, `${reason}${path ? ` (${path})` : ''}: ${what}`, { ...(err.code ? { errno: err.code } : {}), ...(path ? { path } : {}) });
+  const reason =
+    err.code === 'ENOSPC'
+      ? 'no space left on the device'
+      : err.code === 'EROFS'
+        ? 'read-only file system'
+        : err.code === 'EDQUOT'
+          ? 'disk quota exceeded'
+          : err.message;
+  return new BatonError(ErrorCode.STORE_UNAVAILABLE, `${reason}${path ? ` (${path})` : ''}: ${what}`, {
+    ...(err.code ? { errno: err.code } : {}),
+    ...(path ? { path } : {}),
+  });
 }
 
 /**

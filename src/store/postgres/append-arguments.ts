@@ -32,7 +32,14 @@ function linesText(bytes: Buffer): string {
  * value a line (no per-element array escaping, JSON being all quotes, on either side; the server
  * requires each line to be exactly its columns, migration 3).
  */
-export function batchAppendArguments(workspace: string, channel: string, head: SealedOn, batch: ValidatedBatch, bytes: Buffer, columns: SealedColumns): unknown[] {
+export function batchAppendArguments(
+  workspace: string,
+  channel: string,
+  head: SealedOn,
+  batch: ValidatedBatch,
+  bytes: Buffer,
+  columns: SealedColumns,
+): unknown[] {
   return [
     ...leadingArguments(workspace, head, batch),
     [...batch.expected.keys()],
@@ -53,7 +60,14 @@ export function batchAppendArguments(workspace: string, channel: string, head: S
  * The one-event form's 15 arguments (migration 5): the event's columns as scalars and the expected
  * version of its own stream, or NULL.
  */
-export function oneEventAppendArguments(workspace: string, channel: string, head: SealedOn, batch: ValidatedBatch, bytes: Buffer, columns: SealedColumns): unknown[] {
+export function oneEventAppendArguments(
+  workspace: string,
+  channel: string,
+  head: SealedOn,
+  batch: ValidatedBatch,
+  bytes: Buffer,
+  columns: SealedColumns,
+): unknown[] {
   const expected = batch.expected.get(batch.events[0]!.stream);
   return [
     ...leadingArguments(workspace, head, batch),

@@ -54,7 +54,20 @@ export function insertEventsSql(first: number): string {
 }
 
 export function rowArrayParams(rows: EventRowArrays): unknown[] {
-  return [rows.seq, rows.id, rows.type, rows.stream, rows.streamVersion, rows.at, rows.actor, rows.idempotencyKey, rows.batchEnd, rows.prev, rows.hash, rows.line];
+  return [
+    rows.seq,
+    rows.id,
+    rows.type,
+    rows.stream,
+    rows.streamVersion,
+    rows.at,
+    rows.actor,
+    rows.idempotencyKey,
+    rows.batchEnd,
+    rows.prev,
+    rows.hash,
+    rows.line,
+  ];
 }
 
 /** A stored row back to its event (bigint columns arrive as strings). */

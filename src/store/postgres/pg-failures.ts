@@ -8,7 +8,18 @@ import { describeTarget, type PostgresTarget } from './postgres-target.js';
  */
 
 /** Socket-level failures: the server is not there (or not reachable) at all. */
-const UNREACHABLE_ERRNO = new Set(['ECONNREFUSED', 'ENOENT', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'ECONNRESET', 'EPIPE', 'EACCES']);
+const UNREACHABLE_ERRNO = new Set([
+  'ECONNREFUSED',
+  'ENOENT',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'ECONNRESET',
+  'EPIPE',
+  'EACCES',
+]);
 
 /** SQLSTATEs that mean "no usable server session" rather than "your statement was wrong". */
 function isUnavailableSqlState(code: string): boolean {
@@ -34,7 +45,10 @@ export function isUnavailable(error: unknown): boolean {
   const { code, message } = error as ErrorShape;
   if (typeof code === 'string' && (UNREACHABLE_ERRNO.has(code) || (/^[0-9A-Z]{5}$/.test(code) && isUnavailableSqlState(code)))) return true;
   // pg reports a dropped or timed-out connection with a plain Error and no code.
-  return typeof message === 'string' && /Connection terminated|connection timeout|timeout expired|Client has encountered a connection error|not queryable/i.test(message);
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection timeout|timeout expired|Client has encountered a connection error|not queryable/i.test(message)
+  );
 }
 
 /** The phase an operation was in, which decides what can be said about what was written. */

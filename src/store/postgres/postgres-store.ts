@@ -1,15 +1,12 @@
 import type { Pool, PoolClient } from 'pg';
-import { canonicalValue } from '../../../events/canonical.js';
 import type { EventCatalog } from '../../../events/catalog.js';
 import type { NewEvent, StoredEvent } from '../../../events/envelope.js';
 import { GENESIS_HASH } from '../../../events/patterns.js';
-import { ConflictError, IdempotencyConflictError, invalidInput, LogCorruptError } from '../../errors.js';
+import { ConflictError, IdempotencyConflictError, LogCorruptError } from '../../errors.js';
 import { emptySealedColumns, sealBatch, validateBatch, type ValidatedBatch } from '../append-plan.js';
-import { ChainChecker } from '../chain-checker.js';
 import type {
   AppendOptions,
   AppendResult,
-  BadPosition,
   EventHandler,
   EventStore,
   Head,
@@ -20,13 +17,25 @@ import type {
   VerifyReport,
 } from '../contract.js';
 import { DeliveryLoop } from '../delivery.js';
-import { serializeEvent } from '../hash.js';
-import { emptyIndex, IndexBuilder, type StoreIndex } from '../store-index.js';
-import { emptyRowArrays, eventFromLine, insertEventsSql, pushRow, rowArrayParams } from './event-rows.js';
+import { eventFromLine } from './event-rows.js';
 import { batchAppendArguments, oneEventAppendArguments } from './append-arguments.js';
 import type { NotificationHub } from './notification-hub.js';
 import { FailurePhase, translateFailure } from './pg-failures.js';
 import type { PostgresTarget } from './postgres-target.js';
+import {
+  APPEND_CALL,
+  APPEND_ONE_CALL,
+  constraintToConflict,
+  OPTIMISTIC_ATTEMPTS,
+  prepareCall,
+  type AppendRow,
+  type CallOutcome,
+  type KnownHead,
+  type PreparedCall,
+} from './append-call.js';
+import { importRows } from './import-rows.js';
+import { checkLink, PAGE, READ_PAGE_SQL, SUBSCRIBE_PAGE_SQL, type LineRow } from './read-rows.js';
+import { VERIFY_PAGE_SQL, verifyRows, type VerifyRow } from './verify-rows.js';
 
 export interface PostgresStoreOptions {
   target: PostgresTarget;
@@ -45,8 +54,6 @@ export interface PostgresStoreOptions {
   beforeCommit?: (events: readonly StoredEvent[]) => Promise<void>;
 }
 
-const PAGE = 1000;
-const VERIFY_PAGE = 5000;
 /** While LISTEN works, poll this rarely as a safety net; notifications do the real waking. */
 const SAFETY_POLL_MS = 1000;
 
@@ -54,11 +61,6 @@ interface HeadRow {
   seq: string;
   hash: string;
   last_id: string;
-}
-
-interface LineRow {
-  seq: string;
-  line: string;
 }
 
 /**
@@ -156,7 +158,10 @@ export class PostgresEventStore implements EventStore {
     const lock = 'SELECT seq, hash, last_id FROM baton_heads WHERE workspace_id = $1 FOR UPDATE';
     let rows = (await client.query<HeadRow>(lock, [this.target.workspaceId])).rows;
     if (rows.length === 0) {
-      await client.query('INSERT INTO baton_heads (workspace_id, seq, hash) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING', [this.target.workspaceId, GENESIS_HASH]);
+      await client.query('INSERT INTO baton_heads (workspace_id, seq, hash) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING', [
+        this.target.workspaceId,
+        GENESIS_HASH,
+      ]);
       rows = (await client.query<HeadRow>(lock, [this.target.workspaceId])).rows;
     }
     const row = rows[0]!;
@@ -177,14 +182,16 @@ export class PostgresEventStore implements EventStore {
    */
   append(events: readonly NewEvent[], options: AppendOptions = {}): Promise<AppendResult> {
     // A valid batch resolves at once, so batches enter the queue in the order append was called.
-    return validateBatch(this.catalog, events, options).then((batch) => {
-      const run = this.appendQueue.then(() => this.appendValidated(batch));
-      this.appendQueue = run.catch(() => undefined);
-      return run;
-    }).then((result) => {
-      if (!result.deduplicated) this.hub.wakeAll();
-      return result;
-    });
+    return validateBatch(this.catalog, events, options)
+      .then((batch) => {
+        const run = this.appendQueue.then(() => this.appendValidated(batch));
+        this.appendQueue = run.catch(() => undefined);
+        return run;
+      })
+      .then((result) => {
+        if (!result.deduplicated) this.hub.wakeAll();
+        return result;
+      });
   }
 
   private async appendValidated(batch: ValidatedBatch): Promise<AppendResult> {
@@ -306,15 +313,7 @@ export class PostgresEventStore implements EventStore {
     const filtered = streams !== null || types !== null;
     let previous: StoredEvent | undefined;
     while (from <= to) {
-      const page = await this.withClient((client) =>
-        client.query<LineRow>(
-          `SELECT seq, line FROM baton_events
-           WHERE workspace_id = $1 AND seq >= $2 AND seq <= $3
-             AND ($4::text[] IS NULL OR stream = ANY($4::text[])) AND ($5::text[] IS NULL OR type = ANY($5::text[]))
-           ORDER BY seq LIMIT ${PAGE}`,
-          [this.target.workspaceId, from, to, streams, types],
-        ),
-      );
+      const page = await this.withClient((client) => client.query<LineRow>(READ_PAGE_SQL, [this.target.workspaceId, from, to, streams, types]));
       const checked: { line: string; event: StoredEvent }[] = [];
       try {
         for (const row of page.rows) {
@@ -342,7 +341,9 @@ export class PostgresEventStore implements EventStore {
   }
 
   async head(): Promise<Head> {
-    const rows = await this.withClient((client) => client.query<HeadRow>('SELECT seq, hash, last_id FROM baton_heads WHERE workspace_id = $1', [this.target.workspaceId]));
+    const rows = await this.withClient((client) =>
+      client.query<HeadRow>('SELECT seq, hash, last_id FROM baton_heads WHERE workspace_id = $1', [this.target.workspaceId]),
+    );
     const row = rows.rows[0];
     return row ? { seq: Number(row.seq), hash: row.hash } : { seq: 0, hash: GENESIS_HASH };
   }
@@ -379,13 +380,7 @@ export class PostgresEventStore implements EventStore {
    */
   subscribe(from: number, handler: EventHandler, options: SubscribeOptions = {}): Subscription {
     const pull = async (fromSeq: number): Promise<StoredEvent[]> => {
-      const page = await this.withClient((client) =>
-        client.query<LineRow & { head: string | null }>(
-          `SELECT e.seq, e.line, (SELECT h.seq FROM baton_heads h WHERE h.workspace_id = $1) AS head
-           FROM baton_events e WHERE e.workspace_id = $1 AND e.seq >= $2 ORDER BY e.seq LIMIT ${PAGE}`,
-          [this.target.workspaceId, fromSeq],
-        ),
-      );
+      const page = await this.withClient((client) => client.query<LineRow & { head: string | null }>(SUBSCRIBE_PAGE_SQL, [this.target.workspaceId, fromSeq]));
       const out: StoredEvent[] = [];
       let expected = fromSeq;
       for (const row of page.rows) {
@@ -395,10 +390,16 @@ export class PostgresEventStore implements EventStore {
       }
       const head = Number(page.rows[0]?.head ?? 0);
       if (out.length === 0 && page.rows.length > 0 && head >= fromSeq) {
-        throw new LogCorruptError(`event at seq ${fromSeq} is missing from the log`, { seq: fromSeq, offset: fromSeq - 1, reason: 'missing event (hole in seq)' });
+        throw new LogCorruptError(`event at seq ${fromSeq} is missing from the log`, {
+          seq: fromSeq,
+          offset: fromSeq - 1,
+          reason: 'missing event (hole in seq)',
+        });
       }
       return out;
     };
+    // Set once the loop that clears it exists (the loop's close callback reads it).
+    // eslint-disable-next-line prefer-const
     let timer: NodeJS.Timeout | undefined;
     const wake = (): void => loop.poke();
     const loop: DeliveryLoop = new DeliveryLoop(from, pull, handler, options, async () => {
@@ -424,47 +425,13 @@ export class PostgresEventStore implements EventStore {
   // ---- verify, storage ------------------------------------------------------------------------
 
   /**
-   * Walk the whole log: each stored line through the chain checker (contiguous seq, schema, chain,
-   * recomputed hash, canonical bytes), then the columns readers filter and decide on (seq, id,
-   * type, stream, stream version, prev and hash where the row has them (rows appended since
-   * migration 4 leave them to the line), key, batch end, data) against the line, and finally
-   * the head row against the last event.
+   * Walk the whole log: each stored line through the chain checker, then each row's columns against
+   * its line, then the head row against the last event (verify-rows.ts).
    */
-  async verify(): Promise<VerifyReport> {
-    const checker = new ChainChecker(this.catalog);
-    const versions = new Map<string, number>();
-    let after = 0;
-    let offset = 0;
-    let last: StoredEvent | undefined;
-    const fail = (bad: BadPosition): VerifyReport => ({ ok: false, head_seq: checker.headSeq, checked: checker.checked, first_bad: bad });
-    for (;;) {
-      const page = await this.withClient((client) =>
-        client.query<VerifyRow>(
-          `SELECT seq, id, type, stream, stream_version, data, idempotency_key, batch_end, prev, hash, line
-           FROM baton_events WHERE workspace_id = $1 AND seq > $2 ORDER BY seq LIMIT ${VERIFY_PAGE}`,
-          [this.target.workspaceId, after],
-        ),
-      );
-      for (const row of page.rows) {
-        const result = checker.check(row.line, offset);
-        if (!result.ok) return fail(result.bad);
-        const event = result.event;
-        const version = (versions.get(event.stream) ?? 0) + 1;
-        versions.set(event.stream, version);
-        const mismatch = columnMismatch(row, event, version);
-        if (mismatch) return fail({ seq: event.seq, offset, reason: `column ${mismatch} does not match the stored event (tampered)` });
-        last = event;
-        offset += 1;
-      }
-      if (page.rows.length < VERIFY_PAGE) break;
-      after = Number(page.rows.at(-1)!.seq);
-    }
-    const head = await this.head();
-    const expected = last ? { seq: last.seq, hash: last.hash } : { seq: 0, hash: GENESIS_HASH };
-    if (head.seq !== expected.seq || head.hash !== expected.hash) {
-      return fail({ seq: Math.min(head.seq, expected.seq) + 1, offset, reason: `head row says seq ${head.seq}, the log ends at seq ${expected.seq}` });
-    }
-    return { ok: true, head_seq: checker.headSeq, checked: checker.checked, first_bad: null };
+  verify(): Promise<VerifyReport> {
+    const page = (after: number): Promise<VerifyRow[]> =>
+      this.withClient(async (client) => (await client.query<VerifyRow>(VERIFY_PAGE_SQL, [this.target.workspaceId, after])).rows);
+    return verifyRows(this.catalog, page, () => this.head());
   }
 
   async storageInfo(): Promise<StorageInfo> {
@@ -488,42 +455,7 @@ export class PostgresEventStore implements EventStore {
     const ws = this.target.workspaceId;
     return this.inTransaction(async (client) => {
       const head = await this.lockHead(client);
-      const any = await client.query('SELECT 1 FROM baton_events WHERE workspace_id = $1 LIMIT 1', [ws]);
-      if (head.seq !== 0 || any.rows.length > 0) throw new ConflictError(`the store is not empty (head seq ${head.seq}); import needs an empty store`);
-      const checker = new ChainChecker(this.catalog);
-      const index = emptyIndex();
-      const builder = new IndexBuilder(index);
-      let rows = emptyRowArrays();
-      let last: StoredEvent | undefined;
-      const flush = async (): Promise<void> => {
-        if (rows.seq.length === 0) return;
-        await client.query(insertEventsSql(2), [ws, ...rowArrayParams(rows)]);
-        rows = emptyRowArrays();
-      };
-      let offset = 0;
-      for await (const event of events) {
-        // The line is built from the event, so the check is about content (schema, seq, chain,
-        // hash), as in the other adapters; what is stored is then exactly that canonical line.
-        const result = checker.check(serializeEvent(event), offset);
-        if (!result.ok) throw invalidInput(`event at seq ${result.bad.seq}: ${result.bad.reason}`, 'import');
-        builder.add(result.event);
-        pushRow(rows, result.event, index.streams.get(result.event.stream)!);
-        last = result.event;
-        offset += 1;
-        if (rows.seq.length >= PAGE) await flush();
-      }
-      await flush();
-      builder.flush();
-      if (!last) return { seq: 0, hash: GENESIS_HASH };
-      const keys = [...index.idempotency.entries()];
-      await client.query(
-        `INSERT INTO baton_idempotency (workspace_id, key, digest, first_seq, last_seq)
-         SELECT $1, k.key, k.digest, k.first_seq, k.last_seq FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[]) AS k(key, digest, first_seq, last_seq)`,
-        [ws, keys.map(([k]) => k), keys.map(([, r]) => r.digest), keys.map(([, r]) => r.first), keys.map(([, r]) => r.last)],
-      );
-      await client.query('UPDATE baton_heads SET seq = $2, hash = $3, last_id = $4 WHERE workspace_id = $1', [ws, last.seq, last.hash, last.id]);
-      await client.query('SELECT pg_notify($1, $2)', [this.hub.channel, String(last.seq)]);
-      return { seq: last.seq, hash: last.hash };
+      return importRows(client, { workspaceId: ws, catalog: this.catalog, channel: this.hub.channel, head: head.seq }, events);
     }).then((head) => {
       this.hub.wakeAll();
       return head;
@@ -536,102 +468,5 @@ export class PostgresEventStore implements EventStore {
     for (const sub of [...this.subscriptions]) await sub.close();
     await this.hub.close();
     await this.pool.end();
-  }
-}
-
-/** After this many calls that found the head moved, an append locks the head before building. */
-const OPTIMISTIC_ATTEMPTS = 2;
-
-const APPEND_CALL =
-  'SELECT status, head_seq, head_hash, head_last_id, lines, conflict_stream, conflict_actual FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)';
-
-/** Migration 5's one-event form (15 arguments; the batch form takes 16). */
-const APPEND_ONE_CALL =
-  'SELECT status, head_seq, head_hash, head_last_id, lines, conflict_stream, conflict_actual FROM baton_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)';
-
-interface KnownHead {
-  seq: number;
-  hash: string;
-  lastId: string;
-}
-
-interface AppendRow {
-  status: string;
-  head_seq: string | null;
-  head_hash: string | null;
-  head_last_id: string | null;
-  lines: string[] | null;
-  conflict_stream: string | null;
-  conflict_actual: number | null;
-}
-
-type CallOutcome =
-  | { kind: 'written'; events: StoredEvent[]; head: KnownHead }
-  | { kind: 'deduplicated'; events: StoredEvent[] }
-  | { kind: 'moved'; head: KnownHead };
-
-/** What does not change between attempts: the batch, and which form of `baton_append` takes it. */
-interface PreparedCall {
-  batch: ValidatedBatch;
-  /**
-   * The one-event form applies (migration 5): one event, and an expected version (if any) for its
-   * own stream only. An expected version for another stream (the contract allows it) takes the batch form.
-   */
-  single: boolean;
-}
-
-function prepareCall(batch: ValidatedBatch): PreparedCall {
-  const single = batch.events.length === 1 && [...batch.expected.keys()].every((stream) => stream === batch.events[0]!.stream);
-  return { batch, single };
-}
-
-interface VerifyRow {
-  seq: string;
-  id: string;
-  type: string;
-  stream: string;
-  stream_version: number;
-  data: unknown;
-  idempotency_key: string | null;
-  batch_end: string | null;
-  /** NULL on rows appended since migration 4: the line holds them. */
-  prev: string | null;
-  hash: string | null;
-  line: string;
-}
-
-/** The first column of a row that disagrees with its stored line, or undefined. */
-function columnMismatch(row: VerifyRow, event: StoredEvent, streamVersion: number): string | undefined {
-  if (Number(row.seq) !== event.seq) return 'seq';
-  if (row.id !== event.id) return 'id';
-  if (row.type !== event.type) return 'type';
-  if (row.stream !== event.stream) return 'stream';
-  if (row.stream_version !== streamVersion) return 'stream_version';
-  if (row.prev !== null && row.prev !== event.prev) return 'prev';
-  if (row.hash !== null && row.hash !== event.hash) return 'hash';
-  if ((row.idempotency_key ?? undefined) !== event.idempotency_key) return 'idempotency_key';
-  if ((row.batch_end === null ? undefined : Number(row.batch_end)) !== event.batch_end) return 'batch_end';
-  if (canonicalValue(row.data) !== canonicalValue(event.data)) return 'data';
-  return undefined;
-}
-
-/** Map a constraint violation that slipped past the append's own checks to its contract error. */
-function constraintToConflict(error: unknown, batch: ValidatedBatch): unknown {
-  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
-  if (code !== '23505') return error;
-  if (typeof constraint === 'string' && constraint.startsWith('baton_idempotency') && batch.idempotencyKey !== undefined) {
-    return new IdempotencyConflictError(batch.idempotencyKey);
-  }
-  return new ConflictError(`another writer stored a conflicting event (${String(constraint)}); nothing was written`);
-}
-
-/** An unfiltered read's event follows the one before it (or starts the read at `from`): no hole, and its `prev` links. */
-function checkLink(event: StoredEvent, previous: StoredEvent | undefined, from: number): void {
-  const expected = previous ? previous.seq + 1 : from;
-  if (event.seq !== expected) {
-    throw new LogCorruptError(`event at seq ${expected} is missing from the log`, { seq: expected, offset: expected - 1, reason: 'missing event (hole in seq)' });
-  }
-  if (previous && event.prev !== previous.hash) {
-    throw new LogCorruptError(`event at seq ${event.seq} does not link to the previous hash`, { seq: event.seq, offset: event.seq - 1, reason: 'prev does not match the previous event hash (chain broken)' });
   }
 }

@@ -35,7 +35,19 @@ export function argsFor(event: FlowMachineEvent, before: FlowContext): string[] 
         ? ['flow', 'update', '--phase', COMPLETE, '--agent', event.agent, ...withMessage('--message', event.message)]
         : ['flow', 'update', '--complete', '--agent', event.agent, ...withMessage('--message', event.message)];
     case 'RECORD_TEAMMATE':
-      return ['flow', 'update', '--parallel-group', GROUP, '--teammate', event.teammate, '--gate-result', event.status, '--agent', event.agent, ...withMessage('--message', event.result)];
+      return [
+        'flow',
+        'update',
+        '--parallel-group',
+        GROUP,
+        '--teammate',
+        event.teammate,
+        '--gate-result',
+        event.status,
+        '--agent',
+        event.agent,
+        ...withMessage('--message', event.result),
+      ];
     case 'MERGE':
       return ['flow', 'merge'];
     case 'ABORT':

@@ -1,6 +1,18 @@
 import { getShortestPaths, toDirectedGraph, type DirectedGraphNode } from '@xstate/graph';
 import { createActor, type AnyTransitionDefinition, type InspectionEvent } from 'xstate';
-import { Agent, COMPLETE, GATE_RESULTS, Mode, PHASE_AGENT, Phase, TEAMMATES, TEAMMATE_AGENT, Variant, nextPhase, type Agent as AgentName } from '../../../events/flow/vocabulary.js';
+import {
+  Agent,
+  COMPLETE,
+  GATE_RESULTS,
+  Mode,
+  PHASE_AGENT,
+  Phase,
+  TEAMMATES,
+  TEAMMATE_AGENT,
+  Variant,
+  nextPhase,
+  type Agent as AgentName,
+} from '../../../events/flow/vocabulary.js';
 import { startedContext, type FlowContext } from '../../../machines/flow-context.js';
 import { FlowMachineEvent } from '../../../machines/flow-events.js';
 import type { FlowSnapshot } from '../../../machines/flow-snapshot.js';

@@ -1,6 +1,15 @@
 import type { FlowMachineEvent } from '../../../machines/flow-events.js';
 import type { FlowSnapshot } from '../../../machines/flow-snapshot.js';
-import { eventsFor, initialSnapshot, machineTransitions, serializeEvent, shortestPaths, startContext, transitionsTaken, type ModelStart } from './flow-model.js';
+import {
+  eventsFor,
+  initialSnapshot,
+  machineTransitions,
+  serializeEvent,
+  shortestPaths,
+  startContext,
+  transitionsTaken,
+  type ModelStart,
+} from './flow-model.js';
 
 /**
  * The plan a model-based run executes: the shortest paths to every vertex of the graph, plus, for

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import type { ProposedEvent } from '../../deciders/decision.js';
+import { decideFlowAdopt, decideFlowFileEdit, decideFlowInit, decideFlowMerge, type InitFlow } from '../../deciders/flows.js';
+import { decideFlowUpdate } from '../../deciders/flow-update.js';
+import { flowProjection, latestFlow } from '../../projections/flow/index.js';
+import { given, specify, T0, versionOf, type Fact } from './given.js';
+
+/** The flow commands (phase-gates.md §4–§6), decided without a store: given facts, when a command, then events or a refusal. */
+const REGISTRY = 'flow-registry/workspace';
+const flowsRead = (facts: readonly Fact[]) => ({ state: given(flowProjection, facts), versions: { [REGISTRY]: versionOf(facts, REGISTRY) } });
+const asFacts = (events: readonly ProposedEvent[]): Fact[] => events.map((e) => ({ type: e.type, stream: e.stream, data: e.data }));
+const init = (over: Partial<InitFlow> = {}): InitFlow => ({
+  flowId: 'flow_aaaaaaaaaaaaaaaaaaaaaaaa',
+  variant: 'team',
+  mode: 'team',
+  teamAvailable: true,
+  task: 'Ship it',
+  maxIterations: 10,
+  useDeepDive: false,
+  agentFlowRun: null,
+  ...over,
+});
+const inits = specify({ decide: decideFlowInit, state: flowsRead });
+const started = asFacts(inits.given([]).when(init()).decision()!.events);
+const stream = 'flow/flow_aaaaaaaaaaaaaaaaaaaaaaaa';
+
+describe('flow init', () => {
+  it('starts the flow and registers it, guarded by the registry version', () => {
+    const decision = inits.given([]).when(init()).decision()!;
+    expect(decision.events.map((e) => [e.type, e.stream])).toEqual([
+      ['flow.started', stream],
+      ['flow_registry.registered', REGISTRY],
+    ]);
+    expect(decision.events[0]!.data).toMatchObject({
+      flow_id: 'flow_aaaaaaaaaaaaaaaaaaaaaaaa',
+      variant: 'team',
+      mode: 'team',
+      task: 'Ship it',
+      max_iterations: 10,
+    });
+    expect(decision.expected).toEqual({ [stream]: 'no_stream', [REGISTRY]: 0 });
+  });
+
+  it('an active flow refuses a second with FLOW_ACTIVE, naming its phase', () => {
+    inits
+      .given(started)
+      .when(init({ flowId: 'flow_bbbbbbbbbbbbbbbbbbbbbbbb' }))
+      .thenRefuses('FLOW_ACTIVE', 'A flow is already active (phase: exploration). End it with baton flow update --complete or --abort REASON first.');
+  });
+
+  it('an Agent Flow run Baton has not recorded is refused with the way to take it over', () => {
+    inits
+      .given([])
+      .when(init({ agentFlowRun: 'adopt it' }))
+      .thenRefuses('FLOW_ACTIVE', 'An Agent Flow run is in progress: adopt it (or move the file away to start afresh).');
+  });
+
+  it('a deep dive asked for and not complete is reported missing, and not used', () => {
+    const decision = inits
+      .given([])
+      .when(init({ useDeepDive: true }))
+      .decision()!;
+    expect(decision.outcome).toEqual({ deepDiveMissing: true });
+    expect(decision.events[0]!.data['deep_dive']).toMatchObject({ available: false, using: false, requested: true });
+  });
+});
+
+describe('flow update', () => {
+  const updates = specify({ decide: decideFlowUpdate, state: (facts) => given(flowProjection, facts) });
+
+  it('no flow is NO_FLOW', () => {
+    updates
+      .given([])
+      .when({ update: { form: { kind: 'assert' }, group: false }, now: T0 })
+      .thenRefuses('NO_FLOW');
+  });
+
+  it('a gate result is recorded through the machine on the flow stream, at the version read', () => {
+    const decision = updates
+      .given(started)
+      .when({ update: { form: { kind: 'gate', result: 'passed' }, group: false }, now: T0 })
+      .decision()!;
+    expect(decision.events.map((e) => e.type)).toEqual(['flow.gate_recorded']);
+    expect(decision.expected).toEqual({ [stream]: 1 });
+  });
+
+  it('a move the machine does not allow is ILLEGAL_TRANSITION; a wrong iteration assertion too', () => {
+    updates
+      .given(started)
+      .when({ update: { form: { kind: 'phase', phase: 'implementation' }, group: false }, now: T0 })
+      .thenRefuses('ILLEGAL_TRANSITION');
+    updates
+      .given(started)
+      .when({ update: { form: { kind: 'assert' }, group: false, iteration: 3 }, now: T0 })
+      .thenRefuses('ILLEGAL_TRANSITION');
+  });
+});
+
+describe('flow merge', () => {
+  const merges = specify({ decide: decideFlowMerge, state: flowsRead });
+
+  it('no flow is NO_FLOW; a sequential flow is NOT_TEAM_MODE', () => {
+    merges.given([]).when({ now: T0 }).thenRefuses('NO_FLOW');
+    const sequential = asFacts(
+      inits
+        .given([])
+        .when(init({ variant: 'orchestrate', mode: 'sequential', teamAvailable: null }))
+        .decision()!.events,
+    );
+    merges.given(sequential).when({ now: T0 }).thenRefuses('NOT_TEAM_MODE');
+  });
+
+  it('outside the running group, appends nothing and reports the provisional verdict', () => {
+    const decision = merges.given(started).when({ now: T0 }).decision()!;
+    expect(decision.events).toEqual([]);
+    expect(decision.outcome).toMatchObject({ recorded: false });
+  });
+});
+
+describe('flow adopt', () => {
+  const adopts = specify({ decide: decideFlowAdopt, state: flowsRead });
+  const plan = { started: started[0]!.data as never, facts: [] };
+  const deepDive: ProposedEvent[] = [{ type: 'deep_dive.initialized', stream: 'deep_dive/deepdive_x', data: {} }];
+
+  it("starts the adopted flow with the run's deep dive first, each new stream guarded", () => {
+    const decision = adopts.given([]).when({ flowId: 'flow_aaaaaaaaaaaaaaaaaaaaaaaa', variant: 'team', plan, deepDive }).decision()!;
+    expect(decision.events.map((e) => e.type)).toEqual(['deep_dive.initialized', 'flow.started', 'flow_registry.registered']);
+    expect(decision.expected).toEqual({ 'deep_dive/deepdive_x': 'no_stream', [stream]: 'no_stream', [REGISTRY]: 0 });
+    expect(decision.outcome).toEqual({ deepDiveAdopted: true });
+  });
+
+  it('an active flow refuses the adoption', () => {
+    adopts.given(started).when({ flowId: 'flow_bbbbbbbbbbbbbbbbbbbbbbbb', variant: 'team', plan, deepDive: null }).thenRefuses('FLOW_ACTIVE');
+  });
+});
+
+describe('an outside edit of the flow file', () => {
+  it('a legal edit is its facts at the version read; an illegal one appends nothing', () => {
+    const record = latestFlow(given(flowProjection, started))!;
+    const facts = [{ type: 'flow.observed', data: { file: 'x' } }] as never;
+    expect(decideFlowFileEdit({ kind: 'legal', facts }, record)).toEqual({
+      events: [{ type: 'flow.observed', stream, data: { file: 'x' } }],
+      expected: { [stream]: 1 },
+      outcome: null,
+    });
+    expect(decideFlowFileEdit({ kind: 'illegal', key: 'current_phase', rule: 'no' }, record)).toBeNull();
+  });
+});
