@@ -49,24 +49,28 @@ async function run(env: WorkUnitsEnv, wuId: string, action: WuAction, decide: (s
   return { wu_id: wuId, action, appended: appendedEvents(handled.appended), ...handled.decision!.outcome };
 }
 
-const ClaimFlags = z.strictObject({
+/** Each lifecycle command's fields by their domain names: the app layer checks its input with these too. */
+export const ClaimFields = z.strictObject({
   mode: z.enum(CLAIMED_MODES, `must be one of ${CLAIMED_MODES.join(', ')}`).optional(),
   worktree: worktreePath.optional(),
   branch: branchName.optional(),
 });
 
 export async function claimWu(env: WorkUnitsEnv, wuId: string, input: { mode?: string; worktree?: string; branch?: string }): Promise<LifecycleResult> {
-  const f = flags(ClaimFlags, input, { mode: '--mode', worktree: '--worktree', branch: '--branch' });
+  const f = flags(ClaimFields, input, { mode: '--mode', worktree: '--worktree', branch: '--branch' });
   const who = actor(env, wuId);
   const defaults = { claimMode: env.config.orchestration.default_claim_mode as ClaimedMode, worktreesDir: env.config.orchestration.worktrees_dir };
   return run(env, wuId, WuAction.claim, (state) => decideClaim({ ...who, mode: f.mode, worktree: f.worktree, branch: f.branch, defaults }, state));
 }
 
-const CheckpointFlags = z.strictObject({ note: requiredText(4000), progress: text(4000).optional(), next_steps: text(4000).optional() });
+export const CheckpointFields = z.strictObject({ note: requiredText(4000), progress: text(4000).optional(), next_steps: text(4000).optional() });
+export const ReturnFields = z.strictObject({ note: requiredText(4000).optional() });
+export const BlockFields = z.strictObject({ reason: requiredText(2000) });
+export const ReleaseFields = z.strictObject({ reason: requiredText(2000).optional() });
 
 export async function checkpointWu(env: WorkUnitsEnv, wuId: string, input: { note?: string; progress?: string; nextSteps?: string }): Promise<LifecycleResult> {
   const f = flags(
-    CheckpointFlags,
+    CheckpointFields,
     { note: input.note, progress: input.progress, next_steps: input.nextSteps },
     { note: '--note', progress: '--progress', next_steps: '--next-steps' },
   );
@@ -75,13 +79,13 @@ export async function checkpointWu(env: WorkUnitsEnv, wuId: string, input: { not
 }
 
 export async function returnWu(env: WorkUnitsEnv, wuId: string, input: { note?: string }): Promise<LifecycleResult> {
-  const f = flags(z.strictObject({ note: requiredText(4000).optional() }), input, { note: '--note' });
+  const f = flags(ReturnFields, input, { note: '--note' });
   const who = actor(env, wuId);
   return run(env, wuId, WuAction.return, (state) => decideReturn({ ...who, note: f.note }, state));
 }
 
 export async function blockWu(env: WorkUnitsEnv, wuId: string, input: { reason?: string }): Promise<LifecycleResult> {
-  const f = flags(z.strictObject({ reason: requiredText(2000) }), input, { reason: '--reason' });
+  const f = flags(BlockFields, input, { reason: '--reason' });
   const who = actor(env, wuId);
   return run(env, wuId, WuAction.block, (state) => decideBlock({ ...who, reason: f.reason }, state));
 }
@@ -92,7 +96,7 @@ export async function unblockWu(env: WorkUnitsEnv, wuId: string): Promise<Lifecy
 }
 
 export async function releaseWu(env: WorkUnitsEnv, wuId: string, input: { reason?: string }): Promise<LifecycleResult> {
-  const f = flags(z.strictObject({ reason: requiredText(2000).optional() }), input, { reason: '--reason' });
+  const f = flags(ReleaseFields, input, { reason: '--reason' });
   const who = actor(env, wuId);
   return run(env, wuId, WuAction.release, (state) => decideRelease({ ...who, reason: f.reason }, state));
 }

@@ -1,6 +1,19 @@
-import { z } from 'zod';
-import { branchName, CLAIMED_MODES, requiredText, text, worktreePath } from '../../../events/work-units/vocabulary.js';
-import { blockWu, checkpointWu, claimWu, releaseWu, returnWu, unblockWu, type LifecycleResult, type WuAction } from '../../work-units/lifecycle.js';
+import type { z } from 'zod';
+import {
+  BlockFields,
+  blockWu,
+  CheckpointFields,
+  checkpointWu,
+  ClaimFields,
+  claimWu,
+  ReleaseFields,
+  releaseWu,
+  ReturnFields,
+  returnWu,
+  unblockWu,
+  type LifecycleResult,
+  type WuAction,
+} from '../../work-units/lifecycle.js';
 import { doneWu } from '../../work-units/stamps.js';
 import type { WorkUnitsEnv } from '../../work-units/env.js';
 import type { AppContext } from '../context.js';
@@ -37,16 +50,6 @@ export interface ReasonInput {
   wu: string;
   reason?: string | undefined;
 }
-
-const ClaimFields = z.strictObject({
-  mode: z.enum(CLAIMED_MODES, `must be one of ${CLAIMED_MODES.join(', ')}`).optional(),
-  worktree: worktreePath.optional(),
-  branch: branchName.optional(),
-});
-const CheckpointFields = z.strictObject({ note: requiredText(4000), progress: text(4000).optional(), next_steps: text(4000).optional() });
-const ReturnFields = z.strictObject({ note: requiredText(4000).optional() });
-const BlockFields = z.strictObject({ reason: requiredText(2000) });
-const ReleaseFields = z.strictObject({ reason: requiredText(2000).optional() });
 
 /** The environment first (workspace, session, config, store: their errors come first, as before), then the fields, then the id. */
 async function lifecycle(app: AppContext, wu: string, check: () => void, run: (env: WorkUnitsEnv) => Promise<LifecycleResult>): Promise<WuLifecycleEnvelope> {
