@@ -22,6 +22,6 @@ export function checkWuInput(id: string): string {
 }
 
 /** Only the fields given: the domain functions treat a missing field and an undefined one alike, not so every schema. */
-export function given<T extends Record<string, unknown>>(fields: T): Partial<T> {
+export function given<T extends object>(fields: T): Partial<T> {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -4,7 +4,7 @@ import { coordinationEnv } from '../coordination-env.js';
 import type { AppContext } from '../context.js';
 import { checked } from '../envelopes/checked.js';
 import { SignalSentEnvelope } from '../envelopes/coordination.js';
-import { checkInput } from './input.js';
+import { checkInput, given } from './input.js';
 
 export type SignalSentEnvelope = z.output<typeof SignalSentEnvelope>;
 
@@ -34,7 +34,7 @@ export interface SignalSent {
 /** `mem signal`: check the input by its fields, then send (src/coordination/send.ts: decide, append one batch, enqueue hooks). */
 export async function sendSignalEnvelope(app: AppContext, input: SignalInput): Promise<SignalSent> {
   const env = await coordinationEnv(app);
-  const fields = checkInput(SendSignalInput, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)));
+  const fields = checkInput(SendSignalInput, given(input));
   const result = await sendSignal(env, fields);
   const envelope = checked(SignalSentEnvelope, {
     v: 1,
