@@ -5,7 +5,8 @@ import { workUnitsStateProjection } from '../projections/work-units/fold.js';
 import { initWorkUnits } from '../projections/work-units/state.js';
 import { openStore } from '../src/store/open-store.js';
 import { runProjection } from '../src/store/projection-runner.js';
-import { planImport } from '../src/work-units/import.js';
+import { decideWuImport, withoutDuplicates } from '../deciders/wu-yaml.js';
+import { readWuFiles } from '../src/work-units/import.js';
 
 /**
  * A repository at LumenFlow's real scale (issue 17), generated, not copied: 1,400 WU YAML files in
@@ -98,8 +99,8 @@ export async function generateLumenflowScaleRepo(dir: string): Promise<Lumenflow
       });
     }
     // What `wu import` of the folder records (the malformed files left out, as --skip-invalid would).
-    const plan = planImport(dir, initWorkUnits(), [WU_DIR], true);
-    events.push(...plan.events);
+    const read = readWuFiles(dir, [WU_DIR], true);
+    events.push(...decideWuImport({ files: withoutDuplicates(read.parsed, read.failures) }, initWorkUnits()).events);
     for (let n = 1; n <= LUMENFLOW_SCALE.wus; n++) {
       const wu = `WU-${n}`;
       const status = statusOf(n);

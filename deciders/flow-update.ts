@@ -19,9 +19,10 @@ import { step } from '../machines/flow-snapshot.js';
 import { latestFlow, type FlowState } from '../projections/flow/flow-state.js';
 import type { Decision } from './decision.js';
 import { ErrorCode } from './error-codes.js';
+import { refuseField } from './refusal.js';
 import { ENTER_GROUP_FIRST, FlowErrorCode, GROUP_VERDICT_FROM_MERGE, NO_FLOW_MESSAGE, refuseFlow, refusalMessage } from './flow-refusal.js';
 
-/** `flow update`'s one form (§5.1), as the shell validated it from the flags. */
+/** `flow update`'s one form (§5.1), as the shell validated it from the input (src/flow/update-input.ts). */
 export type UpdateForm =
   | { kind: 'gate'; result: GateResult; agent?: string; message?: string }
   | { kind: 'phase'; phase: string; result?: GateResult; agent?: string; message?: string }
@@ -56,7 +57,7 @@ export function decideFlowUpdate(command: { update: ParsedUpdate; now: string },
 }
 
 /**
- * Stage two of "one call, one decision" (§5.1): the validated flags against the flow, through the
+ * Stage two of "one call, one decision" (§5.1): the validated input against the flow, through the
  * machine — (1) the gate result and its consequences, (2) the move from where step 1 left the flow,
  * (3) the iteration assertion. Returns every fact to append as one batch (none for a no-op), or
  * throws the refusal; nothing is decided half-way.
@@ -92,7 +93,8 @@ function precheckUpdate(start: FlowContext, parsed: ParsedUpdate): UpdateDecisio
     throw ended(start);
   }
   if (form.kind === 'phase' && form.phase !== COMPLETE && !PHASE_ORDER[start.mode].some((p) => p === form.phase)) {
-    throw refuseFlow(ErrorCode.INVALID_INPUT, `Invalid --phase value: '${form.phase}'. Allowed: ${[...PHASE_ORDER[start.mode], COMPLETE].join(', ')}.`);
+    const allowed = [...PHASE_ORDER[start.mode], COMPLETE].join(', ');
+    throw refuseField(ErrorCode.INVALID_INPUT, 'phase', (name) => `Invalid ${name} value: '${form.phase}'. Allowed: ${allowed}.`);
   }
   const teamOnly = parsed.group || form.kind === 'fallback';
   if (teamOnly && (start.variant !== Variant.team || start.mode !== Mode.team)) {
@@ -182,7 +184,7 @@ function sendForm(form: UpdateForm, at: string, send: Send, phaseNow: () => Phas
   }
 }
 
-/** §5.6: `--iteration N` must name the iteration the rest of the call produces. */
+/** §5.6: the asserted `iteration` must name the iteration the rest of the call produces. */
 function assertIteration(decision: UpdateDecision, parsed: ParsedUpdate): UpdateDecision {
   if (parsed.iteration !== undefined && parsed.iteration !== decision.context.iteration) {
     throw refuseFlow(

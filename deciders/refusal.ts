@@ -23,7 +23,10 @@ export class Refusal extends Error {
  */
 export interface InputFault {
   field: string;
-  say: (name: string) => string;
+  /** The words, given the surface's name for `field` and then for each of `others`, in order. */
+  say: (name: string, ...others: string[]) => string;
+  /** Further inputs the words name (a combination of inputs at fault): each named the surface's way too. */
+  others?: readonly string[] | undefined;
 }
 
 /** A refusal about one input field: worded with the domain name until a surface names it its own way. */

@@ -182,7 +182,7 @@ export interface UpdateInitiative {
 export function decideUpdateInitiative(command: UpdateInitiative, state: WuCommandState): Decision<{ changed_fields: string[] }> {
   const record = state.fold.initiatives[command.initiative];
   if (record === undefined)
-    throw new Refusal(ErrorCode.UNKNOWN_ID, `INIT: Initiative ${command.initiative} not found`, { field: 'INIT', initiative: command.initiative });
+    throw refuseField(ErrorCode.UNKNOWN_ID, 'initiative', (name) => `${name}: Initiative ${command.initiative} not found`, { initiative: command.initiative });
   const current: Record<string, unknown> = { ...(record.fields ?? {}), title: record.title, slug: record.slug, lanes: record.lanes };
   const changed: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(command.given)) if (canonicalValue(current[key] ?? null) !== canonicalValue(value)) changed[key] = value;

@@ -85,6 +85,27 @@ export function invalidInput(problems: FieldProblem[] | string, field?: string):
   return new BatonError(ErrorCode.INVALID_INPUT, formatProblems(problems), { problems });
 }
 
+/**
+ * Bad input in one domain field (`dependencies`, `pr_state`, `max_active_workers`), worded with the
+ * domain name until a surface names it its own way: the CLI says its flag (`--deps`) or positional,
+ * MCP its argument. Domain modules use this; `invalidInput(rule, name)` is for a name that is the
+ * same on every surface (`stdin`, `BATON_NOW`) or for the CLI's own flags.
+ */
+export function invalidField(rule: string, field: string): BatonError {
+  return new BatonError(ErrorCode.INVALID_INPUT, `${field}: ${rule}`, { field }, { field, say: (name) => `${name}: ${rule}` });
+}
+
+/**
+ * Bad input in several fields at once, each by its domain name until a surface names it (the
+ * CLI's flag, the MCP argument; src/app/error-envelope.ts). Surfaces recognise it by its name.
+ */
+export class InputProblems extends BatonError {
+  constructor(readonly problems: readonly { field: string; rule: string }[]) {
+    super(ErrorCode.INVALID_INPUT, problems.map((p) => `${p.field}: ${p.rule}`).join('; '), { problems });
+    this.name = 'InputProblems';
+  }
+}
+
 export class ConflictError extends BatonError {
   constructor(message: string, details?: Record<string, unknown>) {
     super(ErrorCode.CONFLICT, message, details);

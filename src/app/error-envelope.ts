@@ -1,5 +1,5 @@
 import { Refusal } from '../../deciders/refusal.js';
-import { BatonError, ErrorCode, isBatonError } from '../errors.js';
+import { ErrorCode, InputProblems, isBatonError } from '../errors.js';
 
 /**
  * The error envelope every surface answers with (the CLI prints it, the MCP server returns it as a
@@ -19,13 +19,8 @@ export interface ErrorEnvelope {
   details?: Record<string, unknown>;
 }
 
-/** Bad input in several fields at once, each by its domain name until a surface names it. */
-export class InputProblems extends BatonError {
-  constructor(readonly problems: readonly { field: string; rule: string }[]) {
-    super(ErrorCode.INVALID_INPUT, problems.map((p) => `${p.field}: ${p.rule}`).join('; '), { problems });
-    this.name = 'InputProblems';
-  }
-}
+// Bad input in several fields at once (src/errors.ts, where the domain modules throw it too).
+export { InputProblems };
 
 /**
  * By name, not `instanceof`: the bin's bundles may each carry a copy of this module (only the
@@ -45,7 +40,8 @@ export function describeError(error: unknown, nameInput: NameInput): { code: str
     // An input named by its domain field is named here the surface's way (`root_task` → `--root-task`).
     if (error.input !== undefined) {
       const name = nameInput(error.input.field);
-      return { code: error.code, message: error.input.say(name), details: { ...error.details, field: name } };
+      const others = (error.input.others ?? []).map(nameInput);
+      return { code: error.code, message: error.input.say(name, ...others), details: { ...error.details, field: name } };
     }
     return { code: error.code, message: error.message, details: error.details };
   }

@@ -25,8 +25,6 @@ export const COMMAND_MODULES = {
   'flow-merge': () => import('./commands/flow-merge.js'),
   'flow-status': () => import('./commands/flow-status.js'),
   'flow-update': () => import('./commands/flow-update.js'),
-  // The schema of `flow update`'s flags, parsed in its action before the command runs.
-  'flow-update-flags': () => import('../flow/update-flags.js'),
   'hook-claude-code': () => import('./commands/hook-claude-code.js'),
   'hooks-drain': () => import('./commands/hooks-drain.js'),
   'import-lumenflow': () => import('./commands/import-lumenflow.js'),

@@ -66,9 +66,17 @@ export class Output {
     this.positional = { ...this.positional, ...names };
   }
 
+  /** A field (or a path into one, `dependencies.0` → `--deps.0`) by the name this command gives it, else by its flag. */
+  private nameOf(field: string): string {
+    const dot = field.indexOf('.');
+    const head = dot < 0 ? field : field.slice(0, dot);
+    if (!Object.hasOwn(this.positional, head)) return flagFor(field);
+    return `${this.positional[head]!}${dot < 0 ? '' : field.slice(dot)}`;
+  }
+
   /** The error envelope (JSON mode, on stdout; src/app/error-envelope.ts) or a one-line message (human mode, on stderr). */
   error(error: unknown, generatedAt: string | undefined): number {
-    const envelope = errorEnvelope(error, generatedAt, (field) => this.positional[field] ?? flagFor(field));
+    const envelope = errorEnvelope(error, generatedAt, (field) => this.nameOf(field));
     if (this.mode === OutputMode.json) this.stdout.write(JSON.stringify(envelope) + '\n');
     else this.stderr.write(`baton: ${envelope.code}: ${envelope.message}\n`);
     return exitCodeFor(envelope.code);
@@ -79,5 +87,8 @@ export class Output {
 export function flagFor(field: string): string {
   // Only a domain field (lower snake case) becomes a flag: a flag, a positional (`WU`, `INIT`) or a
   // variable (`BATON_SESSION`) already is the CLI's name.
-  return /^[a-z][a-z0-9_]*$/.test(field) ? `--${field.replace(/_/g, '-')}` : field;
+  // A path into a field (`intent.0`, an entry of a list) keeps its tail: `--intent.0`.
+  const dot = field.indexOf('.');
+  const head = dot < 0 ? field : field.slice(0, dot);
+  return /^[a-z][a-z0-9_]*$/.test(head) ? `--${head.replace(/_/g, '-')}${dot < 0 ? '' : field.slice(dot)}` : field;
 }

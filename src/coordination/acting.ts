@@ -38,3 +38,19 @@ export async function requireActingSessionIn(env: CoordinationEnv, events: reado
     throw asBatonError(error, env.sessionName);
   }
 }
+
+/**
+ * Before a command shows anything it will then record as the env's session (a watch's or a drain's
+ * receipts, when the caller acts as a session): that session must be able to act in `state`, the
+ * fold the command read, so a refusal comes before any output, not between output and its receipts.
+ */
+export function requireLiveActing(env: Pick<CoordinationEnv, 'session' | 'sessionName' | 'now'>, state: CoordinationState): void {
+  const session = env.session;
+  if (session === undefined) return;
+  const record = state.sessions.get(session);
+  try {
+    requireLiveActor({ session, clock: record === undefined ? undefined : clockOf(record) }, [], env.now);
+  } catch (error) {
+    throw asBatonError(error, env.sessionName);
+  }
+}

@@ -5,7 +5,7 @@ import { inboxRecords, isVisibleTo, pendingHookRecords, receiptState } from '../
 import { applyCoordination, type CoordinationState, type SessionRecord, type SignalRecord } from '../../projections/coordination/state.js';
 import { BatonError, ErrorCode } from '../errors.js';
 import type { Subscription } from '../store/contract.js';
-import { actingIn } from './acting.js';
+import { actingIn, requireLiveActing } from './acting.js';
 import { actorOf, loadState, type CoordinationEnv } from './env.js';
 import { CoordinationErrorCode } from './errors.js';
 import { recordReceipts } from './record-receipts.js';
@@ -65,25 +65,19 @@ export function resolveDeliverySession(state: CoordinationState, now: string, to
   const candidates = [...state.sessions.values()].filter(usable);
   for (const match of [candidates.filter((s) => s.agent_identity === token), candidates.filter((s) => s.display_name === token)]) {
     if (match.length > 1) {
-      throw new BatonError(
-        CoordinationErrorCode.AMBIGUOUS_SESSION,
-        `--session: "${token}" names ${match.length} live sessions (${match.map((s) => s.session_id).join(', ')}); use the session id`,
-        {
-          field: '--session',
-          sessions: match.map((s) => s.session_id),
-        },
-      );
+      const ids = match.map((s) => s.session_id);
+      const say = (name: string): string => `${name}: "${token}" names ${match.length} live sessions (${ids.join(', ')}); use the session id`;
+      throw sessionFault(CoordinationErrorCode.AMBIGUOUS_SESSION, say, { sessions: ids });
     }
     if (match.length === 1) return match[0]!;
   }
-  throw new BatonError(
-    ErrorCode.UNKNOWN_ID,
-    `Session ${token} not found (no ${acceptAbandoned ? 'non-ended' : 'live'} session has that id, identity or display name)`,
-    {
-      field: '--session',
-      session: token,
-    },
-  );
+  const message = `Session ${token} not found (no ${acceptAbandoned ? 'non-ended' : 'live'} session has that id, identity or display name)`;
+  throw sessionFault(ErrorCode.UNKNOWN_ID, () => message, { session: token });
+}
+
+/** A refusal about the session delivered to, the input `session` (the CLI's `--session`). */
+function sessionFault(code: string, say: (name: string) => string, details: Record<string, unknown>): BatonError {
+  return new BatonError(code, say('session'), { field: 'session', ...details }, { field: 'session', say });
 }
 
 export interface DrainResult {
@@ -101,6 +95,8 @@ export async function drainHook(env: CoordinationEnv, token: string, print: (res
     print(result);
     return result;
   }
+  // Acting as a session (a library caller's env), the receipts need it live: refused before anything is shown.
+  requireLiveActing(env, state);
   const reader = readerIdentityOf(session);
   const queued = env.pendingDir !== undefined ? takePending(env.pendingDir, session.session_id) : [];
   const records = pendingHookRecords(state, reader, readFilter(env.settings), new Set(queued.map((q) => q.signal_id)));
@@ -148,7 +144,10 @@ export interface WatchHandle {
 export async function watchSignals(env: CoordinationEnv, token: string, options: WatchOptions): Promise<WatchHandle> {
   const { state, seq } = await loadState(env);
   const session = resolveDeliverySession(state, env.now, token, false);
-  if (!session) throw new BatonError(ErrorCode.UNKNOWN_ID, `Session ${token} has ended`, { field: '--session' });
+  if (!session) throw sessionFault(ErrorCode.UNKNOWN_ID, () => `Session ${token} has ended`, {});
+  // The receipts record the env's actor: acting as a session, that session must be live (checked again at each append).
+  requireLiveActing(env, state);
+  const acting = actingIn(env, (s: CoordinationState) => s);
   const reader = readerIdentityOf(session);
   const workspace = readFilter(env.settings);
   const sent = new Set<string>();
@@ -187,7 +186,7 @@ export async function watchSignals(env: CoordinationEnv, token: string, options:
       });
     }
     const shown = { signalIds: due.map((r) => r.data.signal_id), reader, session: session.session_id, via: ReceiptVia.watch };
-    await recordReceipts({ store: env.store, catalog: env.catalog, actor: actorOf(env), now: at }, current, shown);
+    await recordReceipts({ store: env.store, catalog: env.catalog, actor: actorOf(env), now: at, acting }, current, shown);
   };
 
   await deliver(inboxRecords(state, { reader, workspace }));

@@ -4,7 +4,7 @@ import { convergenceView, type ConvergenceView } from '../../projections/coordin
 import { actingIdentity } from '../../projections/coordination/sessions.js';
 import { inboxRecords, inboxView, type InboxView } from '../../projections/coordination/signals.js';
 import type { CoordinationState } from '../../projections/coordination/state.js';
-import { BatonError, ErrorCode, invalidInput } from '../errors.js';
+import { BatonError, ErrorCode, invalidField } from '../errors.js';
 import { InboxInput as CompiledInboxInput } from '../validators.generated.js';
 import { actingIn } from './acting.js';
 import { actorOf, loadState, type CoordinationEnv } from './env.js';
@@ -20,17 +20,15 @@ import { readFilter } from './settings-values.js';
  */
 export type { InboxInput } from './inbox-input.js';
 
-const INBOX_FLAGS: Record<string, string> = { for: '--for', thread: '--thread', intent: '--intent', wu: '--wu', mark: '--no-mark', all: '--all' };
-
 async function parseInboxInput(raw: InboxInput): Promise<InboxOptions> {
   const fast = CompiledInboxInput.parse(raw);
   if (fast !== INVALID) return fast;
-  return parseInput((await import('./inbox-input.js')).InboxInput, raw, INBOX_FLAGS);
+  return parseInput((await import('./inbox-input.js')).InboxInput, raw);
 }
 
-/** The reader of an inbox: `--for` resolved, else the acting identity unless system; null = observer mode. */
+/** The reader of an inbox: `for` resolved, else the acting identity unless system; null = observer mode. */
 function inboxReader(state: CoordinationState, env: CoordinationEnv, forToken: string | undefined): string | null {
-  if (forToken !== undefined) return resolveRecipients(state, env.now, [forToken], '--for')[0]!;
+  if (forToken !== undefined) return resolveRecipients(state, env.now, [forToken], 'for')[0]!;
   const acting = actingIdentity(state, env.session, env.envIdentity);
   return acting === SYSTEM_IDENTITY ? null : acting;
 }
@@ -39,7 +37,8 @@ export async function readInbox(env: CoordinationEnv, raw: InboxInput): Promise<
   const input = await parseInboxInput(raw);
   const { state } = await loadState(env);
   if (env.session !== undefined && !state.sessions.has(env.session)) {
-    throw new BatonError(ErrorCode.UNKNOWN_ID, `Session ${env.session} not found`, { field: '--session', session_id: env.session });
+    const message = `Session ${env.session} not found`;
+    throw new BatonError(ErrorCode.UNKNOWN_ID, message, { field: 'session', session_id: env.session }, { field: 'session', say: () => message });
   }
   const reader = inboxReader(state, env, input.for);
   const acting = actingIdentity(state, env.session, env.envIdentity);
@@ -64,10 +63,16 @@ export async function threadConvergence(env: CoordinationEnv, thread: string): P
   if (typeof thread !== 'string' || !THREAD_ID_PATTERN.test(thread)) {
     // The schema words the error (a thread id that is a string can only fail its pattern).
     const parsed = (await import('../../events/coordination/identities.js')).threadId.safeParse(thread);
-    if (!parsed.success) throw invalidInput(parsed.error.issues[0]!.message, '--thread');
+    if (!parsed.success) throw invalidField(parsed.error.issues[0]!.message, 'thread');
   }
   const { state } = await loadState(env);
   const view = convergenceView(state, env.now, thread, readFilter(env.settings));
-  if (!view) throw new BatonError(ErrorCode.UNKNOWN_ID, `Thread ${thread} not found`, { field: '--thread', thread_id: thread });
+  if (!view)
+    throw new BatonError(
+      ErrorCode.UNKNOWN_ID,
+      `Thread ${thread} not found`,
+      { field: 'thread', thread_id: thread },
+      { field: 'thread', say: () => `Thread ${thread} not found` },
+    );
   return view;
 }

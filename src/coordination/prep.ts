@@ -1,6 +1,6 @@
 import { decidePrepOverride } from '../../deciders/prep.js';
 import { runPrepGate, type PrepGateResult } from '../../projections/coordination/prep-gate.js';
-import { BatonError, ErrorCode, invalidInput } from '../errors.js';
+import { BatonError, ErrorCode, invalidField } from '../errors.js';
 import { handleCommand } from '../store/handle-command.js';
 import type { CoordinationState } from '../../projections/coordination/state.js';
 import { actingIn } from './acting.js';
@@ -23,12 +23,20 @@ export interface OverrideRequest {
   reason: string | undefined;
 }
 
+/** The override's inputs (`allow_unread_signals`, `reason`): both or neither, the reason 1–500 characters. */
 export function checkOverrideFlags(request: OverrideRequest): void {
   if (request.allow !== (request.reason !== undefined)) {
-    throw invalidInput('--allow-unread-signals and --reason go together (give both or neither)', request.allow ? '--reason' : '--allow-unread-signals');
+    const field = request.allow ? 'reason' : 'allow_unread_signals';
+    const say = (name: string, allow: string, reason: string): string => `${name}: ${allow} and ${reason} go together (give both or neither)`;
+    throw new BatonError(
+      ErrorCode.INVALID_INPUT,
+      say(field, 'allow_unread_signals', 'reason'),
+      { field },
+      { field, say, others: ['allow_unread_signals', 'reason'] },
+    );
   }
   if (request.reason !== undefined && (request.reason.trim().length === 0 || request.reason.length > 500)) {
-    throw invalidInput('must be 1–500 characters (not blank)', '--reason');
+    throw invalidField('must be 1–500 characters (not blank)', 'reason');
   }
 }
 

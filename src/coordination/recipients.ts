@@ -4,23 +4,16 @@ import type { CoordinationState } from '../../projections/coordination/state.js'
 import { BatonError } from '../errors.js';
 
 /**
- * Resolve `--to`/`--for` tokens to canonical identities (§6.2), distinct, in order: the pure rule
- * (deciders/recipients.ts) with its refusal worded by the flag the caller names.
+ * Resolve recipient tokens (`to`, or the inbox's `for`) to canonical identities (§6.2), distinct,
+ * in order: the pure rule (deciders/recipients.ts), its refusal named by the input's domain field,
+ * which each surface names its own way (the CLI's `--to`, the MCP argument `to`).
  */
-export function resolveRecipients(state: CoordinationState, now: string, tokens: readonly string[], field = '--to'): string[] {
-  // The pure rule names the domain field (`to`); a surface names it its own way (`--to`, `to`).
-  const domainField = field.replace(/^--/, '').replace(/-/g, '_');
+export function resolveRecipients(state: CoordinationState, now: string, tokens: readonly string[], field = 'to'): string[] {
   try {
-    return recipientsOf(state, now, tokens, domainField);
+    return recipientsOf(state, now, tokens, field);
   } catch (error) {
     if (!(error instanceof Refusal) || error.input === undefined) throw error;
-    return rethrow(error, field);
+    // The field first, where the details always named it.
+    throw new BatonError(error.code, error.message, { field, ...error.details }, error.input);
   }
-}
-
-function rethrow(refusal: Refusal, flag: string): never {
-  // The flag first, where the details always named it.
-  const details: Record<string, unknown> = { field: flag, ...refusal.details };
-  details['field'] = flag;
-  throw new BatonError(refusal.code, refusal.input!.say(flag), details, refusal.input);
 }

@@ -54,23 +54,6 @@ export const SendSignalInput = z.strictObject({
 });
 export type SendSignalInput = z.input<typeof SendSignalInput>;
 
-/** Input field → the flag that carries it, so errors name what the user typed. */
-export const SEND_FLAGS: Record<string, string> = {
-  message: 'message',
-  to: '--to',
-  wu: '--wu',
-  initiative: '--initiative',
-  lane: '--lane',
-  role: '--role',
-  intent: '--intent',
-  requires_ack: '--requires-ack',
-  reply_to: '--reply-to',
-  thread: '--thread',
-  interrupt_class: '--interrupt-class',
-  idempotency_key: '--idempotency-key',
-  workspace_id: '--workspace-id',
-};
-
 export interface SendResult {
   seq: number;
   deduplicated: boolean;
@@ -127,7 +110,7 @@ function sendCommand(env: CoordinationEnv, input: z.infer<typeof SendSignalInput
 
 /** Validate, decide on the fold (deciders/signals.ts), append one batch, enqueue hooks. */
 export async function sendSignal(env: CoordinationEnv, rawInput: SendSignalInput): Promise<SendResult> {
-  const command = sendCommand(env, parseInput(SendSignalInput, rawInput, SEND_FLAGS));
+  const command = sendCommand(env, parseInput(SendSignalInput, rawInput));
   const io = { store: env.store, catalog: env.catalog, actor: actorOf(env), now: env.now, read: async () => (await loadState(env)).state };
   for (let attempt = 0; ; attempt++) {
     let refused = false;

@@ -4,11 +4,13 @@ import { DEEP_DIVE_FILE, flowProjection, latestFlow, renderDeepDiveFile, renderF
 import { withArtifactLock } from '../artifacts/artifact-lock.js';
 import { FileAccess, writeIfChanged } from '../artifacts/atomic-write.js';
 import type { AppContext } from '../app/context.js';
-import { sessionClockIn } from '../app/session-identity.js';
 import { BatonError, ErrorCode } from '../errors.js';
 import type { SessionClock } from '../../projections/coordination/liveness.js';
+import { coordinationStateProjection } from '../../projections/coordination/roster.js';
+import { clockOf } from '../../projections/coordination/sessions.js';
 import { handleCommand } from '../store/handle-command.js';
-import { runProjection } from '../store/projection-runner.js';
+import { runProjection, runProjections } from '../store/projection-runner.js';
+import type { EventStore } from '../store/contract.js';
 import { rememberRendering } from './state-file-memory.js';
 
 /** The shell around the pure flow core: fold the log, append a decision, write the state files. */
@@ -22,7 +24,8 @@ export async function foldFlows(ctx: AppContext): Promise<FlowState> {
  * A flow command through the one command handler: the guard streams' versions are read before the
  * fold (an append that lands between the two reads then either shows in the fold or makes this
  * decision's expected version stale, a conflict, never neither); the decider answers the facts to
- * append; a conflict reads and decides again (up to 3 retries, then CONFLICT, exit 4).
+ * append; a conflict reads and decides again (up to 3 retries, then CONFLICT, exit 4). The log is
+ * read once per attempt: the acting session's liveness facts come from the same pass as the flows.
  */
 interface FlowRead {
   state: FlowState;
@@ -30,11 +33,23 @@ interface FlowRead {
   clock: SessionClock | undefined;
 }
 
+/** The flows, and the acting session's liveness facts when a session acts, in one pass over the log. */
+async function readFlows(ctx: AppContext, store: EventStore, session: string | undefined): Promise<{ state: FlowState; clock: SessionClock | undefined }> {
+  if (session === undefined) return { state: await foldFlows(ctx), clock: undefined };
+  const [flows, coordination] = await runProjections(store, [flowProjection, coordinationStateProjection] as const, {
+    catalog: await ctx.catalog(),
+    cacheDir: await ctx.cacheDir(),
+    now: ctx.now,
+  });
+  const record = coordination.state.sessions.get(session);
+  return { state: flows.state, clock: record === undefined ? undefined : clockOf(record) };
+}
+
 export async function decideAndAppend<R>(
   ctx: AppContext,
   decide: (state: FlowState, versions: Readonly<Record<string, number>>) => Decision<R>,
   guards: readonly string[] = [],
-): Promise<{ result: R; appended: boolean }> {
+): Promise<{ result: R; appended: boolean; state: FlowState }> {
   const store = await ctx.store();
   // The flow fold holds no sessions: the acting session's liveness facts are read with it.
   const session = ctx.session;
@@ -47,15 +62,15 @@ export async function decideAndAppend<R>(
       read: async () => {
         const versions: Record<string, number> = {};
         for (const stream of guards) versions[stream] = await store.streamVersion(stream);
-        const clock = session === undefined ? undefined : await sessionClockIn(ctx, session);
-        const read: FlowRead = { state: await foldFlows(ctx), versions, clock };
+        const read: FlowRead = { ...(await readFlows(ctx, store, session)), versions };
         return read;
       },
       acting: session === undefined ? undefined : { session, name: ctx.sessionSource?.(), clock: (read: FlowRead) => read.clock },
     },
     ({ state, versions }) => decide(state, versions),
   );
-  return { result: handled.decision!.outcome, appended: handled.appended.length > 0 };
+  // The state as the decision read it: the flows after the command when it appended nothing.
+  return { result: handled.decision!.outcome, appended: handled.appended.length > 0, state: handled.state.state };
 }
 
 export const StateFileKind = { flow: 'flow', deepDive: 'deep_dive' } as const;

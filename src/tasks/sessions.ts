@@ -1,7 +1,8 @@
-import { checkId, TaskErrorCode, Refusal } from '../../projections/tasks/refusal.js';
+import { refuseField } from '../../deciders/refusal.js';
+import { checkId, TaskErrorCode } from '../../projections/tasks/refusal.js';
 
-/** The owning session of a create (C1, C2): the acting session, existing and not ended. */
+/** The owning session of a create (C1, C2): the acting session, existing and not ended; its input is `session`. */
 export function requireActingSession(session: string | undefined): string {
-  if (session === undefined) throw new Refusal(TaskErrorCode.INVALID_INPUT, '--session is required (or set BATON_SESSION)', { field: '--session' });
-  return checkId('session', session, '--session');
+  if (session === undefined) throw refuseField(TaskErrorCode.INVALID_INPUT, 'session', (name) => `${name} is required (or set BATON_SESSION)`);
+  return checkId('session', session, 'session');
 }

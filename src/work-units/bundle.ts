@@ -9,7 +9,7 @@ import { statusDocument } from '../../projections/work-units/initiative-view.js'
 import { applyWorkUnits, type AttemptRecord, type WorkUnitsState } from '../../projections/work-units/state.js';
 import { FileAccess, readIfFile, writeFileAtomic, writeIfChanged } from '../artifacts/atomic-write.js';
 import { assertNoLinkBelow } from '../artifacts/owned-paths.js';
-import { invalidInput } from '../errors.js';
+import { invalidField } from '../errors.js';
 import { loadWorkUnits, runWorkUnitsCommand, type WorkUnitsEnv } from './env.js';
 import { loadObserved } from './observe.js';
 import { checkInitiativeId, nextAttempt, parseMaxActiveWorkers, reconcile, requireInitiative } from './orchestrate.js';
@@ -57,12 +57,12 @@ function readLaunch(env: WorkUnitsEnv, initiative: string, max: number | undefin
 export async function runInitiative(
   env: WorkUnitsEnv,
   initiative: string,
-  options: { client?: string | undefined; maxActiveWorkers?: string | undefined },
+  options: { client?: string | undefined; max_active_workers?: string | undefined },
 ): Promise<RunResult> {
   checkInitiativeId(initiative);
-  const max = parseMaxActiveWorkers(options.maxActiveWorkers);
+  const max = parseMaxActiveWorkers(options.max_active_workers);
   const client = options.client ?? env.config.orchestration.default_client;
-  if (!(CLIENT_TYPES as readonly string[]).includes(client)) throw invalidInput(`must be one of ${CLIENT_TYPES.join(', ')}`, '--client');
+  if (!(CLIENT_TYPES as readonly string[]).includes(client)) throw invalidField(`must be one of ${CLIENT_TYPES.join(', ')}`, 'client');
   const command: LaunchInitiative = {
     initiative,
     client,

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { describeZodIssues } from '../../events/validation.js';
 import {
   codePath,
   compareWuIds,
@@ -14,32 +13,17 @@ import {
   wuId,
 } from '../../events/work-units/vocabulary.js';
 import type { DefinitionFields } from '../../events/work-units/definition.js';
-import { invalidInput } from '../errors.js';
-import { appendedEvents, checkWuId, loadWorkUnits, readStreamAndFold, runWorkUnitsCommand, type WorkUnitsEnv } from './env.js';
+import { invalidField } from '../errors.js';
+import { appendedEvents, checkFields, checkWuId, loadWorkUnits, readStreamAndFold, runWorkUnitsCommand, type WorkUnitsEnv } from './env.js';
 import { decideCreateInitiative, decideDefineWu, type DefinitionResult } from '../../deciders/work-unit-definitions.js';
 
-/** `initiative create` and `wu create` (work-units.md §2, §3.1): decide on the folded state, append with an expected version. */
+/**
+ * `initiative create` and `wu create` (work-units.md §2, §3.1): the input checked by its domain
+ * names (each surface names them its own way), decided on the folded state, appended with an
+ * expected version.
+ */
 
-/** Comma-separated list flag → trimmed, non-empty items. */
-export function splitList(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-}
-
-function parseFlags<S extends z.ZodType>(schema: S, input: unknown, flagNames: Record<string, string>): z.output<S> {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const problems = describeZodIssues(parsed.error).map((p) => {
-    const [head, ...rest] = p.field.split('.');
-    return { ...p, field: [flagNames[head!] ?? head, ...rest].join('.') };
-  });
-  throw invalidInput(problems);
-}
-
-const InitiativeFlags = z.strictObject({
+const InitiativeFields = z.strictObject({
   initiative: initiativeId,
   title: requiredText(200),
   slug: initiativeSlug.optional(),
@@ -55,17 +39,17 @@ export interface InitiativeResult {
   appended: { seq: number; type: string }[];
 }
 
-export async function createInitiative(
-  env: WorkUnitsEnv,
-  input: { initiative: string; title?: string; slug?: string; lanes?: string },
-): Promise<InitiativeResult> {
-  const flags = parseFlags(
-    InitiativeFlags,
-    { initiative: input.initiative, title: input.title, slug: input.slug, lanes: splitList(input.lanes) },
-    { initiative: 'INIT', title: '--title', slug: '--slug', lanes: '--lanes' },
-  );
-  const lanes = [...new Set((flags.lanes ?? []).map((l) => l.trim()))];
-  const wanted = { initiative: flags.initiative, title: flags.title.trim(), slug: flags.slug ?? null, lanes };
+export interface InitiativeCreateInput {
+  initiative: string;
+  title?: string | undefined;
+  slug?: string | undefined;
+  lanes?: string[] | undefined;
+}
+
+export async function createInitiative(env: WorkUnitsEnv, input: InitiativeCreateInput): Promise<InitiativeResult> {
+  const fields = checkFields(InitiativeFields, { initiative: input.initiative, title: input.title, slug: input.slug, lanes: input.lanes });
+  const lanes = [...new Set((fields.lanes ?? []).map((l) => l.trim()))];
+  const wanted = { initiative: fields.initiative, title: fields.title.trim(), slug: fields.slug ?? null, lanes };
   const handled = await runWorkUnitsCommand(
     env,
     async () => (await loadWorkUnits(env)).state,
@@ -74,8 +58,8 @@ export async function createInitiative(
   return { ...wanted, created: handled.decision!.outcome.created, appended: appendedEvents(handled.appended) };
 }
 
-const WuFlags = z.strictObject({
-  wu_id: wuId,
+const WuFields = z.strictObject({
+  wu: wuId,
   initiative: initiativeRef,
   title: requiredText(200).optional(),
   description: text(20_000).optional(),
@@ -87,30 +71,18 @@ const WuFlags = z.strictObject({
   code_paths: z.array(codePath).optional(),
 });
 
-const WU_FLAG_NAMES: Record<string, string> = {
-  wu_id: 'WU',
-  initiative: '--initiative',
-  title: '--title',
-  description: '--description',
-  acceptance: '--acceptance',
-  lane: '--lane',
-  type: '--type',
-  priority: '--priority',
-  dependencies: '--deps',
-  code_paths: '--code-paths',
-};
-
+/** `wu create`'s input by its domain names (the CLI's `--deps` is `dependencies`, its `WU` is `wu`). */
 export interface WuCreateInput {
-  wuId: string;
-  initiative?: string;
-  title?: string;
-  description?: string;
-  acceptance?: string[];
-  lane?: string;
-  type?: string;
-  priority?: string;
-  deps?: string;
-  codePaths?: string;
+  wu: string;
+  initiative?: string | undefined;
+  title?: string | undefined;
+  description?: string | undefined;
+  acceptance?: string[] | undefined;
+  lane?: string | undefined;
+  type?: string | undefined;
+  priority?: string | undefined;
+  dependencies?: string[] | undefined;
+  code_paths?: string[] | undefined;
 }
 
 export { DefinitionResult, defaultOf } from '../../deciders/work-unit-definitions.js';
@@ -123,37 +95,23 @@ export interface WuCreateResult {
 }
 
 export async function createWu(env: WorkUnitsEnv, input: WuCreateInput): Promise<WuCreateResult> {
-  checkWuId(input.wuId);
-  const flags = parseFlags(
-    WuFlags,
-    {
-      wu_id: input.wuId,
-      initiative: input.initiative,
-      title: input.title,
-      description: input.description,
-      acceptance: input.acceptance,
-      lane: input.lane,
-      type: input.type,
-      priority: input.priority,
-      dependencies: splitList(input.deps),
-      code_paths: splitList(input.codePaths),
-    },
-    WU_FLAG_NAMES,
-  );
-  if (flags.dependencies?.includes(flags.wu_id)) throw invalidInput(`${flags.wu_id} may not depend on itself`, '--deps');
+  checkWuId(input.wu);
+  const { wu, initiative, title, description, acceptance, lane, type, priority, dependencies, code_paths } = input;
+  const fields = checkFields(WuFields, { wu, initiative, title, description, acceptance, lane, type, priority, dependencies, code_paths });
+  if (fields.dependencies?.includes(fields.wu)) throw invalidField(`${fields.wu} may not depend on itself`, 'dependencies');
   const given: DefinitionFields & { lane: string } = {
-    initiative: flags.initiative,
-    ...(flags.title !== undefined ? { title: flags.title.trim() } : {}),
-    ...(flags.description !== undefined ? { description: flags.description } : {}),
-    ...(flags.acceptance !== undefined ? { acceptance: flags.acceptance.map((a) => a.trim()) } : {}),
-    lane: flags.lane.trim(),
-    ...(flags.type !== undefined ? { type: flags.type } : {}),
-    ...(flags.priority !== undefined ? { priority: flags.priority } : {}),
-    ...(flags.dependencies !== undefined ? { dependencies: [...new Set(flags.dependencies)].sort(compareWuIds) } : {}),
-    ...(flags.code_paths !== undefined ? { code_paths: [...new Set(flags.code_paths)] } : {}),
+    initiative: fields.initiative,
+    ...(fields.title !== undefined ? { title: fields.title.trim() } : {}),
+    ...(fields.description !== undefined ? { description: fields.description } : {}),
+    ...(fields.acceptance !== undefined ? { acceptance: fields.acceptance.map((a) => a.trim()) } : {}),
+    lane: fields.lane.trim(),
+    ...(fields.type !== undefined ? { type: fields.type } : {}),
+    ...(fields.priority !== undefined ? { priority: fields.priority } : {}),
+    ...(fields.dependencies !== undefined ? { dependencies: [...new Set(fields.dependencies)].sort(compareWuIds) } : {}),
+    ...(fields.code_paths !== undefined ? { code_paths: [...new Set(fields.code_paths)] } : {}),
   };
-  const handled = await runWorkUnitsCommand(env, readStreamAndFold(env, `wu/${flags.wu_id}`), (state) =>
-    decideDefineWu({ wuId: flags.wu_id, initiative: flags.initiative, given }, state),
+  const handled = await runWorkUnitsCommand(env, readStreamAndFold(env, `wu/${fields.wu}`), (state) =>
+    decideDefineWu({ wuId: fields.wu, initiative: fields.initiative, given }, state),
   );
-  return { wu_id: flags.wu_id, ...handled.decision!.outcome, appended: appendedEvents(handled.appended) };
+  return { wu_id: fields.wu, ...handled.decision!.outcome, appended: appendedEvents(handled.appended) };
 }

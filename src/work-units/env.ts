@@ -6,7 +6,9 @@ import type { WorkUnitsConfig } from '../../projections/work-units/settings.js';
 import { workUnitsStateProjection } from '../../projections/work-units/fold.js';
 import type { WorkUnitsState } from '../../projections/work-units/state.js';
 import { ownValue } from '../../projections/own-keys.js';
-import { invalidInput } from '../errors.js';
+import type { z } from 'zod';
+import { describeZodIssues } from '../../events/validation.js';
+import { InputProblems, invalidField } from '../errors.js';
 import type { EventStore } from '../store/contract.js';
 import { runProjection } from '../store/projection-runner.js';
 import { asBatonError, handleCommand, type Handled } from '../store/handle-command.js';
@@ -50,9 +52,20 @@ export function sessionOf(env: WorkUnitsEnv): string | null {
   return env.session !== undefined && SESSION_ID_PATTERN.test(env.session) ? env.session : null;
 }
 
-export function checkWuId(id: string, field = 'WU'): string {
-  if (!WU_ID_PATTERN.test(id)) throw invalidInput(`must match ^WU-[0-9]{1,9}$, got ${JSON.stringify(id)}`, field);
+/** A WU id, named by its domain field (`wu`; the CLI calls its argument `WU`). */
+export function checkWuId(id: string, field = 'wu'): string {
+  if (!WU_ID_PATTERN.test(id)) throw invalidField(`must match ^WU-[0-9]{1,9}$, got ${JSON.stringify(id)}`, field);
   return id;
+}
+
+/**
+ * A command's fields checked by their domain names (`dependencies`, `next_steps`): every problem
+ * named by its field, which each surface names its own way (the CLI's flag, the MCP argument).
+ */
+export function checkFields<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw new InputProblems(describeZodIssues(parsed.error));
 }
 
 /** The appended events as a command reports them: seq and type. */
@@ -72,14 +85,17 @@ export function readStreamAndFold(env: WorkUnitsEnv, stream: string): () => Prom
   };
 }
 
-const foldOf = (state: WuCommandState | WorkUnitsState): WorkUnitsState => ('fold' in state ? state.fold : state);
+/** A decider's state that holds the fold (a stream version, the log position, what else it read beside it). */
+type WithFold = Pick<WuCommandState, 'fold'>;
+
+const foldOf = (state: WithFold | WorkUnitsState): WorkUnitsState => ('fold' in state ? state.fold : state);
 
 /**
  * A work-unit command through the one command handler, acting as the env's actor at its time; a
  * decision recorded as a session that does not exist or has ended is refused (UNKNOWN_SESSION),
  * judged from the same fold the decider read.
  */
-export function runWorkUnitsCommand<S extends WuCommandState | WorkUnitsState, R>(
+export function runWorkUnitsCommand<S extends WithFold | WorkUnitsState, R>(
   env: WorkUnitsEnv,
   read: () => Promise<S>,
   decide: (state: S) => Decision<R> | null,

@@ -7,15 +7,14 @@ import { compareWuIds, WU_ID_PATTERN, YAML_STATUSES } from '../../events/work-un
 import { describeZodIssues } from '../../events/validation.js';
 import { BatonError, ErrorCode } from '../errors.js';
 import { INPUT_LIMITS, InputRefused, readInputFile } from '../input/bounded-input.js';
-import type { WorkUnitsState } from '../../projections/work-units/state.js';
-import { loadWorkUnits, requireLiveActingSession, type WorkUnitsEnv } from './env.js';
-import { compareWithObserved, withoutDuplicates, type ImportFileRow, type ParsedWuFile } from './yaml-compare.js';
+import { decideWuImport, withoutDuplicates, type ImportFileRow, type ParsedWuFile } from '../../deciders/wu-yaml.js';
+import { loadWorkUnits, runWorkUnitsCommand, type WorkUnitsEnv } from './env.js';
 
 /**
  * `wu import` of LumenFlow WU YAML (work-units.md §4): every file is read and validated before
- * anything is appended; one bad file (or one WU id in two files) fails the whole import naming every
- * failing path, field and rule. A re-import appends one `observation.wu_yaml` per WU whose read
- * fields changed, holding only those fields.
+ * the log is read; one bad file (or one WU id in two files) fails the whole import naming every
+ * failing path, field and rule. What to append is decided on the fold (deciders/wu-yaml.ts): a
+ * re-import appends one `observation.wu_yaml` per WU whose read fields changed, holding only those.
  */
 /** The YAML keys read (§3.1), besides `id`. */
 const READ_KEYS: readonly DefinitionField[] = [
@@ -44,7 +43,7 @@ const READ_KEYS: readonly DefinitionField[] = [
 const ID_LISTS = new Set<string>(['dependencies', 'blocked_by', 'blocks']);
 const STRING_LISTS = new Set<string>(['acceptance', 'labels', 'code_paths', ...ID_LISTS]);
 
-export { ImportResult, type ImportFileRow } from './yaml-compare.js';
+export { ImportResult, type ImportFileRow } from '../../deciders/wu-yaml.js';
 
 type ParsedFile = ParsedWuFile;
 
@@ -148,41 +147,39 @@ export function parseFile(workspace: string, abs: string, failures: string[]): P
   return { path: abs, display, wu_id: id, fields: checked.success ? (checked.data as Record<string, unknown>) : fields, content_hash };
 }
 
-interface ImportPlan {
-  rows: ImportFileRow[];
-  events: { type: string; stream: string; data: Record<string, unknown> }[];
+/** The files read and parsed, in order (null: a file that failed, said in `failures`). */
+export interface ReadWuFiles {
+  parsed: (ParsedFile | null)[];
   failures: string[];
 }
 
 /**
- * Compare the files with the WUs' YAML as last observed. Strict (the import): any failure is
- * reported and nothing is planned. Lenient (the YAML probe): bad files and duplicates are skipped
- * and reported as failures, the rest is planned.
+ * Read and parse the files and folders named. Strict (the import): a path that does not exist is
+ * the error. Lenient (LumenFlow's WU folder): it is a failure like a bad file's.
  */
-export function planImport(workspace: string, state: WorkUnitsState, inputs: readonly string[], lenient: boolean): ImportPlan {
+export function readWuFiles(workspace: string, inputs: readonly string[], lenient: boolean): ReadWuFiles {
   const failures: string[] = [];
   let files: string[];
   try {
     files = listFiles(workspace, inputs);
   } catch (error) {
     if (!lenient) throw error;
-    return { rows: [], events: [], failures: [(error as Error).message] };
+    return { parsed: [], failures: [(error as Error).message] };
   }
-  const parsed = files.map((f) => parseFile(workspace, f, failures));
-  const usable = withoutDuplicates(parsed, failures);
-  if (failures.length > 0 && !lenient) return { rows: [], events: [], failures };
-  return { ...compareWithObserved(state, usable), failures };
+  return { parsed: files.map((f) => parseFile(workspace, f, failures)), failures };
 }
 
 export async function importWuYaml(env: WorkUnitsEnv, inputs: readonly string[]): Promise<{ files: ImportFileRow[]; appended: number }> {
   if (inputs.length === 0) throw new BatonError(ErrorCode.INVALID_INPUT, 'paths: give at least one file or folder', { field: 'paths' });
-  const { state } = await loadWorkUnits(env);
-  const plan = planImport(env.workspace, state, inputs, false);
-  if (plan.failures.length > 0) {
-    throw new BatonError(ErrorCode.INVALID_INPUT, `wu import failed; nothing was imported:\n${plan.failures.join('\n')}`, { failures: plan.failures });
+  const read = readWuFiles(env.workspace, inputs, false);
+  const files = withoutDuplicates(read.parsed, read.failures);
+  if (read.failures.length > 0) {
+    throw new BatonError(ErrorCode.INVALID_INPUT, `wu import failed; nothing was imported:\n${read.failures.join('\n')}`, { failures: read.failures });
   }
-  // All events in one batch: the import is all-or-nothing.
-  requireLiveActingSession(env, state, plan.events);
-  if (plan.events.length > 0) await env.store.append(plan.events.map((e) => ({ ...e, actor: env.actor, at: env.now })));
-  return { files: plan.rows, appended: plan.events.length };
+  const handled = await runWorkUnitsCommand(
+    env,
+    async () => (await loadWorkUnits(env)).state,
+    (state) => decideWuImport({ files }, state),
+  );
+  return { files: handled.decision!.outcome.files, appended: handled.appended.length };
 }

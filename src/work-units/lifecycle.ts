@@ -11,16 +11,14 @@ import {
   type WuCommandState,
   type WuOutcome,
 } from '../../deciders/work-units.js';
-import { describeZodIssues } from '../../events/validation.js';
 import { branchName, CLAIMED_MODES, requiredText, text, worktreePath, type ClaimedMode } from '../../events/work-units/vocabulary.js';
-import { invalidInput } from '../errors.js';
-import { appendedEvents, checkWuId, readStreamAndFold, runWorkUnitsCommand, sessionOf, type WorkUnitsEnv } from './env.js';
+import { appendedEvents, checkFields, checkWuId, readStreamAndFold, runWorkUnitsCommand, sessionOf, type WorkUnitsEnv } from './env.js';
 
 export { defaultBranch, defaultWorktree, laneSlug } from '../../deciders/work-units.js';
 
 /**
  * The `wu` lifecycle commands of work-units.md §3.3: claim, checkpoint, return, block, unblock,
- * release. The flags are checked here; the rules are the deciders of deciders/work-units.ts, run
+ * release. The fields are checked here by their domain names (`next_steps`); the rules are the deciders of deciders/work-units.ts, run
  * by the one command handler on the WU's stream version (read before the fold) and its fold.
  */
 export const WuAction = { claim: 'claim', checkpoint: 'checkpoint', return: 'return', block: 'block', unblock: 'unblock', release: 'release' } as const;
@@ -30,12 +28,6 @@ export interface LifecycleResult extends WuOutcome {
   wu_id: string;
   action: WuAction;
   appended: { seq: number; type: string }[];
-}
-
-function flags<S extends z.ZodType>(schema: S, input: unknown, names: Record<string, string>): z.output<S> {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  throw invalidInput(describeZodIssues(parsed.error).map((p) => ({ ...p, field: names[p.field] ?? p.field })));
 }
 
 /** Who acts on which WU, as the deciders read it. */
@@ -57,7 +49,7 @@ export const ClaimFields = z.strictObject({
 });
 
 export async function claimWu(env: WorkUnitsEnv, wuId: string, input: { mode?: string; worktree?: string; branch?: string }): Promise<LifecycleResult> {
-  const f = flags(ClaimFields, input, { mode: '--mode', worktree: '--worktree', branch: '--branch' });
+  const f = checkFields(ClaimFields, input);
   const who = actor(env, wuId);
   const defaults = { claimMode: env.config.orchestration.default_claim_mode as ClaimedMode, worktreesDir: env.config.orchestration.worktrees_dir };
   return run(env, wuId, WuAction.claim, (state) => decideClaim({ ...who, mode: f.mode, worktree: f.worktree, branch: f.branch, defaults }, state));
@@ -68,24 +60,24 @@ export const ReturnFields = z.strictObject({ note: requiredText(4000).optional()
 export const BlockFields = z.strictObject({ reason: requiredText(2000) });
 export const ReleaseFields = z.strictObject({ reason: requiredText(2000).optional() });
 
-export async function checkpointWu(env: WorkUnitsEnv, wuId: string, input: { note?: string; progress?: string; nextSteps?: string }): Promise<LifecycleResult> {
-  const f = flags(
-    CheckpointFields,
-    { note: input.note, progress: input.progress, next_steps: input.nextSteps },
-    { note: '--note', progress: '--progress', next_steps: '--next-steps' },
-  );
+export async function checkpointWu(
+  env: WorkUnitsEnv,
+  wuId: string,
+  input: { note?: string; progress?: string; next_steps?: string },
+): Promise<LifecycleResult> {
+  const f = checkFields(CheckpointFields, input);
   const who = actor(env, wuId);
   return run(env, wuId, WuAction.checkpoint, (state) => decideCheckpoint({ ...who, note: f.note, progress: f.progress, nextSteps: f.next_steps }, state));
 }
 
 export async function returnWu(env: WorkUnitsEnv, wuId: string, input: { note?: string }): Promise<LifecycleResult> {
-  const f = flags(ReturnFields, input, { note: '--note' });
+  const f = checkFields(ReturnFields, input);
   const who = actor(env, wuId);
   return run(env, wuId, WuAction.return, (state) => decideReturn({ ...who, note: f.note }, state));
 }
 
 export async function blockWu(env: WorkUnitsEnv, wuId: string, input: { reason?: string }): Promise<LifecycleResult> {
-  const f = flags(BlockFields, input, { reason: '--reason' });
+  const f = checkFields(BlockFields, input);
   const who = actor(env, wuId);
   return run(env, wuId, WuAction.block, (state) => decideBlock({ ...who, reason: f.reason }, state));
 }
@@ -96,7 +88,7 @@ export async function unblockWu(env: WorkUnitsEnv, wuId: string): Promise<Lifecy
 }
 
 export async function releaseWu(env: WorkUnitsEnv, wuId: string, input: { reason?: string }): Promise<LifecycleResult> {
-  const f = flags(ReleaseFields, input, { reason: '--reason' });
+  const f = checkFields(ReleaseFields, input);
   const who = actor(env, wuId);
   return run(env, wuId, WuAction.release, (state) => decideRelease({ ...who, reason: f.reason }, state));
 }

@@ -4,7 +4,7 @@ import type { PlanDocument, StatusDocument } from '../../projections/work-units/
 import { computeInitiative, planDocument, statusDocument, type InitiativeComputation } from '../../projections/work-units/initiative-view.js';
 import type { WorkUnitsState } from '../../projections/work-units/state.js';
 import { DependencyCycleError } from '../../projections/work-units/waves.js';
-import { BatonError, ErrorCode, invalidInput } from '../errors.js';
+import { BatonError, ErrorCode, invalidField } from '../errors.js';
 import type { WorkUnitsEnv } from './env.js';
 import { WorkUnitErrorCode } from './errors.js';
 import { loadObserved } from './observe.js';
@@ -12,17 +12,19 @@ import { orchestrationDir } from '../store/jsonl/layout.js';
 
 /** `orchestrate plan | status` (work-units.md §7–§10): probes, fold, the reconciled initiative. */
 export interface OrchestrateOptions {
-  maxActiveWorkers?: string | undefined;
+  /** The capacity as given (text, as a flag gives it): an integer from 0 to 1000. */
+  max_active_workers?: string | undefined;
 }
 
+/** An initiative id, named `initiative` (the CLI calls its argument `INIT`). */
 export function checkInitiativeId(id: string): string {
-  if (!INITIATIVE_ID_PATTERN.test(id)) throw invalidInput(`must match ^INIT-[0-9A-Z][0-9A-Z-]*$, got ${JSON.stringify(id)}`, 'INIT');
+  if (!INITIATIVE_ID_PATTERN.test(id)) throw invalidField(`must match ^INIT-[0-9A-Z][0-9A-Z-]*$, got ${JSON.stringify(id)}`, 'initiative');
   return id;
 }
 
 export function parseMaxActiveWorkers(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d{1,4}$/.test(value) || Number(value) > 1000) throw invalidInput('must be an integer from 0 to 1000', '--max-active-workers');
+  if (!/^\d{1,4}$/.test(value) || Number(value) > 1000) throw invalidField('must be an integer from 0 to 1000', 'max_active_workers');
   return Number(value);
 }
 
@@ -69,7 +71,7 @@ export function reconcile(
 
 export async function initiativePlan(env: WorkUnitsEnv, initiative: string, options: OrchestrateOptions): Promise<PlanDocument> {
   checkInitiativeId(initiative);
-  const max = parseMaxActiveWorkers(options.maxActiveWorkers);
+  const max = parseMaxActiveWorkers(options.max_active_workers);
   // A dry run: probes look, but their results stay in memory.
   const { state } = await loadObserved(env, { append: false });
   requireInitiative(state, initiative);
@@ -83,7 +85,7 @@ export async function initiativeStatus(
   options: OrchestrateOptions,
 ): Promise<{ document: StatusDocument; state: WorkUnitsState; computation: InitiativeComputation }> {
   checkInitiativeId(initiative);
-  const max = parseMaxActiveWorkers(options.maxActiveWorkers);
+  const max = parseMaxActiveWorkers(options.max_active_workers);
   const { state } = await loadObserved(env, { append: true });
   requireInitiative(state, initiative);
   const computation = reconcile(state, initiative, env, { maxActiveWorkers: max, useRecordedCapacity: true });

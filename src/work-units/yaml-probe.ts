@@ -5,7 +5,7 @@ import type { WorkUnitsState } from '../../projections/work-units/state.js';
 import { writeFileAtomic } from '../artifacts/atomic-write.js';
 import { readFileNoFollow } from '../artifacts/owned-paths.js';
 import { INPUT_LIMITS, readInputFile } from '../input/bounded-input.js';
-import { compareWithObserved, ImportResult, laterDefinitions, type ObservationPlan } from './yaml-compare.js';
+import { compareWithObserved, ImportResult, laterDefinitions, type ObservationPlan } from '../../deciders/wu-yaml.js';
 
 /**
  * The WU YAML probe (work-units.md §4, `probes.wu_yaml_paths`) at real scale. What each
@@ -16,7 +16,7 @@ import { compareWithObserved, ImportResult, laterDefinitions, type ObservationPl
  * - a file that agreed with the log (its fields equal the WU's YAML definition when the WU's last
  *   YAML observation had content hash H) still agrees while the file is unchanged and the WU's
  *   last YAML observation is still H: its fields are not even loaded. Any other file is compared
- *   with the log as `wu import` compares (yaml-compare.ts), so the log stays the only truth.
+ *   with the log as `wu import` compares (deciders/wu-yaml.ts), so the log stays the only truth.
  *
  * `wu-yaml-probe.json` holds the stats, hashes and problems (read on every run); the parsed fields
  * are in `wu-yaml-fields.json`, read only when a file must be compared. Deleting both loses nothing.

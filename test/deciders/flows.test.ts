@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ProposedEvent } from '../../deciders/decision.js';
 import { decideFlowAdopt, decideFlowFileEdit, decideFlowInit, decideFlowMerge, type InitFlow } from '../../deciders/flows.js';
-import { decideFlowUpdate } from '../../deciders/flow-update.js';
+import { decideFlowUpdate, type UpdateForm } from '../../deciders/flow-update.js';
+import type { Refusal } from '../../deciders/refusal.js';
 import { flowProjection, latestFlow } from '../../projections/flow/index.js';
 import { given, specify, T0, versionOf, type Fact } from './given.js';
 
@@ -23,6 +24,25 @@ const init = (over: Partial<InitFlow> = {}): InitFlow => ({
 const inits = specify({ decide: decideFlowInit, state: flowsRead });
 const started = asFacts(inits.given([]).when(init()).decision()!.events);
 const stream = 'flow/flow_aaaaaaaaaaaaaaaaaaaaaaaa';
+/** The facts after each update, decided in turn on the facts before it. */
+const walk = (facts: readonly Fact[], ...forms: UpdateForm[]): Fact[] =>
+  forms.reduce<Fact[]>(
+    (so, form) => {
+      const group = form.kind === 'teammate' || form.kind === 'group_start';
+      return [...so, ...asFacts(decideFlowUpdate({ update: { form, group }, now: T0 }, given(flowProjection, so)).events)];
+    },
+    [...facts],
+  );
+/** The team flow in its review_verification group, both teammates reported passed. */
+const reported = walk(
+  started,
+  { kind: 'phase', phase: 'planning', result: 'passed' },
+  { kind: 'phase', phase: 'implementation', result: 'passed' },
+  { kind: 'phase', phase: 'review_verification', result: 'passed' },
+  { kind: 'teammate', teammate: 'review', result: 'passed' },
+  { kind: 'teammate', teammate: 'verification', result: 'passed' },
+);
+const merged = [...reported, ...asFacts(decideFlowMerge({ now: T0 }, flowsRead(reported)).events)];
 
 describe('flow init', () => {
   it('starts the flow and registers it, guarded by the registry version', () => {
@@ -84,6 +104,37 @@ describe('flow update', () => {
     expect(decision.expected).toEqual({ [stream]: 1 });
   });
 
+  it('a phase the flow does not have is INVALID_INPUT about the field `phase`, worded with its name', () => {
+    const refusal = updates
+      .given(started)
+      .when({ update: { form: { kind: 'phase', phase: 'review' }, group: false }, now: T0 })
+      .thenRefuses('INVALID_INPUT', "Invalid phase value: 'review'. Allowed: exploration, planning, implementation, review_verification, complete.");
+    let fault: Refusal['input'];
+    try {
+      decideFlowUpdate({ update: { form: { kind: 'phase', phase: 'review' }, group: false }, now: T0 }, given(flowProjection, started));
+    } catch (error) {
+      fault = (error as Refusal).input;
+    }
+    expect([refusal.code, fault?.field]).toEqual(['INVALID_INPUT', 'phase']);
+    expect(fault?.say('--phase')).toBe("Invalid --phase value: 'review'. Allowed: exploration, planning, implementation, review_verification, complete.");
+  });
+
+  it('aborting records the abort on the flow stream; completing a completed flow again appends nothing, aborting it is FLOW_ENDED', () => {
+    updates
+      .given(started)
+      .when({ update: { form: { kind: 'abort', reason: 'stop' }, group: false }, now: T0 })
+      .then([{ type: 'flow.aborted', stream, data: expect.objectContaining({ reason: 'stop' }) as never }]);
+    const completed = walk(merged, { kind: 'complete', withGate: false });
+    updates
+      .given(completed)
+      .when({ update: { form: { kind: 'complete', withGate: false }, group: false }, now: T0 })
+      .thenNothing();
+    updates
+      .given(completed)
+      .when({ update: { form: { kind: 'abort', reason: 'late' }, group: false }, now: T0 })
+      .thenRefuses('FLOW_ENDED');
+  });
+
   it('a move the machine does not allow is ILLEGAL_TRANSITION; a wrong iteration assertion too', () => {
     updates
       .given(started)
@@ -110,6 +161,17 @@ describe('flow merge', () => {
     merges.given(sequential).when({ now: T0 }).thenRefuses('NOT_TEAM_MODE');
   });
 
+  it('in the running group with both teammates reported, records the verdict on the flow stream at the version read', () => {
+    const decision = merges.given(reported).when({ now: T0 }).decision()!;
+    expect(decision.events.map((e) => [e.type, e.stream])).toContainEqual(['flow.group_merged', stream]);
+    expect(decision.expected).toEqual({ [stream]: versionOf(reported, stream) });
+    expect(decision.outcome).toMatchObject({ all_passed: true, failed_phases: [], recorded: true });
+    // Once recorded, a second merge appends nothing and reports the recorded verdict.
+    const again = merges.given(merged).when({ now: T0 }).decision()!;
+    expect(again.events).toEqual([]);
+    expect(again.outcome).toMatchObject({ all_passed: true, recorded: true });
+  });
+
   it('outside the running group, appends nothing and reports the provisional verdict', () => {
     const decision = merges.given(started).when({ now: T0 }).decision()!;
     expect(decision.events).toEqual([]);
@@ -127,6 +189,17 @@ describe('flow adopt', () => {
     expect(decision.events.map((e) => e.type)).toEqual(['deep_dive.initialized', 'flow.started', 'flow_registry.registered']);
     expect(decision.expected).toEqual({ 'deep_dive/deepdive_x': 'no_stream', [stream]: 'no_stream', [REGISTRY]: 0 });
     expect(decision.outcome).toEqual({ deepDiveAdopted: true });
+  });
+
+  it("a deep dive Baton already records is kept: the run's is not adopted", () => {
+    const recorded: Fact = {
+      type: 'deep_dive.initialized',
+      stream: 'deep_dive/deepdive_y',
+      data: { deep_dive_id: 'deepdive_y', scope: 'full', focus_path: null, agent_count: 5, refresh: false, backup_path: null },
+    };
+    const decision = adopts.given([recorded]).when({ flowId: 'flow_aaaaaaaaaaaaaaaaaaaaaaaa', variant: 'team', plan, deepDive }).decision()!;
+    expect(decision.events.map((e) => e.type)).toEqual(['flow.started', 'flow_registry.registered']);
+    expect(decision.outcome).toEqual({ deepDiveAdopted: false });
   });
 
   it('an active flow refuses the adoption', () => {

@@ -8,7 +8,8 @@ import {
   type StartSession,
 } from '../../deciders/sessions.js';
 import { coordinationStateProjection } from '../../projections/coordination/roster.js';
-import { given, specify, versionOf, type Fact } from './given.js';
+import { effectiveStatus } from '../../projections/coordination/sessions.js';
+import { given, specify, T0, versionOf, type Fact } from './given.js';
 
 /** The session rules (coordination.md §2, §3), decided without a store or the binary. */
 const A = 'session_aaaaaaaaaaaaaaaaaaaaaaaa';
@@ -94,5 +95,39 @@ describe('session heartbeat and end', () => {
       .given([started(A, 'Planck'), ended(A, 'succeeded')])
       .when({ sessionId: A, status: 'cancelled' })
       .thenRefuses('SESSION_ENDED', `Session ${A} already ended (succeeded); it cannot end again as cancelled`);
+  });
+});
+
+describe('an abandoned session (idle past its TTL; never stored, read from the clock)', () => {
+  // Started at T0 with a one-hour TTL: two hours later it reads as abandoned.
+  const later = new Date(Date.parse(T0) + 2 * 3600_000).toISOString();
+  const abandoned = [{ ...started(A, 'Planck'), at: T0 }];
+
+  it('is abandoned by the clock alone, and a heartbeat revives it: the decider appends it as for a live session', () => {
+    expect(effectiveStatus(given(coordinationStateProjection, abandoned).sessions.get(A)!, later)).toBe('abandoned');
+    const decision = heartbeat
+      .given(abandoned)
+      .when({ sessionId: A })
+      .then([{ type: 'session.heartbeat', stream: `session/${A}`, data: { session_id: A } }]);
+    const after = given(coordinationStateProjection, [...abandoned, { ...decision.events[0]!, at: later }]);
+    expect(effectiveStatus(after.sessions.get(A)!, later)).toBe('active');
+  });
+
+  it('may be ended by anyone, which frees its display name; ending it again is nothing, another status SESSION_ENDED', () => {
+    const decision = end
+      .given(abandoned)
+      .when({ sessionId: A, status: 'cancelled' })
+      .then([{ type: 'session.ended', stream: `session/${A}`, data: { session_id: A, status: 'cancelled' } }]);
+    const after = given(coordinationStateProjection, [...abandoned, { ...decision.events[0]!, at: later, actor: B }]);
+    expect(effectiveStatus(after.sessions.get(A)!, later)).toBe('cancelled');
+    expect(chooseDisplayName(after, pool)).toBe('Planck');
+    end
+      .given([...abandoned, ended(A, 'cancelled')])
+      .when({ sessionId: A, status: 'cancelled' })
+      .thenNothing();
+    heartbeat
+      .given([...abandoned, ended(A, 'cancelled')])
+      .when({ sessionId: A })
+      .thenRefuses('SESSION_ENDED');
   });
 });

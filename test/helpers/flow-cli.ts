@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { DeepDiveStatusEnvelope, FlowMergeEnvelope, FlowStatusEnvelope } from '../../projections/flow/index.js';
 import { batonIn, jsonLines, type CliResult } from './cli.js';
-import { hashTree, makeTempDir, storedEvents } from './workspace.js';
+import { hashTree, makeTempDir, sharedSetup, storedEvents } from './workspace.js';
 
 /**
  * A phase-gate workspace driven through the built binary, in the spec's shorthand: `f(...)` is
@@ -40,11 +40,14 @@ export interface FlowWs {
   snapshot(): { events: number; tree: Record<string, string> };
 }
 
-export async function flowWorkspace(): Promise<FlowWs> {
-  const ws = makeTempDir('baton-flow-');
+/** `baton init` run once per test file; each flow workspace is a copy of that one (sharedSetup). */
+const initialised = sharedSetup('baton-flow-', async (ws) => {
   const init = await batonIn(ws, ['--json', 'init']);
   if (init.code !== 0) throw new Error(`init failed: ${init.stdout}${init.stderr}`);
-  return flowWsAt(ws);
+});
+
+export async function flowWorkspace(): Promise<FlowWs> {
+  return flowWsAt((await initialised()).dir);
 }
 
 /**

@@ -1,8 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BATON_BIN, childEnv } from '../helpers/cli.js';
-import { T0, workspace } from '../helpers/coordination.js';
+import { workspace } from '../helpers/coordination.js';
+import { connectMcp as connect, mcpToolError as toolError } from '../helpers/mcp-client.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 
 afterAll(removeTempDirs);
@@ -12,23 +10,6 @@ afterAll(removeTempDirs);
  * as the CLI's flag (`--intent`, `--reply-to`): the MCP server runs the application commands and
  * names their inputs itself, while the CLI, running the same functions, keeps naming its flags.
  */
-async function connect(dir: string, session: string): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BATON_BIN, '--dir', dir, '--session', session, 'mcp'],
-    env: childEnv({ BATON_NOW: T0 }) as Record<string, string>,
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'baton-test', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
-
-async function toolError(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await client.callTool({ name, arguments: args });
-  expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
-  return JSON.parse((result.content as { type: 'text'; text: string }[])[0]!.text) as Record<string, unknown>;
-}
 
 describe('baton mcp names the argument at fault', () => {
   it('send_signal with a bad intent or reply_to, claim and checkpoint with a bad wu or note: the MCP argument, while the CLI names its flag', async () => {
@@ -67,6 +48,35 @@ describe('baton mcp names the argument at fault', () => {
     expect(String((cliReplyTo.json as Record<string, unknown>)['message'])).toMatch(/^--reply-to: /);
     const cliWu = await ws.run(['wu', 'claim', 'WU-x'], { as: session });
     expect(cliWu.json).toMatchObject({ message: 'WU: must match ^WU-[0-9]{1,9}$, got "WU-x"', details: { field: 'WU' } });
+    expect(ws.head()).toBe(head);
+  }, 120_000);
+
+  it('claim with a bad mode and orchestrate_status with a bad initiative: the MCP argument, while the CLI names --mode and INIT', async () => {
+    const ws = await workspace();
+    await ws.withWus('WU-1');
+    const session = await ws.start(['--agent-identity', 'codex:impl']);
+    const client = await connect(ws.dir, session);
+    const head = ws.head();
+    try {
+      const mode = await toolError(client, 'claim', { wu: 'WU-1', mode: 'fork' });
+      expect(mode).toMatchObject({ code: 'INVALID_INPUT', details: { problems: [{ field: 'mode' }] } });
+      expect(mode['message']).toMatch(/^mode: must be one of /);
+
+      const initiative = await toolError(client, 'orchestrate_status', { initiative: '../etc' });
+      expect(initiative).toMatchObject({
+        code: 'INVALID_INPUT',
+        message: 'initiative: must match ^INIT-[0-9A-Z][0-9A-Z-]*$, got "../etc"',
+        details: { field: 'initiative' },
+      });
+    } finally {
+      await client.close();
+    }
+    expect(ws.head()).toBe(head);
+
+    const cliMode = await ws.run(['wu', 'claim', 'WU-1', '--mode', 'fork'], { as: session });
+    expect(cliMode.json).toMatchObject({ code: 'INVALID_INPUT', details: { problems: [{ field: '--mode' }] } });
+    const cliInitiative = await ws.run(['orchestrate', 'status', '../etc'], { as: session });
+    expect(cliInitiative.json).toMatchObject({ message: 'INIT: must match ^INIT-[0-9A-Z][0-9A-Z-]*$, got "../etc"', details: { field: 'INIT' } });
     expect(ws.head()).toBe(head);
   }, 120_000);
 });

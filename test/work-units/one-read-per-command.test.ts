@@ -1,24 +1,17 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StoredEvent } from '../../events/envelope.js';
+import type { EventStore } from '../../src/store/contract.js';
 import { createCatalog } from '../../events/index.js';
 import { DEFAULT_WORK_UNITS_CONFIG } from '../../projections/work-units/settings.js';
-import type {
-  AppendOptions,
-  AppendResult,
-  EventHandler,
-  EventStore,
-  Head,
-  ReadOptions,
-  StorageInfo,
-  SubscribeOptions,
-  Subscription,
-  VerifyReport,
-} from '../../src/store/contract.js';
 import { MemoryEventStore } from '../../src/store/memory-store.js';
 import { isBatonError } from '../../src/errors.js';
 import type { WorkUnitsEnv } from '../../src/work-units/env.js';
 import { checkpointWu, claimWu } from '../../src/work-units/lifecycle.js';
-import type { NewEvent } from '../../events/envelope.js';
+import { importWuYaml } from '../../src/work-units/import.js';
+import { importLumenflow } from '../../src/integrations/lumenflow/import.js';
+import { CountingStore } from '../helpers/counting-store.js';
 
 /**
  * A `wu` lifecycle command reads the log once: one pass of the work-unit fold answers the decider,
@@ -27,45 +20,6 @@ import type { NewEvent } from '../../events/envelope.js';
  */
 const NOW = '2026-06-01T10:00:00.000Z';
 const catalog = createCatalog();
-
-/** The store, counting every call that reads the log (a pass, a head, a subscription). */
-class CountingStore implements EventStore {
-  readonly kind: string;
-  reads = 0;
-  constructor(private readonly inner: EventStore) {
-    this.kind = inner.kind;
-  }
-  append(events: readonly NewEvent[], options?: AppendOptions): Promise<AppendResult> {
-    return this.inner.append(events, options);
-  }
-  read(options?: ReadOptions): AsyncIterable<StoredEvent> {
-    this.reads++;
-    return this.inner.read(options);
-  }
-  head(): Promise<Head> {
-    this.reads++;
-    return this.inner.head();
-  }
-  streamVersion(stream: string): Promise<number> {
-    return this.inner.streamVersion(stream);
-  }
-  subscribe(from: number, handler: EventHandler, options?: SubscribeOptions): Subscription {
-    this.reads++;
-    return this.inner.subscribe(from, handler, options);
-  }
-  verify(): Promise<VerifyReport> {
-    return this.inner.verify();
-  }
-  storageInfo(): Promise<StorageInfo> {
-    return this.inner.storageInfo();
-  }
-  importLog(events: AsyncIterable<StoredEvent>): Promise<Head> {
-    return this.inner.importLog(events);
-  }
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
 
 const A = 'session_aaaaaaaaaaaaaaaaaaaaaaaa';
 const B = 'session_bbbbbbbbbbbbbbbbbbbbbbbb';
@@ -153,5 +107,30 @@ describe('one read per wu command, one meaning of live', () => {
     await store.append([started(C, 'Dirac', later)]);
     const takeover = await claimWu(envFor(store, C, later), 'WU-1', {});
     expect(takeover.claim?.takeover_from).toBe(A);
+  });
+
+  it('wu import and import lumenflow read the log once, and decide on it: a second run appends nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'baton-one-read-'));
+    try {
+      const wuDir = join(dir, 'docs/operations/tasks/wu');
+      mkdirSync(wuDir, { recursive: true });
+      mkdirSync(join(dir, '.lumenflow/state'), { recursive: true });
+      writeFileSync(join(wuDir, 'WU-3.yaml'), 'id: WU-3\ntitle: Three\nlane: Core API\nstatus: ready\n');
+      writeFileSync(join(dir, '.lumenflow/state/wu-events.jsonl'), '{"type":"claim","wuId":"WU-3","timestamp":"2026-05-01T09:00:00.000Z"}\n');
+      const store = await setup();
+      const env = { ...envFor(store, A), workspace: dir };
+      expect((await importWuYaml(env, [wuDir])).appended).toBe(1);
+      expect(store.reads).toBe(1);
+      store.reads = 0;
+      const options = { repo: dir, cwd: dir, dryRun: false, skipInvalid: false };
+      const imported = await importLumenflow(env, options);
+      expect([imported.appended, imported.wus.unchanged, imported.wu_events.imported]).toEqual([1, 1, 1]);
+      expect(store.reads).toBe(1);
+      store.reads = 0;
+      expect((await importLumenflow(env, options)).appended).toBe(0);
+      expect(store.reads).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

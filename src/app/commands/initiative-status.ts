@@ -1,13 +1,14 @@
 import type { z } from 'zod';
-import { initiativeStatus, type OrchestrateOptions } from '../../work-units/orchestrate.js';
-import { InitiativeStatusEnvelope } from '../../work-units/validators.generated.js';
+import { initiativePlan, initiativeStatus, type OrchestrateOptions } from '../../work-units/orchestrate.js';
+import { InitiativePlanEnvelope, InitiativeStatusEnvelope } from '../../work-units/validators.generated.js';
 import type { AppContext } from '../context.js';
 import { checkedCompiled } from '../envelopes/checked.js';
-import type { InitiativeStatusEnvelope as InitiativeStatusSchema } from '../envelopes/work-units.js';
+import type { InitiativePlanEnvelope as InitiativePlanSchema, InitiativeStatusEnvelope as InitiativeStatusSchema } from '../envelopes/work-units.js';
 import * as storeAccess from '../store-access.js';
 import { workUnitsEnv } from '../work-units-env.js';
 
 export type InitiativeStatusEnvelope = z.output<typeof InitiativeStatusSchema>;
+export type InitiativePlanEnvelope = z.output<typeof InitiativePlanSchema>;
 
 /**
  * `orchestrate status` (work-units.md §9): the status document under its envelope. Like `mem inbox`,
@@ -26,4 +27,15 @@ export async function readInitiativeStatus(app: AppContext, input: { initiative:
   (await import('../../work-units/stamps.js')).restoreStamps(env, state);
   const { generated_at, ...rest } = document;
   return checkedCompiled(InitiativeStatusEnvelope, { v: 1, type: 'initiative_status', generated_at, ...rest });
+}
+
+/**
+ * `orchestrate plan` (work-units.md §9): the waves the next run would launch, a dry run (the probes
+ * look, their results stay in memory; nothing is appended or written). Compiled validators, as status.
+ */
+export async function readInitiativePlan(app: AppContext, input: { initiative: string } & OrchestrateOptions): Promise<InitiativePlanEnvelope> {
+  app.useCompiledValidation(storeAccess);
+  const { initiative, ...options } = input;
+  const { generated_at, ...rest } = await initiativePlan(await workUnitsEnv(app), initiative, options);
+  return checkedCompiled(InitiativePlanEnvelope, { v: 1, type: 'initiative_plan', generated_at, dry_run: true, ...rest });
 }

@@ -14,7 +14,8 @@ import {
 } from '../../../events/coordination/identities.js';
 import { refuseInput } from '../../../deciders/refusal.js';
 import type { SessionRecord } from '../../../projections/coordination/state.js';
-import { endSession, startSession } from '../../coordination/sessions.js';
+import { endSession, heartbeatSession, startSession } from '../../coordination/sessions.js';
+import { BatonError, ErrorCode } from '../../errors.js';
 import { coordinationEnv } from '../coordination-env.js';
 import type { AppContext } from '../context.js';
 import { checked } from '../envelopes/checked.js';
@@ -74,6 +75,23 @@ export async function endSessionEnvelope(
   const env = await coordinationEnv(app);
   const result = await endSession(env, sessionId, input.status as EndStatus);
   return { envelope: sessionEnvelope(app.now, env.workspace, result.session, result.status), appended: result.appended };
+}
+
+/**
+ * `session heartbeat [session_id]`: the session (by id or live display name; default the acting
+ * session) says it is alive. Its actor is the session itself: it is the one saying so.
+ */
+export async function heartbeatSessionEnvelope(app: AppContext, input: { session_id?: string | undefined }): Promise<SessionEnvelope> {
+  await app.resolveSession();
+  const target = input.session_id !== undefined ? await app.sessionIdFor(input.session_id) : app.session;
+  if (target === undefined) {
+    const say = (name: string, session: string): string => `${name}: give a session id, or act as one with ${session} / BATON_SESSION`;
+    throw new BatonError(ErrorCode.INVALID_INPUT, say('session_id', 'session'), { field: 'session_id' }, { field: 'session_id', say, others: ['session'] });
+  }
+  const sessionId = checkSessionId(target, input.session_id !== undefined ? 'session_id' : 'session');
+  const env = await coordinationEnv(app, { actAsSession: false });
+  const result = await heartbeatSession({ ...env, session: sessionId }, sessionId);
+  return sessionEnvelope(app.now, env.workspace, result.session, result.status);
 }
 
 export function checkSessionId(raw: string, field: string): string {

@@ -75,7 +75,7 @@ export function checkpointWorkUnit(app: AppContext, input: CheckpointInput): Pro
     app,
     input.wu,
     () => checkInput(CheckpointFields, fields),
-    (env) => checkpointWu(env, input.wu, given({ note: input.note, progress: input.progress, nextSteps: input.next_steps })),
+    (env) => checkpointWu(env, input.wu, fields),
   );
 }
 

@@ -1,21 +1,15 @@
-import { importLumenflow } from '../../integrations/lumenflow/import.js';
+import { importLumenflowRepository } from '../../app/commands/lumenflow-import.js';
 import type { CommandContext } from '../context.js';
 import { LumenflowImportEnvelope } from '../../app/envelopes/lumenflow.js';
-import { workUnitsEnv } from '../../app/work-units-env.js';
 
+/** `baton import lumenflow [REPO]`: src/app/commands/lumenflow-import.ts, printed. */
 export async function importLumenflowCommand(
   ctx: CommandContext,
   repo: string | undefined,
   options: { dryRun?: boolean; skipInvalid?: boolean },
 ): Promise<void> {
-  const env = await workUnitsEnv(ctx);
-  const result = await importLumenflow(env, {
-    repo: repo ?? '.',
-    cwd: process.cwd(),
-    dryRun: options.dryRun === true,
-    skipInvalid: options.skipInvalid === true,
-  });
-  ctx.output.emit(LumenflowImportEnvelope, { v: 1, type: 'lumenflow_import', generated_at: ctx.now, ...result }, (e) =>
+  const envelope = await importLumenflowRepository(ctx, { repo, cwd: process.cwd(), dry_run: options.dryRun, skip_invalid: options.skipInvalid });
+  ctx.output.emit(LumenflowImportEnvelope, envelope, (e) =>
     [
       `${e.dry_run ? 'dry run: ' : ''}LumenFlow repository ${e.repo}`,
       `  settings     ${e.settings.lanes} lane(s), max_active_workers ${e.settings.max_active_workers ?? 'unlimited'}${e.settings.recorded ? ' (recorded)' : ''}`,

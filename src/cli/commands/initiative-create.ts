@@ -1,13 +1,15 @@
-import { createInitiative } from '../../work-units/definitions.js';
+import { createInitiativeEnvelope } from '../../app/commands/work-unit-definitions.js';
 import type { CommandContext } from '../context.js';
 import { InitiativeEnvelope } from '../../app/envelopes/work-units.js';
-import { workUnitsEnv } from '../../app/work-units-env.js';
+import { splitList } from './wu-create.js';
 
+/** `baton initiative create INIT …`: src/app/commands/work-unit-definitions.ts, printed. */
 export async function initiativeCreate(ctx: CommandContext, initiative: string, options: { title?: string; slug?: string; lanes?: string }): Promise<void> {
-  const result = await createInitiative(await workUnitsEnv(ctx), { initiative, ...options });
+  ctx.output.nameArguments({ initiative: 'INIT' });
+  const envelope = await createInitiativeEnvelope(ctx, { initiative, title: options.title, slug: options.slug, lanes: splitList(options.lanes) });
   ctx.output.emit(
     InitiativeEnvelope,
-    { v: 1, type: 'initiative', generated_at: ctx.now, ...result },
+    envelope,
     (e) => `${e.initiative} ${e.created ? 'created' : 'already exists (unchanged)'}: ${e.title}${e.lanes.length > 0 ? ` — lanes ${e.lanes.join(', ')}` : ''}`,
   );
 }

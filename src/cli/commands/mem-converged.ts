@@ -1,6 +1,5 @@
-import { threadConvergence } from '../../coordination/inbox.js';
+import { readConvergence } from '../../app/commands/coordination-views.js';
 import type { CommandContext } from '../context.js';
-import { coordinationEnv } from '../../app/coordination-env.js';
 import { ConvergenceEnvelope } from '../../app/envelopes/coordination.js';
 
 /**
@@ -10,9 +9,8 @@ import { ConvergenceEnvelope } from '../../app/envelopes/coordination.js';
 export const NOT_CONVERGED_EXIT = 6;
 
 export async function memConverged(ctx: CommandContext, thread: string): Promise<number> {
-  const env = await coordinationEnv(ctx);
-  const view = await threadConvergence(env, thread);
-  ctx.output.emit(ConvergenceEnvelope, view, (v) =>
+  const { envelope, converged } = await readConvergence(ctx, { thread });
+  ctx.output.emit(ConvergenceEnvelope, envelope, (v) =>
     [
       `${v.thread_id}: ${v.state} (proposal ${v.proposal_signal_id} by ${v.proposal_author})`,
       `  required: ${v.required.join(', ') || '(none)'}`,
@@ -21,5 +19,5 @@ export async function memConverged(ctx: CommandContext, thread: string): Promise
       `  pending:  ${v.pending.join(', ') || '-'}`,
     ].join('\n'),
   );
-  return view.state === 'converged' ? 0 : NOT_CONVERGED_EXIT;
+  return converged ? 0 : NOT_CONVERGED_EXIT;
 }

@@ -5,6 +5,8 @@ import type { CommandContext } from '../context.js';
 /** `baton mem inbox`: src/app/commands/inbox.ts, printed (the flags become the input's fields). */
 export async function memInbox(ctx: CommandContext, options: Record<string, string | boolean | undefined>): Promise<void> {
   const str = (key: string): string | undefined => (typeof options[key] === 'string' ? (options[key] as string) : undefined);
+  // `mark` is on unless --no-mark says otherwise; the other fields are their flags (`for` → --for).
+  ctx.output.nameArguments({ mark: '--no-mark' });
   const envelope = await readInboxEnvelope(ctx, {
     ...(str('for') !== undefined ? { for: str('for') } : {}),
     ...(str('thread') !== undefined ? { thread: str('thread') } : {}),

@@ -1,13 +1,10 @@
-import { rosterView } from '../../../projections/coordination/roster.js';
-import { loadState } from '../../coordination/env.js';
+import { readRoster } from '../../app/commands/coordination-views.js';
 import type { CommandContext } from '../context.js';
-import { coordinationEnv } from '../../app/coordination-env.js';
 import { RosterEnvelope } from '../../app/envelopes/coordination.js';
 
+/** `baton mem roster [--include-stale]`: src/app/commands/coordination-views.ts, printed. */
 export async function memRoster(ctx: CommandContext, options: { includeStale?: boolean }): Promise<void> {
-  const env = await coordinationEnv(ctx);
-  const { state } = await loadState(env);
-  ctx.output.emit(RosterEnvelope, rosterView(state, ctx.now, { includeStale: options.includeStale === true }), (v) =>
+  ctx.output.emit(RosterEnvelope, await readRoster(ctx, { include_stale: options.includeStale }), (v) =>
     v.sessions.length === 0
       ? 'No live sessions.'
       : v.sessions

@@ -1,10 +1,12 @@
 import type { NextSafeAction, StatusDocument } from '../../../projections/work-units/documents.js';
-import { readInitiativeStatus } from '../../app/commands/initiative-status.js';
-import { initiativePlan, type OrchestrateOptions } from '../../work-units/orchestrate.js';
+import { readInitiativePlan, readInitiativeStatus } from '../../app/commands/initiative-status.js';
 import { InitiativePlanEnvelope, InitiativeStatusEnvelope } from '../../work-units/validators.generated.js';
 import type { CommandContext } from '../context.js';
-import * as storeAccess from '../../app/store-access.js';
-import { workUnitsEnv } from '../../app/work-units-env.js';
+
+/** `orchestrate plan | status`'s flags. */
+export interface OrchestrateFlags {
+  maxActiveWorkers?: string | undefined;
+}
 
 /**
  * `orchestrate plan | status` (work-units.md §9): the document under its envelope. Like `mem inbox`,
@@ -12,11 +14,10 @@ import { workUnitsEnv } from '../../app/work-units-env.js';
  * `yaml` nor xstate unless something fails a check, and scripts/bundle-cli.mjs bundles it into one
  * file: `status` of a large initiative has a budget of 3 × `node -e 0`.
  */
-export async function orchestratePlan(ctx: CommandContext, initiative: string, options: OrchestrateOptions): Promise<void> {
-  ctx.useCompiledValidation(storeAccess);
-  const plan = await initiativePlan(await workUnitsEnv(ctx), initiative, options);
-  const { generated_at, ...rest } = plan;
-  await ctx.output.emitCompiled(InitiativePlanEnvelope, { v: 1, type: 'initiative_plan', generated_at, dry_run: true, ...rest }, (p) =>
+export async function orchestratePlan(ctx: CommandContext, initiative: string, options: OrchestrateFlags): Promise<void> {
+  ctx.output.nameArguments({ initiative: 'INIT' });
+  const envelope = await readInitiativePlan(ctx, { initiative, max_active_workers: options.maxActiveWorkers });
+  await ctx.output.emitCompiled(InitiativePlanEnvelope, envelope, (p) =>
     [
       `${p.initiative}: plan for attempt ${p.launch_attempt} (dry run), logical waves [${p.logical_waves.join(', ')}], capacity ${p.max_active_workers ?? 'unlimited'}`,
       ...p.waves.map((w) => `  wave ${w.planned_wave} (logical ${w.logical_waves.join(',')}): ${w.wus.map((u) => `${u.id} [${u.lane}]`).join(', ')}`),
@@ -25,16 +26,10 @@ export async function orchestratePlan(ctx: CommandContext, initiative: string, o
   );
 }
 
-export async function orchestrateStatus(ctx: CommandContext, initiative: string, options: OrchestrateOptions): Promise<void> {
-  const envelope = await readInitiativeStatus(ctx, { initiative, ...options });
+export async function orchestrateStatus(ctx: CommandContext, initiative: string, options: OrchestrateFlags): Promise<void> {
+  ctx.output.nameArguments({ initiative: 'INIT' });
+  const envelope = await readInitiativeStatus(ctx, { initiative, max_active_workers: options.maxActiveWorkers });
   await ctx.output.emitCompiled(InitiativeStatusEnvelope, envelope, (s) => humanStatus(s as unknown as StatusDocument));
-}
-
-export async function emitStatus(ctx: CommandContext, document: StatusDocument): Promise<void> {
-  const { generated_at, ...rest } = document;
-  await ctx.output.emitCompiled(InitiativeStatusEnvelope, { v: 1, type: 'initiative_status', generated_at, ...rest }, (s) =>
-    humanStatus(s as unknown as StatusDocument),
-  );
 }
 
 export function humanStatus(s: StatusDocument): string {

@@ -1,14 +1,8 @@
-import type { SessionStatus } from '../../../events/coordination/identities.js';
-import type { SessionRecord } from '../../../projections/coordination/state.js';
-import { sessionEnvelope, type SessionEnvelope } from '../../app/commands/sessions.js';
+import type { SessionEnvelope } from '../../app/commands/sessions.js';
 import type { CommandContext } from '../context.js';
 import { OrchestrationSessionEnvelope } from '../../app/envelopes/coordination.js';
 
 /** Print tasks.md's `orchestration_session` for one session (src/app/commands/sessions.ts builds it). */
-export function emitSession(ctx: CommandContext, workspace: string, session: SessionRecord, status: SessionStatus, humanTail: string[] = []): void {
-  printSession(ctx, sessionEnvelope(ctx.now, workspace, session, status), humanTail);
-}
-
 export function printSession(ctx: CommandContext, envelope: SessionEnvelope, humanTail: string[] = []): void {
   ctx.output.emit(OrchestrationSessionEnvelope, envelope, (e) =>
     [

@@ -1,26 +1,24 @@
-import type { SubagentRecord } from '../../../projections/tasks/state.js';
-import { wizardSubagent } from '../../../projections/tasks/wizard-shapes.js';
-import { finishSubagent, startSubagent, type SubagentStartFlags } from '../../tasks/subagents.js';
+import { finishSubagentEnvelope, startSubagentEnvelope, type SubagentEnvelope } from '../../app/commands/subagents.js';
 import type { CommandContext } from '../context.js';
 import { OrchestrationSubagentEnvelope } from '../../app/envelopes/tasks.js';
-import { tasksEnv } from '../../app/tasks-env.js';
 import { humanSubagent } from './task-human.js';
 
-/** `baton subagent start | finish` (tasks.md §8). */
-function emit(ctx: CommandContext, workspace: string, subagent: SubagentRecord): void {
-  ctx.output.emit(
-    OrchestrationSubagentEnvelope,
-    { v: 1, type: 'orchestration_subagent', generated_at: ctx.now, generatedAt: ctx.now, installDir: workspace, subagent: wizardSubagent(subagent) },
-    humanSubagent,
-  );
+/** `baton subagent start | finish` (tasks.md §8): src/app/commands/subagents.ts, printed. */
+function print(ctx: CommandContext, envelope: SubagentEnvelope): void {
+  ctx.output.emit(OrchestrationSubagentEnvelope, envelope, humanSubagent);
+}
+
+/** `subagent start`'s flags, as commander gives them. */
+export interface SubagentStartFlags {
+  kind?: string;
+  rootTask?: string;
+  idempotencyKey?: string;
 }
 
 export async function subagentStart(ctx: CommandContext, flags: SubagentStartFlags): Promise<void> {
-  const env = await tasksEnv(ctx);
-  emit(ctx, env.workspace, await startSubagent(env, flags));
+  print(ctx, await startSubagentEnvelope(ctx, { kind: flags.kind, root_task: flags.rootTask, idempotency_key: flags.idempotencyKey }));
 }
 
 export async function subagentFinish(ctx: CommandContext, id: string): Promise<void> {
-  const env = await tasksEnv(ctx);
-  emit(ctx, env.workspace, await finishSubagent(env, id));
+  print(ctx, await finishSubagentEnvelope(ctx, { subagent: id }));
 }

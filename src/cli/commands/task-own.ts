@@ -1,13 +1,18 @@
-import { ownTask } from '../../tasks/own-task.js';
-import type { OwnFlags } from '../../tasks/ownership-input.js';
+import { ownTaskEnvelope } from '../../app/commands/tasks.js';
 import type { CommandContext } from '../context.js';
-import { tasksEnv } from '../../app/tasks-env.js';
-import { emitTask } from './task-emit.js';
-import { loadTasks } from '../../tasks/env.js';
+import { printTask } from './task-emit.js';
 
-/** `baton task own <id> (--branch | --worktree | --pr | --file)` (tasks.md §7). */
-export async function taskOwn(ctx: CommandContext, id: string, flags: OwnFlags): Promise<void> {
-  const env = await tasksEnv(ctx);
-  const { task } = await ownTask(env, id, flags);
-  await emitTask(ctx, env, (await loadTasks(env)).state, task.id);
+/** `task own`'s flags, as commander gives them. */
+export interface TaskOwnFlags {
+  branch?: string;
+  worktree?: string;
+  pr?: string;
+  prState?: string;
+  file?: string;
+}
+
+/** `baton task own <id> (--branch | --worktree | --pr | --file)` (tasks.md §7): src/app/commands/tasks.ts, printed. */
+export async function taskOwn(ctx: CommandContext, id: string, flags: TaskOwnFlags): Promise<void> {
+  const { branch, worktree, pr, prState, file } = flags;
+  printTask(ctx, await ownTaskEnvelope(ctx, { task: id, branch, worktree, pr, pr_state: prState, file }));
 }

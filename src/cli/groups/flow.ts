@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadCommand } from '../command-modules.js';
-import { runCommand, runs } from '../run-command.js';
+import { runs } from '../run-command.js';
 
 /** `baton flow …`: Agent Flow's phase-gate workflow on the log (phase-gates.md). */
 export function registerFlow(program: Command): void {
@@ -50,12 +50,7 @@ export function registerFlow(program: Command): void {
       'after',
       '\nExamples:\n  baton flow update --phase planning --gate-result passed --agent Riko --message "Exploration complete"\n  baton flow update --gate-result failed --agent Lawliet --message "NEEDS_CHANGES: missing tests"\n  baton flow update --parallel-group review_verification --teammate review --gate-result passed --message APPROVED\n  baton flow update --abort "user stopped"\n  baton flow update --set-task-complexity complex --set-intent-goal "ship login"',
     )
-    .action(async (options: Record<string, string | boolean | undefined>, command: Command) => {
-      await runCommand(command, async (ctx) => {
-        const [{ flowUpdate }, { RawUpdateFlags }] = await Promise.all([loadCommand('flow-update'), loadCommand('flow-update-flags')]);
-        return flowUpdate(ctx, RawUpdateFlags.parse(options));
-      });
-    });
+    .action(runs(async (ctx, options: Record<string, string | boolean | undefined>) => (await loadCommand('flow-update')).flowUpdate(ctx, options)));
 
   flow
     .command('adopt')

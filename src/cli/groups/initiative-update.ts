@@ -23,10 +23,7 @@ export function registerInitiativeUpdate(initiative: Command): void {
     )
     .action(async (id: string, o: Record<string, string | undefined>, command: Command) => {
       await runCommand(command, async (ctx) =>
-        (await loadCommand('initiative-update')).initiativeUpdate(ctx, {
-          initiative: id,
-          ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)),
-        }),
+        (await loadCommand('initiative-update')).initiativeUpdate(ctx, id, Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))),
       );
     });
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { SubagentStartFlags } from '../../tasks/subagents.js';
+import type { SubagentStartFlags } from '../commands/subagent-commands.js';
 import { loadCommand } from '../command-modules.js';
 import { runs } from '../run-command.js';
 

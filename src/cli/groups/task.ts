@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { CreateTaskFlags } from '../../tasks/create-task.js';
-import type { OwnFlags } from '../../tasks/ownership-input.js';
-import type { TransitionFlags } from '../../tasks/transition-task.js';
+import type { TaskCreateFlags } from '../commands/task-create.js';
+import type { TaskOwnFlags } from '../commands/task-own.js';
+import type { TaskTransitionFlags } from '../commands/task-transition.js';
 import { loadCommand } from '../command-modules.js';
 import { runCommand, runs } from '../run-command.js';
 
@@ -30,7 +30,7 @@ export function registerTask(program: Command): void {
       'after',
       '\nExamples:\n  baton --session "$BATON_SESSION" task create --label scan\n  baton task create --session session_abc --label build --state running --idempotency-key build-1',
     )
-    .action(runs(async (ctx, options: CreateTaskFlags) => (await loadCommand('task-create')).taskCreate(ctx, options)));
+    .action(runs(async (ctx, options: TaskCreateFlags) => (await loadCommand('task-create')).taskCreate(ctx, options)));
 
   task
     .command('transition')
@@ -50,7 +50,9 @@ export function registerTask(program: Command): void {
       '\nExamples:\n  baton task transition task_0123456789abcdef01234567 running\n  baton task transition task_0123456789abcdef01234567 blocked --reason "login expired"\n  baton task transition task_0123456789abcdef01234567 failed --error-class network --error-message timeout',
     )
     .action(
-      runs(async (ctx, id: string, state: string, options: TransitionFlags) => (await loadCommand('task-transition')).taskTransition(ctx, id, state, options)),
+      runs(async (ctx, id: string, state: string, options: TaskTransitionFlags) =>
+        (await loadCommand('task-transition')).taskTransition(ctx, id, state, options),
+      ),
     );
 
   task
@@ -66,7 +68,7 @@ export function registerTask(program: Command): void {
       'after',
       '\nExamples:\n  baton task own task_0123456789abcdef01234567 --branch feat/x\n  baton task own task_0123456789abcdef01234567 --pr https://github.com/acme/app/pull/42 --pr-state open',
     )
-    .action(runs(async (ctx, id: string, options: OwnFlags) => (await loadCommand('task-own')).taskOwn(ctx, id, options)));
+    .action(runs(async (ctx, id: string, options: TaskOwnFlags) => (await loadCommand('task-own')).taskOwn(ctx, id, options)));
 
   program
     .command('tasks')

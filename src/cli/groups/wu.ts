@@ -33,8 +33,7 @@ function registerWuCreate(wu: Command): void {
     )
     .action(async (id: string, o: Record<string, string | string[] | undefined>, command: Command) => {
       await runCommand(command, async (ctx) =>
-        (await loadCommand('wu-create')).wuCreate(ctx, {
-          wuId: id,
+        (await loadCommand('wu-create')).wuCreate(ctx, id, {
           ...(o['initiative'] !== undefined ? { initiative: o['initiative'] as string } : {}),
           ...(o['lane'] !== undefined ? { lane: o['lane'] as string } : {}),
           ...(o['title'] !== undefined ? { title: o['title'] as string } : {}),

@@ -135,7 +135,7 @@ export const ROUTING_CASES: CasesOf<'Routing', CaseBody> = {
     }
     expect(isBatonError(thrown) && thrown.code).toBe(CoordinationErrorCode.AMBIGUOUS_RECIPIENT);
     expect(isBatonError(thrown) && thrown.exitCode).toBe(2);
-    expect(isBatonError(thrown) && thrown.details).toEqual({ field: '--to', token: 'Dirac', candidates: ids });
+    expect(isBatonError(thrown) && thrown.details).toEqual({ field: 'to', token: 'Dirac', candidates: ids });
 
     // (3) A token that fails resolution in a send persists nothing, even after valid ones.
     await w.refusedWithNothingAppended(CoordinationErrorCode.UNKNOWN_RECIPIENT, () => w.send(sender, { message: 'x', to: ['Dirac', 'Dirac-3'] }));

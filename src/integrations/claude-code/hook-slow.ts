@@ -6,17 +6,19 @@ import { tasksStateProjection } from '../../../projections/tasks/projections.js'
 import type { TasksState } from '../../../projections/tasks/state.js';
 import { statusEnvelope } from '../../../projections/tasks/views.js';
 import { workUnitsStateProjection } from '../../../projections/work-units/fold.js';
+import { actingAs } from '../../app/acting-as.js';
+import { endSessionEnvelope, heartbeatSessionEnvelope } from '../../app/commands/sessions.js';
+import { finishSubagentEnvelope, startSubagentEnvelope } from '../../app/commands/subagents.js';
+import { createTaskEnvelope } from '../../app/commands/tasks.js';
 import type { AppContext } from '../../app/context.js';
 import { tasksEnv } from '../../app/tasks-env.js';
 import { loadState, type CoordinationEnv } from '../../coordination/env.js';
 import { recordReceipts } from '../../coordination/record-receipts.js';
-import { endSession, heartbeatSession, startSession } from '../../coordination/sessions.js';
+import { startSession } from '../../coordination/sessions.js';
 import { readFilter } from '../../coordination/settings-values.js';
 import { ErrorCode, invalidInput, isBatonError } from '../../errors.js';
 import { runProjections } from '../../store/projection-runner.js';
-import { createTask } from '../../tasks/create-task.js';
 import { loadTasks, storeExists, storePathOf, viewContext, type TasksEnv } from '../../tasks/env.js';
-import { finishSubagent, startSubagent } from '../../tasks/subagents.js';
 import { loadWorkUnitsConfig } from '../../config/work-units.js';
 import { readConfigText } from '../../workspace.js';
 import { sessionBrief, unreadFor } from './brief.js';
@@ -40,10 +42,11 @@ type Acting = CoordinationEnv & { workspace: string };
 
 /**
  * The Baton session of this Claude session, started if it is not yet (on any event: hooks may be
- * installed mid-session), heartbeated when `heartbeat` is asked. A concurrent hook that started it
- * first is no error: both then name the same derived id.
+ * installed mid-session), heartbeated when `heartbeat` is asked (`session heartbeat`, the session
+ * saying it is alive). A concurrent hook that started it first is no error: both then name the same
+ * derived id, which is why the start is the domain's (`session start` draws a fresh id).
  */
-export async function ensureSession(env: Acting, input: ClaudeHookInput, heartbeat: boolean): Promise<string> {
+export async function ensureSession(app: AppContext, env: Acting, input: ClaudeHookInput, heartbeat: boolean): Promise<string> {
   const { state } = await loadState(env);
   const mapped = mappedSession(state, input.session_id);
   if (mapped.record === undefined) {
@@ -53,7 +56,7 @@ export async function ensureSession(env: Acting, input: ClaudeHookInput, heartbe
       if (!(isBatonError(error) && error.code === ErrorCode.CONFLICT)) throw error;
     }
   } else if (heartbeat) {
-    await heartbeatSession({ ...env, session: mapped.session_id }, mapped.session_id);
+    await heartbeatSessionEnvelope(app, { session_id: mapped.session_id });
   }
   return mapped.session_id;
 }
@@ -64,7 +67,7 @@ async function actingTasksEnv(ctx: AppContext, sessionId: string): Promise<Tasks
 
 /** SessionStart (and the first hook of a session Baton had not seen): start or continue, then brief. */
 export async function sessionStartAnswer(ctx: AppContext, env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
-  const sessionId = await ensureSession(env, input, true);
+  const sessionId = await ensureSession(ctx, env, input, true);
   const tenv = await actingTasksEnv(ctx, sessionId);
   const [tasks, workUnits] = await runProjections(await tenv.store(), [tasksStateProjection, workUnitsStateProjection] as const, {
     catalog: tenv.catalog,
@@ -111,13 +114,17 @@ export function subagentKind(agentType: string | undefined): string {
   return kind === '' ? 'subagent' : kind;
 }
 
-/** The task subagents hang from: the session's most recently updated running task, else one made for it. */
-async function rootTask(env: TasksEnv, state: TasksState, sessionId: string): Promise<string> {
+/** The task subagents hang from: the session's most recently updated running task, else one made for it (`task create`). */
+async function rootTask(acting: AppContext, state: TasksState, sessionId: string): Promise<string> {
   const running = [...state.tasks.values()].filter((t) => t.session_id === sessionId && t.state === 'running').sort((a, b) => b.last_seq - a.last_seq)[0];
   if (running) return running.id;
   const display = state.coordination.sessions.get(sessionId)?.display_name ?? sessionId;
-  const task = await createTask(env, { label: `Claude Code session of ${display}`, state: 'running', idempotencyKey: `claude-code-root:${sessionId}` });
-  return task.id;
+  const created = await createTaskEnvelope(acting, {
+    label: `Claude Code session of ${display}`,
+    state: 'running',
+    idempotency_key: `claude-code-root:${sessionId}`,
+  });
+  return created.task.id;
 }
 
 const subagentKey = (input: ClaudeHookInput): string => {
@@ -125,41 +132,46 @@ const subagentKey = (input: ClaudeHookInput): string => {
   return `claude-code:${input.agent_id}`.slice(0, 128);
 };
 
+/** The subagent of this agent_id (`subagent start` as the session, rooted at its task): once per agent_id. */
+async function startAgent(acting: AppContext, state: TasksState, sessionId: string, input: ClaudeHookInput, key: string): Promise<string> {
+  const root = await rootTask(acting, state, sessionId);
+  return (await startSubagentEnvelope(acting, { kind: subagentKind(input.agent_type), root_task: root, idempotency_key: key })).subagent.id;
+}
+
 /** SubagentStart: `subagent.started` on the session's task (once per agent_id). */
 export async function subagentStartAnswer(ctx: AppContext, env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
   const key = subagentKey(input);
-  const sessionId = await ensureSession(env, input, false);
-  const tenv = await actingTasksEnv(ctx, sessionId);
-  const { state } = await loadTasks(tenv);
-  await startSubagent(tenv, { kind: subagentKind(input.agent_type), rootTask: await rootTask(tenv, state, sessionId), idempotencyKey: key });
+  const sessionId = await ensureSession(ctx, env, input, false);
+  const { state } = await loadTasks(await actingTasksEnv(ctx, sessionId));
+  await startAgent(actingAs(ctx, sessionId), state, sessionId, input, key);
   return { context: undefined };
 }
 
 /** SubagentStop: `subagent.finished` (a stop whose start Baton missed records both). */
 export async function subagentStopAnswer(ctx: AppContext, env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
   const key = subagentKey(input);
-  const sessionId = await ensureSession(env, input, false);
-  const tenv = await actingTasksEnv(ctx, sessionId);
-  const { state } = await loadTasks(tenv);
-  let id = [...state.subagents.values()].find((s) => s.idempotency_key === key && s.session_id === sessionId)?.id;
-  if (id === undefined)
-    id = (await startSubagent(tenv, { kind: subagentKind(input.agent_type), rootTask: await rootTask(tenv, state, sessionId), idempotencyKey: key })).id;
-  await finishSubagent(tenv, id);
+  const sessionId = await ensureSession(ctx, env, input, false);
+  const { state } = await loadTasks(await actingTasksEnv(ctx, sessionId));
+  const acting = actingAs(ctx, sessionId);
+  const id =
+    [...state.subagents.values()].find((s) => s.idempotency_key === key && s.session_id === sessionId)?.id ??
+    (await startAgent(acting, state, sessionId, input, key));
+  await finishSubagentEnvelope(acting, { subagent: id });
   return { context: undefined };
 }
 
 /** Stop: the agent finished a turn — a heartbeat keeps its session live. */
-export async function stopAnswer(env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
-  await ensureSession(env, input, true);
+export async function stopAnswer(ctx: AppContext, env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
+  await ensureSession(ctx, env, input, true);
   return { context: undefined };
 }
 
-/** SessionEnd: the Baton session ends (succeeded); a later resume starts the next generation. */
-export async function sessionEndAnswer(env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
+/** SessionEnd: the Baton session ends (succeeded), recorded as itself; a later resume starts the next generation. */
+export async function sessionEndAnswer(ctx: AppContext, env: Acting, input: ClaudeHookInput): Promise<HookAnswer> {
   const { state } = await loadState(env);
   const mapped = mappedSession(state, input.session_id);
   if (mapped.record !== undefined && mapped.record.stored_status === SessionStatus.active) {
-    await endSession({ ...env, session: mapped.session_id }, mapped.session_id, EndStatus.succeeded);
+    await endSessionEnvelope(actingAs(ctx, mapped.session_id), { session_id: mapped.session_id, status: EndStatus.succeeded });
   }
   return { context: undefined };
 }

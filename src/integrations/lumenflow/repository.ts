@@ -3,6 +3,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { codePath, laneName } from '../../../events/work-units/vocabulary.js';
 import { describeZodIssues } from '../../../events/validation.js';
+import type { LumenflowLane } from '../../../deciders/lumenflow-import.js';
 import { BatonError, ErrorCode } from '../../errors.js';
 import { INPUT_LIMITS, InputRefused, readInputFile } from '../../input/bounded-input.js';
 
@@ -19,12 +20,7 @@ export const LUMENFLOW_DEFAULT_DIRECTORIES = {
 } as const;
 type DirectoryKey = keyof typeof LUMENFLOW_DEFAULT_DIRECTORIES;
 
-export interface LaneDefinition {
-  name: string;
-  lock_policy?: 'all' | 'active' | 'none';
-  wip_limit?: number;
-  code_paths?: string[];
-}
+export type LaneDefinition = LumenflowLane;
 
 export interface LumenflowRepository {
   /** Absolute path of the repository. */

@@ -1,4 +1,5 @@
-import type { WorkUnitsState } from '../../projections/work-units/state.js';
+import type { WorkUnitsState } from '../projections/work-units/state.js';
+import type { Decision, ProposedEvent } from './decision.js';
 
 /**
  * The second half of `wu import` and the YAML probe (work-units.md §4.5–§4.6), apart from YAML
@@ -27,7 +28,7 @@ export interface ImportFileRow {
 
 export interface ObservationPlan {
   rows: ImportFileRow[];
-  events: { type: string; stream: string; data: Record<string, unknown> }[];
+  events: ProposedEvent[];
 }
 
 /** The files to compare, in order; a later file naming a WU an earlier one defined is a failure. */
@@ -64,7 +65,7 @@ export function laterDefinitions<T>(items: readonly T[], idOf: (item: T) => stri
 
 export function compareWithObserved(state: WorkUnitsState, usable: readonly ParsedWuFile[]): ObservationPlan {
   const rows: ImportFileRow[] = [];
-  const events: ObservationPlan['events'] = [];
+  const events: ProposedEvent[] = [];
   for (const p of usable) {
     if (p.wu_id === null) {
       rows.push({ path: p.display, wu_id: null, result: ImportResult.skipped, changed_fields: [] });
@@ -104,4 +105,19 @@ function sameJsonValue(a: unknown, b: unknown): boolean {
   if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && !Array.isArray(a) && !Array.isArray(b))
     return JSON.stringify(a) === JSON.stringify(b);
   return false;
+}
+
+/** `wu import` of files already read and checked (every file valid, no WU id in two files). */
+export interface ImportWuYaml {
+  files: readonly ParsedWuFile[];
+}
+
+/**
+ * `wu import` (work-units.md §4.5): compared with each WU's YAML as last observed in the fold read,
+ * one `observation.wu_yaml` per WU whose read fields changed, holding only those; what the log
+ * already holds is not appended again. All events go in one batch: the import is all-or-nothing.
+ */
+export function decideWuImport(command: ImportWuYaml, state: WorkUnitsState): Decision<{ files: ImportFileRow[] }> {
+  const plan = compareWithObserved(state, command.files);
+  return { events: plan.events, expected: {}, outcome: { files: plan.rows } };
 }
