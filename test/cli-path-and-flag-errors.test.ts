@@ -77,6 +77,40 @@ describe("validation in Baton's words", () => {
     expect(errorEnvelopeOf(r).message).toBe("unknown command 'shw' (Did you mean show?)");
   });
 
+  it("an unknown subcommand with none close lists its group's commands; so does an unknown top-level command (exit 2)", async () => {
+    const wu = await run(['wu', 'frobnicate']);
+    expect(wu.code).toBe(2);
+    const commands = errorEnvelopeOf(wu).details!['commands'] as string[];
+    expect(commands).toEqual(
+      expect.arrayContaining(['create', 'import', 'claim', 'checkpoint', 'return', 'block', 'release', 'done', 'list', 'show', 'explain']),
+    );
+    expect(commands).not.toContain('help');
+    expect(errorEnvelopeOf(wu)).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: `unknown command 'frobnicate'; the commands of baton wu are: ${commands.join(', ')} (baton wu --help says what each does)`,
+      details: { command: 'frobnicate', group: 'baton wu' },
+    });
+    const closest = await run(['wu', 'claimm']);
+    expect(closest.code).toBe(2);
+    expect(errorEnvelopeOf(closest)).toMatchObject({ message: "unknown command 'claimm' (Did you mean claim?)", details: { did_you_mean: ['claim'] } });
+
+    const top = await run(['frobnicate']);
+    expect(top.code).toBe(2);
+    const listed = errorEnvelopeOf(top).details!['commands'] as string[];
+    for (const name of ['init', 'log', 'wu', 'status', 'serve', 'version']) expect(listed).toContain(name);
+    expect(errorEnvelopeOf(top).message).toMatch(
+      /^unknown command 'frobnicate'; the commands of baton are: init, log, .* \(baton --help says what each does\)$/,
+    );
+
+    // Human mode: the same, one line on stderr.
+    const human = await batonIn(ws, ['--human', 'mem', 'frob']);
+    expect(human.code).toBe(2);
+    expect(human.stdout).toBe('');
+    expect(human.stderr).toMatch(
+      /^baton: INVALID_INPUT: unknown command 'frob'; the commands of baton mem are: roster, signal, inbox, .*converged.* \(baton mem --help says what each does\)\n$/,
+    );
+  });
+
   it('wu checkpoint without --note: "--note: is required", nothing appended', async () => {
     const dir = makeTempDir('baton-errors-wu-');
     const env = { BATON_NOW: T0 };

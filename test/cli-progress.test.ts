@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppendedEnvelope } from '../src/app/envelopes/foundation.js';
@@ -27,6 +27,28 @@ function onTerminal(args: string[], env: Record<string, string> = {}): { termina
   const command = [process.execPath, BATON_BIN, ...args].map((a) => `'${a}'`).join(' ') + ` > '${out}'`;
   const terminal = execFileSync('script', ['-qec', command, '/dev/null'], { env: childEnv(env), encoding: 'utf8', input: '' });
   return { terminal, stdout: readFileSync(out, 'utf8') };
+}
+
+/** The frames a terminal showed: the text between erase-line sequences. */
+function framesOf(terminal: string): string[] {
+  return terminal.split(ERASE).filter((f) => f !== '');
+}
+
+/**
+ * Run each command in turn on one pseudo-terminal (one `script`), each with its stdout to a file:
+ * what the terminal shows between them is each command's stderr.
+ */
+function onTerminalEach(commands: string[][], env: Record<string, string> = {}): { terminal: string; stdout: string }[] {
+  const dir = makeTempDir('baton-progress-out-');
+  const marker = '@@next@@';
+  const script = commands
+    .map((args, i) => [process.execPath, BATON_BIN, ...args].map((a) => `'${a}'`).join(' ') + ` > '${join(dir, `${i}.txt`)}'; printf '${marker}'`)
+    .join('; ');
+  const terminal = execFileSync('script', ['-qec', script, '/dev/null'], { env: childEnv(env), encoding: 'utf8', input: '' });
+  return terminal
+    .split(marker)
+    .slice(0, commands.length)
+    .map((text, i) => ({ terminal: text, stdout: readFileSync(join(dir, `${i}.txt`), 'utf8') }));
 }
 
 beforeAll(async () => {
@@ -59,6 +81,61 @@ describe('progress on a terminal', () => {
     const { terminal, stdout } = onTerminal(['--dir', workspace, '--human', 'log', 'export', '--out', file], { BATON_PROGRESS_AFTER_MS: '0' });
     expect(terminal).toMatch(/exporting: 0\/40 events \(0%\)… \d+\.\d s/);
     expect(stdout).toContain('exported 40 events');
+  });
+
+  it('export, replay, import and a batched append paint frames that advance to 100%, then erase the line; none in JSON mode', () => {
+    const out = makeTempDir('baton-progress-all-');
+    const file = join(out, 'export.jsonl');
+    const fresh = makeTempDir('baton-progress-import-');
+    const batch = join(out, 'notes.jsonl');
+    writeFileSync(batch, notes(300));
+    const human = ['--dir', workspace, '--human'];
+    const commands = [
+      [...human, 'log', 'export', '--out', file],
+      [...human, 'replay', '--view', 'log_stats', '--to', '30'],
+      ['--dir', fresh, '--human', 'log', 'import', file],
+      ['--dir', makeTempDir('baton-progress-batch-'), '--human', 'log', 'append', '--events', batch, '--batch'],
+    ];
+    const shown = onTerminalEach(commands, { BATON_PROGRESS_AFTER_MS: '0' });
+    const percents = (frames: string[]): number[] => frames.map((f) => Number(/\((\d+)%\)/.exec(f)?.[1] ?? NaN));
+    const rising = (values: number[]): boolean => values.every((v, i) => i === 0 || v >= values[i - 1]!);
+
+    const [exported, replayed, imported, appended] = shown.map((s) => s.terminal);
+    for (const terminal of shown.map((s) => s.terminal)) expect(terminal!.endsWith(ERASE)).toBe(true);
+    expect(framesOf(exported!).every((f) => /^exporting: \d+\/40 events \(\d+%\)… \d+\.\d s$/.test(f))).toBe(true);
+    expect(percents(framesOf(exported!))[0]).toBe(0);
+    expect(percents(framesOf(exported!)).at(-1)).toBe(100);
+    expect(rising(percents(framesOf(exported!)))).toBe(true);
+    expect(framesOf(exported!).at(-1)).toMatch(/^exporting: 40\/40 events \(100%\)/);
+
+    expect(framesOf(replayed!).at(-1)).toMatch(/^replaying log_stats: 30\/30 events \(100%\)… \d+\.\d s$/);
+    expect(rising(percents(framesOf(replayed!).filter((f) => f.includes('%'))))).toBe(true);
+
+    // The export's bytes, read against its size.
+    expect(framesOf(imported!).at(-1)).toMatch(/^importing: (\d+\.\d kB) of \1 \(100%\)… \d+\.\d s$/);
+    expect(rising(percents(framesOf(imported!).filter((f) => f.includes('%'))))).toBe(true);
+    expect(shown[2]!.stdout).toBe('imported 40 events (head seq 40, chain verified)\n');
+
+    // A batch: read, its lines parsed and checked (each step counted), then the one call that seals
+    // and writes them, which shows its time.
+    const steps = framesOf(appended!);
+    expect(steps[0]).toMatch(/^reading events… \d+\.\d s$/);
+    for (const step of ['parsing events', 'checking events']) {
+      const frames = steps.filter((f) => f.startsWith(step));
+      expect(frames.every((f) => new RegExp(`^${step}: \\d+/300 lines \\(\\d+%\\)… \\d+\\.\\d s$`).test(f))).toBe(true);
+      expect(rising(percents(frames))).toBe(true);
+    }
+    expect(steps.at(-1)).toMatch(/^appending 300 events as one batch… \d+\.\d s$/);
+    expect(shown[3]!.stdout).toMatch(/^appended 300 events in 1 batch: seq 1…300, head [0-9a-f]{12}\n$/);
+
+    // JSON mode: the same commands paint nothing.
+    const again = join(out, 'again.jsonl');
+    const json = onTerminalEach(
+      [commands[0]!, commands[1]!, commands[3]!].map((args) => args.map((a) => (a === '--human' ? '--json' : a === file ? again : a))),
+      { BATON_PROGRESS_AFTER_MS: '0' },
+    );
+    expect(json.map((s) => s.terminal)).toEqual(['', '', '']);
+    expect(json.map((s) => (JSON.parse(s.stdout) as { type: string }).type)).toEqual(['log_exported', 'log_stats', 'append_summary']);
   });
 
   it('piped, stderr gets nothing', async () => {

@@ -143,8 +143,13 @@ Exit codes: 0 ok, 1 unexpected, 2 invalid input, 3 integrity failure, 4 conflict
 export async function main(argv: readonly string[]): Promise<void> {
   const program = buildProgram(argv);
   const commands = [program, ...allSubcommands(program)];
+  // Which command refused (an unknown subcommand is answered with that group's commands).
+  const refusedBy = new WeakMap<CommanderError, Command>();
   for (const command of commands) {
-    command.exitOverride();
+    command.exitOverride((error) => {
+      refusedBy.set(error, command);
+      throw error;
+    });
     // Commander's own error text is replaced by Baton's error envelope below. What is left on its
     // error stream is the help a bare `baton` or a bare group shows: print it, as `--help` does.
     command.configureOutput({ writeErr: (text) => process.stdout.write(text), outputError: () => undefined });
@@ -165,8 +170,8 @@ export async function main(argv: readonly string[]): Promise<void> {
         return;
       }
       const output = new Output(chooseMode(program.opts(), stdoutIsTTY));
-      const { rule, field } = commanderProblem(error);
-      process.exitCode = output.error(invalidInput(rule, field), undefined);
+      const { rule, field, details } = commanderProblem(error, refusedBy.get(error));
+      process.exitCode = output.error(details === undefined ? invalidInput(rule, field) : new BatonError(ErrorCode.INVALID_INPUT, rule, details), undefined);
       return;
     }
     throw error;

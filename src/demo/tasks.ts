@@ -1,4 +1,4 @@
-import type { BatonRun } from './coordination.js';
+import { idIn, type BatonRun } from './coordination.js';
 
 /**
  * The tasks part of the demo (tasks.md), the last one: an orchestrator session breaks a goal into
@@ -21,20 +21,6 @@ export const TASKS_DEMO_START = '2026-05-09T09:00:00.000Z';
 /** When the returning agent arrives: past the orchestrator's 4-hour TTL. */
 export const RETURN_AFTER_MINUTES = 5 * 60;
 
-interface Envelope {
-  session?: { id: string };
-  task?: { id: string };
-  subagent?: { id: string };
-}
-
-function lastJson(stdout: string): Envelope {
-  const lines = stdout
-    .trim()
-    .split('\n')
-    .filter((l) => l.startsWith('{'));
-  return lines.length === 0 ? {} : (JSON.parse(lines.at(-1)!) as Envelope);
-}
-
 function quoted(args: readonly string[]): string {
   return args.map((a) => (/^[\w.:/@=,-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
@@ -48,7 +34,7 @@ export interface TasksDemoIds {
   dashboard: string;
 }
 
-type Step = (args: string[], minutes: number, expected?: number) => Promise<Envelope>;
+type Step = (args: string[], minutes: number, expected?: number) => Promise<string>;
 
 function demoStep(baton: BatonRun, show: Show, start: number): Step {
   const clock = (minutes: number): Record<string, string> => ({ BATON_NOW: new Date(start + minutes * 60_000).toISOString() });
@@ -56,29 +42,28 @@ function demoStep(baton: BatonRun, show: Show, start: number): Step {
     const r = await baton(args, clock(minutes));
     show(quoted(args), r);
     if (r.code !== expected) throw new Error(`demo step failed (exit ${r.code}, expected ${expected}): baton ${quoted(args)}\n${r.stdout}${r.stderr}`);
-    return lastJson(r.stdout);
+    return r.stdout;
   };
 }
 
 async function startOrchestrator(step: Step): Promise<string> {
-  return (
-    await step(
-      [
-        '--json',
-        'session',
-        'start',
-        '--agent-identity',
-        'claude:orchestrator:demo',
-        '--role',
-        'orchestrator',
-        '--goal',
-        'Instrument checkout analytics',
-        '--branch',
-        'feat/checkout-analytics',
-      ],
-      0,
-    )
-  ).session!.id;
+  const started = await step(
+    [
+      '--human',
+      'session',
+      'start',
+      '--agent-identity',
+      'claude:orchestrator:demo',
+      '--role',
+      'orchestrator',
+      '--goal',
+      'Instrument checkout analytics',
+      '--branch',
+      'feat/checkout-analytics',
+    ],
+    0,
+  );
+  return idIn(started, 'session_');
 }
 
 /** The orchestrator's moves, each a `baton` call as its session. */
@@ -86,19 +71,19 @@ interface Orchestrator {
   step: Step;
   as: string[];
   create: (minutes: number, label: string, ...flags: string[]) => Promise<string>;
-  move: (minutes: number, task: string, state: string, ...flags: string[]) => Promise<Envelope>;
+  move: (minutes: number, task: string, state: string, ...flags: string[]) => Promise<string>;
   subagent: (minutes: number, kind: string, root: string) => Promise<string>;
-  finish: (minutes: number, id: string) => Promise<Envelope>;
+  finish: (minutes: number, id: string) => Promise<string>;
 }
 
 function orchestrator(step: Step, session: string): Orchestrator {
-  const as = ['--json', '--session', session];
+  const as = ['--human', '--session', session];
   return {
     step,
     as,
-    create: async (minutes, label, ...flags) => (await step([...as, 'task', 'create', '--label', label, ...flags], minutes)).task!.id,
+    create: async (minutes, label, ...flags) => idIn(await step([...as, 'task', 'create', '--label', label, ...flags], minutes), 'task_'),
     move: (minutes, task, state, ...flags) => step([...as, 'task', 'transition', task, state, ...flags], minutes),
-    subagent: async (minutes, kind, root) => (await step([...as, 'subagent', 'start', '--kind', kind, '--root-task', root], minutes)).subagent!.id,
+    subagent: async (minutes, kind, root) => idIn(await step([...as, 'subagent', 'start', '--kind', kind, '--root-task', root], minutes), 'subagent_'),
     finish: (minutes, id) => step([...as, 'subagent', 'finish', id], minutes),
   };
 }

@@ -1,4 +1,4 @@
-import type { BatonRun } from './coordination.js';
+import { idIn, type BatonRun } from './coordination.js';
 
 /**
  * An orchestrator drives an initiative of three waves through the `baton` CLI: it plans and
@@ -13,21 +13,13 @@ type Show = (cmd: string, r: { stdout: string; stderr: string; code: number }) =
 const T0 = Date.parse('2026-04-17T09:00:00Z');
 const clock = (minutes: number): Record<string, string> => ({ BATON_NOW: new Date(T0 + minutes * 60_000).toISOString() });
 
-function lastJson(stdout: string): Record<string, unknown> {
-  const lines = stdout
-    .trim()
-    .split('\n')
-    .filter((l) => l.startsWith('{'));
-  return lines.length === 0 ? {} : (JSON.parse(lines.at(-1)!) as Record<string, unknown>);
-}
-
-type Step = (args: string[], minutes: number, extra?: Record<string, string>) => Promise<Record<string, unknown>>;
+type Step = (args: string[], minutes: number, extra?: Record<string, string>) => Promise<string>;
 
 interface DemoSteps {
   step: Step;
-  status: (minutes: number) => Promise<Record<string, unknown>>;
-  observe: (type: string, stream: string, data: Record<string, unknown>, minutes: number) => Promise<Record<string, unknown>>;
-  worktree: (wu: string, path: string, present: boolean, minutes: number) => Promise<Record<string, unknown>>;
+  status: (minutes: number) => Promise<string>;
+  observe: (type: string, stream: string, data: Record<string, unknown>, minutes: number) => Promise<string>;
+  worktree: (wu: string, path: string, present: boolean, minutes: number) => Promise<string>;
 }
 
 function demoSteps(baton: BatonRun, show: Show): DemoSteps {
@@ -35,11 +27,11 @@ function demoSteps(baton: BatonRun, show: Show): DemoSteps {
     const r = await baton(args, { ...clock(minutes), ...extra });
     show(args.map((a) => (/^[\w.:/@=,-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' '), r);
     if (r.code !== 0) throw new Error(`demo step failed (exit ${r.code}): baton ${args.join(' ')}\n${r.stdout}${r.stderr}`);
-    return lastJson(r.stdout);
+    return r.stdout;
   };
   const status = (minutes: number) => step(['--human', 'orchestrate', 'status', 'INIT-7'], minutes);
   const observe = (type: string, stream: string, data: Record<string, unknown>, minutes: number) =>
-    step(['--json', 'log', 'append', '--type', type, '--stream', stream, '--data', JSON.stringify(data)], minutes);
+    step(['--human', 'log', 'append', '--type', type, '--stream', stream, '--data', JSON.stringify(data)], minutes);
   const worktree = (wu: string, path: string, present: boolean, minutes: number) =>
     observe('observation.worktree', `wu/${wu}`, { wu_id: wu, path, present, branch: null }, minutes);
   return { step, status, observe, worktree };
@@ -99,10 +91,8 @@ interface Agents {
 async function launchWaveZero({ step, status, worktree }: DemoSteps): Promise<Agents> {
   // Wave 0 launches: one handoff per eligible WU.
   await step(['--human', 'orchestrate', 'run', 'INIT-7', '--client', 'codex'], 1);
-  const codex = ((await step(['--json', 'session', 'start', '--agent-identity', 'codex:wu-1', '--client', 'codex'], 2)) as { session: { id: string } }).session
-    .id;
-  const claude = ((await step(['--json', 'session', 'start', '--agent-identity', 'claude:wu-2', '--client', 'claude-code'], 2)) as { session: { id: string } })
-    .session.id;
+  const codex = idIn(await step(['--human', 'session', 'start', '--agent-identity', 'codex:wu-1', '--client', 'codex'], 2), 'session_');
+  const claude = idIn(await step(['--human', 'session', 'start', '--agent-identity', 'claude:wu-2', '--client', 'claude-code'], 2), 'session_');
   await step(['--human', '--session', codex, 'wu', 'claim', 'WU-1'], 3);
   await step(['--human', '--session', claude, 'wu', 'claim', 'WU-2'], 3);
   await worktree('WU-1', 'worktrees/framework-core-wu-1', true, 4);
@@ -128,7 +118,7 @@ async function contaminateAndClean({ observe, status }: DemoSteps, baton: BatonR
   await observe('observation.dirty_paths', 'workspace/root', { paths: ['src/core/ledger.ts'] }, 302);
   await status(302);
   const refused = await baton(['--human', 'orchestrate', 'run', 'INIT-7'], clock(302));
-  show('orchestrate run INIT-7   (refused while contaminated)', refused);
+  show('--human orchestrate run INIT-7   # refused while contaminated', refused);
   await observe('observation.dirty_paths', 'workspace/root', { paths: [] }, 310);
 }
 
@@ -147,7 +137,6 @@ async function finishWaves({ step, status }: DemoSteps, { codex, claude }: Agent
   await step(['--human', '--session', claude, 'wu', 'claim', 'WU-4'], 402);
   await step(['--human', '--session', claude, 'wu', 'done', 'WU-4'], 450);
   await status(451);
-  await step(['--json', 'orchestrate', 'status', 'INIT-7'], 451);
   show(`(bundles in ${dir}/.baton/artifacts/orchestration/INIT-7/)`, { stdout: '', stderr: '', code: 0 });
 }
 

@@ -24,7 +24,7 @@ export interface InputLimits {
 
 const MiB = 1024 * 1024;
 
-/** The limits of each kind of input (README: "Input limits"). */
+/** The limits of each kind of input (docs/cli.md: "Input limits"). */
 export const INPUT_LIMITS = {
   /** `log append --events`: every line is parsed and checked before the first append, so all of it is held at once. */
   events: { fileBytes: 64 * MiB, lineBytes: 1 * MiB },

@@ -39,6 +39,8 @@ export interface RunProjectionOptions {
    * checked against the log exactly as a file snapshot is.
    */
   snapshotSource?: (name: string, version: number) => SnapshotLoad;
+  /** Told the last seq folded after each chunk of the pass (a progress line counts with it). */
+  onPosition?: (seq: number) => void;
 }
 
 export const DEFAULT_SNAPSHOT_EVERY = 1000;
@@ -144,6 +146,7 @@ export async function runProjections<const P extends readonly AnyProjection[]>(
         seq = stored.seq;
         hash = stored.hash;
       }
+      options.onPosition?.(seq);
     }
     if (foldedByAll > 0) {
       for (const lane of folding) {

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -78,22 +80,58 @@ describe('the tasks demo', () => {
     ]);
   }, 180_000);
 
-  it('`npm run demo` (dist/src/demo/run.js) runs every part and ends with that `baton status`', async () => {
-    // The demo keeps its workspaces (in the temp folder): give it one of ours, removed afterwards.
+  it('`npm run demo` runs every part in human text, ends with that `baton status` and its summary, and removes its workspace (--keep keeps it)', async () => {
+    // Each run gets a temporary folder of ours: what the demo leaves there is what it leaves behind.
     const tmp = makeTempDir('baton-demo-full-');
-    const { stdout } = await run(process.execPath, [DEMO], { env: childEnv({ TMPDIR: tmp }), maxBuffer: 64 * 1024 * 1024, timeout: 600_000 });
+    const keptTmp = makeTempDir('baton-demo-kept-');
+    const demo = (dir: string, args: string[]) =>
+      run(process.execPath, [DEMO, ...args], { env: childEnv({ TMPDIR: dir }), maxBuffer: 64 * 1024 * 1024, timeout: 600_000 });
+    const [{ stdout }, kept] = await Promise.all([demo(tmp, []), demo(keptTmp, ['--only', 'signals', '--keep'])]);
     expect(stdout).toContain(`A fresh workspace in ${tmp}/`);
     const lines = stdout.trimEnd().split('\n');
+    // Human text throughout: no raw JSON envelope, no line wider than 200 characters.
+    expect(lines.filter((l) => /^\s*\{"/.test(l))).toEqual([]);
+    expect(lines.filter((l) => l.length > 200)).toEqual([]);
+
     const statusAt = lines.lastIndexOf('$ baton --human status');
+    const summaryAt = lines.lastIndexOf('== What the demo showed');
     expect(statusAt).toBeGreaterThan(0);
-    const block = statusBlock(lines.slice(statusAt + 1).join('\n'));
-    // Nothing after the status block: it is the demo's last word.
-    expect(lines.at(-2)).toBe(`Next action: ${block.next}`);
-    expect(lines.at(-1)).toBe(`Resume: ${block.resume}`);
+    expect(summaryAt).toBeGreaterThan(statusAt);
+    const block = statusBlock(lines.slice(statusAt + 1, summaryAt).join('\n'));
+    // Nothing between the status block and the summary: it is the demo's last command.
+    expect(block.lines.at(-2)).toBe(`Next action: ${block.next}`);
+    expect(block.lines.at(-1)).toBe(`Resume: ${block.resume}`);
     expect(block.active).toBe('none');
     expect(block.next).toBe('A task is waiting for manual verification: click through checkout on the preview deploy and confirm the 12 events arrive.');
     expect(block.resume).toMatch(/^baton task task_[0-9a-f]{24} --dir \S+$/);
     // The earlier parts ran before it.
     for (const part of ['mem converged', 'flow merge', 'orchestrate status', 'task create']) expect(stdout).toContain(part);
+
+    // The demo ends with its summary: each part in one line with its key figure, then the workspace removed.
+    const summary = lines.slice(summaryAt + 1);
+    expect(summary).toHaveLength(6);
+    expect(summary.slice(0, 5).map((l) => l.trim().split(/\s{2,}/)[0])).toEqual([
+      'The log',
+      'Two agents negotiate',
+      'A team flow',
+      'An initiative in waves',
+      'Tasks, last stop',
+    ]);
+    expect(summary[0]).toMatch(/ 40 appends from 4 processes in \d+ ms; a retry wrote nothing; \d+ events verified; a flipped byte caught at seq \d+$/);
+    expect(summary[1]).toContain(' 3 signals (PROPOSE, COUNTER, AGREE); the thread converged');
+    expect(summary[2]).toContain(' complete in iteration 2, after 1 failed merge(s) went round the loop');
+    expect(summary[3]).toContain(' 4 of 4 WUs done, wave by wave; stalled and contaminated on the way, recovered');
+    expect(summary[4]).toMatch(/ 5 tasks, 3 subagents; after the crash, baton status says: A task is waiting for manual verification$/);
+    expect(summary[5]).toMatch(/now removed \(npm run demo -- --keep keeps it\)/);
+    expect(readdirSync(tmp)).toEqual([]);
+
+    // --keep: the summary's last line names the workspace, and it is there.
+    const keptLines = kept.stdout.trimEnd().split('\n');
+    expect(keptLines.at(-3)).toBe('== What the demo showed');
+    expect(keptLines.at(-2)).toMatch(/^ {2}Two agents negotiate {2}3 signals/);
+    const path = /^The workspace is kept in (\S+): try node \S+ --dir \S+ log tail$/.exec(keptLines.at(-1)!)?.[1];
+    expect(path).toBeDefined();
+    expect(path!.startsWith(`${keptTmp}/`)).toBe(true);
+    expect(existsSync(join(path!, '.baton', 'log'))).toBe(true);
   }, 600_000);
 });

@@ -10,7 +10,7 @@ import type { AppendOptions, AppendResult } from '../../store/contract.js';
 import type { CommandContext } from '../context.js';
 import { AppendedEnvelope, AppendSummaryEnvelope } from '../../app/envelopes/foundation.js';
 import { parseExpectedVersion, parseJsonObject } from '../flags.js';
-import { startProgress } from '../progress.js';
+import { startProgress, type Progress } from '../progress.js';
 import { AppendTally, humanAppendSummary } from './log-append-summary.js';
 
 export interface LogAppendFlags {
@@ -40,8 +40,24 @@ interface AppendCall {
 }
 
 export async function logAppend(ctx: CommandContext, flags: LogAppendFlags): Promise<void> {
+  // A file of events shows its progress from the first line read: checking 200,000 lines takes seconds too.
+  const progress = flags.events === undefined ? undefined : startProgress(ctx, 'reading events');
+  try {
+    const calls = await checkedCalls(ctx, flags, progress);
+    const total = calls.reduce((sum, call) => sum + call.events.length, 0);
+    // One batch is one call of the store (sealed and written at once): its line shows the time only.
+    if (flags.batch) progress?.phase(`appending ${total.toLocaleString('en-US')} events as one batch`);
+    else progress?.phase('appending', { total, unit: 'events' });
+    await appendCalls(ctx, flags, calls, progress);
+  } finally {
+    progress?.end();
+  }
+}
+
+/** The calls the flags or the file ask for, each event checked before anything is appended. */
+async function checkedCalls(ctx: CommandContext, flags: LogAppendFlags, progress: Progress | undefined): Promise<AppendCall[]> {
   const catalog = await ctx.catalog();
-  const calls = flags.events !== undefined ? await callsFromFile(flags, catalog) : [singleCall(flags)];
+  const calls = progress !== undefined ? await callsFromFile(flags, catalog, progress) : [singleCall(flags)];
   // Facts Baton records about itself (a recovery report) cannot be forged from the command line.
   calls.forEach((call, line) =>
     call.events.forEach((event) => {
@@ -53,15 +69,15 @@ export async function logAppend(ctx: CommandContext, flags: LogAppendFlags): Pro
       }
     }),
   );
+  return calls;
+}
+
+/** The calls, one after another, reported as one summary (or, with --each, an envelope per call). */
+async function appendCalls(ctx: CommandContext, flags: LogAppendFlags, calls: AppendCall[], progress: Progress | undefined): Promise<void> {
   const store = await ctx.store();
   // A file's append reads as one summary, in both modes (a 20,000-line file no longer prints every
   // event's seq and hash); `--each` keeps an `appended` envelope (or line) per call.
   const summarise = flags.events !== undefined && !flags.each;
-  const total = calls.reduce((sum, call) => sum + call.events.length, 0);
-  const progress =
-    flags.events === undefined
-      ? undefined
-      : startProgress(ctx, flags.batch ? `appending ${total} events as one batch` : 'appending', flags.batch ? {} : { total, unit: 'events' });
   const tally = new AppendTally();
   let reported = false;
   // Also when a call fails half-way: what landed is reported first, then the error (printed by the
@@ -122,7 +138,7 @@ function singleCall(flags: LogAppendFlags): AppendCall {
  * Each line is then its own append call (its own fsync and result), or with `--batch` all lines are
  * one atomic batch (one write, one fsync).
  */
-async function callsFromFile(flags: LogAppendFlags, catalog: EventCatalog): Promise<AppendCall[]> {
+async function callsFromFile(flags: LogAppendFlags, catalog: EventCatalog, progress: Progress): Promise<AppendCall[]> {
   for (const [flag, value] of [
     ['--type', flags.type],
     ['--stream', flags.stream],
@@ -136,7 +152,9 @@ async function callsFromFile(flags: LogAppendFlags, catalog: EventCatalog): Prom
   const text = (await readInput(flags.events!, '--events', INPUT_LIMITS.events)).toString('utf8');
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   if (lines.length === 0) throw invalidInput('holds no events', '--events');
+  progress.phase('parsing events', { total: lines.length, unit: 'lines' });
   const parsed = lines.map((line, i) => {
+    progress.set(i + 1);
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -148,7 +166,9 @@ async function callsFromFile(flags: LogAppendFlags, catalog: EventCatalog): Prom
     return result.data;
   });
   // Each line against its type's schema too, so a bad line fails before any line is appended.
+  progress.phase('checking events', { total: parsed.length, unit: 'lines' });
   for (const [i, line] of parsed.entries()) {
+    progress.set(i + 1);
     try {
       await validateBatch(catalog, [{ type: line.type, stream: line.stream, data: line.data }], {
         ...(line.idempotency_key !== undefined ? { idempotencyKey: line.idempotency_key } : {}),

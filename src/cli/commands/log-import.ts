@@ -5,6 +5,17 @@ import { INPUT_LIMITS, inputLines, openInputStream } from '../../input/bounded-i
 import type { CommandContext } from '../context.js';
 import { LogImportedEnvelope } from '../../app/envelopes/foundation.js';
 import { startProgress } from '../progress.js';
+import { statSync, type ReadStream } from 'node:fs';
+
+/** A regular file's size, 0 for anything else (a named pipe has no size to count against). */
+function sizeOf(file: string): number {
+  try {
+    const stat = statSync(file);
+    return stat.isFile() ? stat.size : 0;
+  } catch {
+    return 0;
+  }
+}
 
 /**
  * Parse an export line by line and check each envelope before the store sees it. Lines are counted
@@ -50,11 +61,14 @@ export async function logImport(ctx: CommandContext, file: string): Promise<void
   ctx.mayCreateWorkspace();
   const store = await ctx.store();
   let events = 0;
-  const progress = startProgress(ctx, 'importing', { unit: 'events read' });
+  // A file counts its bytes read against its size; stdin (or a pipe) counts the events read.
+  const size = file === '-' ? 0 : sizeOf(file);
+  const stream = source as Partial<ReadStream>;
+  const progress = startProgress(ctx, 'importing', size > 0 ? { total: size, unit: 'bytes' } : { unit: 'events read' });
   const counted = async function* (): AsyncGenerator<StoredEvent> {
     for await (const event of exportedEvents(source, file)) {
       events += 1;
-      progress.set(events);
+      progress.set(size > 0 ? (stream.bytesRead ?? 0) : events);
       yield event;
     }
   };

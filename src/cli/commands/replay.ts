@@ -1,6 +1,7 @@
 import { BatonError, invalidInput } from '../../errors.js';
 import { runProjection } from '../../store/projection-runner.js';
 import type { CommandContext } from '../context.js';
+import type { EventStore } from '../../store/contract.js';
 import { ViewEnvelope } from '../../app/envelopes/foundation.js';
 import { readableLines } from '../readable-text.js';
 import { startProgress } from '../progress.js';
@@ -16,22 +17,22 @@ export async function replay(ctx: CommandContext, flags: { view: string; to?: st
   if (!projection) throw invalidInput(`unknown view "${flags.view}" (known: ${Object.keys(PROJECTIONS).sort().join(', ')})`, '--view');
   if ((flags.to === undefined) === (flags.at === undefined)) throw invalidInput('give exactly one of --to SEQ or --at ISO', '--to');
   const store = await ctx.store();
-  let to: number;
+  const progress = startProgress(ctx, `replaying ${flags.view}`);
   let asOf: string;
-  if (flags.to !== undefined) {
-    to = parseCount(flags.to, '--to');
-    // The clock of a past position is the time of its last event, so time-dependent views
-    // (staleness, abandonment) read as they did then.
-    asOf = ctx.now;
-    for await (const event of store.read({ from: to, to })) asOf = event.at;
-  } else {
-    asOf = parseIsoTime(flags.at!, '--at');
-    to = await positionAtTime(store.read({}), Date.parse(asOf));
-  }
-  const progress = startProgress(ctx, `replaying ${flags.view} to seq ${to}`);
   let run;
   try {
-    run = await runProjection(store, projection, { catalog: await ctx.catalog(), cacheDir: await ctx.cacheDir(), now: asOf, to });
+    const position = await positionOf(ctx, store, flags);
+    asOf = position.asOf;
+    progress.phase(`replaying ${flags.view}`, { total: position.to, unit: 'events' });
+    run = await runProjection(store, projection, {
+      catalog: await ctx.catalog(),
+      cacheDir: await ctx.cacheDir(),
+      now: asOf,
+      to: position.to,
+      onPosition: progress.set,
+    });
+    // Done: a position past the head folded to the head.
+    progress.set(position.to);
   } finally {
     progress.end();
   }
@@ -47,4 +48,18 @@ export async function replay(ctx: CommandContext, flags: { view: string; to?: st
   const refusal = view as { type?: unknown; code?: unknown; message?: unknown };
   if (refusal.type === 'error' && typeof refusal.code === 'string') throw new BatonError(refusal.code, String(refusal.message));
   ctx.output.emit(ViewEnvelope, view as { v: 1; type: string; generated_at: string }, (v) => readableLines(v).join('\n'));
+}
+
+/** The seq to replay to, and the clock of that position. */
+async function positionOf(ctx: CommandContext, store: EventStore, flags: { to?: string; at?: string }): Promise<{ to: number; asOf: string }> {
+  if (flags.to !== undefined) {
+    const to = parseCount(flags.to, '--to');
+    // The clock of a past position is the time of its last event, so time-dependent views
+    // (staleness, abandonment) read as they did then.
+    let asOf = ctx.now;
+    for await (const event of store.read({ from: to, to })) asOf = event.at;
+    return { to, asOf };
+  }
+  const asOf = parseIsoTime(flags.at!, '--at');
+  return { to: await positionAtTime(store.read({}), Date.parse(asOf)), asOf };
 }

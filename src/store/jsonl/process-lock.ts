@@ -14,7 +14,7 @@ import { ConflictError } from '../../errors.js';
  * (the kernel closes them). A short timer still retries, in case a close is ever missed.
  *
  * Abstract sockets are per network namespace: processes in different containers that share the
- * workspace through a volume do not exclude each other (documented in the README).
+ * workspace through a volume do not exclude each other (documented in docs/stores.md).
  */
 export interface LockHandle {
   release(): Promise<void>;
