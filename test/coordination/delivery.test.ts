@@ -9,6 +9,7 @@ import {
   envelopes,
   HookDrainEnvelope,
   RosterEnvelope,
+  sharedWorkspace,
   SignalReceivedEnvelope,
   workspace,
   WuPrepEnvelope,
@@ -58,13 +59,13 @@ describe('hooks install (35)', () => {
 });
 
 describe('hooks drain (36–38) and the hook script', () => {
-  async function setup36() {
-    const ws = await workspace();
-    const s1 = await ws.start(['--client', 'claude-code']);
-    const s2 = await ws.start();
+  /** s1 (a Claude Code session), s2, and s2's signal D to s1 that requires an ack (built once, copied for each test). */
+  const setup36 = sharedWorkspace(async (ws) => {
+    const s1 = await ws.setUpSession({ client: 'claude-code' });
+    const s2 = await ws.setUpSession();
     const sent = await ws.send('check this', ['--to', s1, '--requires-ack'], { as: s2 });
-    return { ws, s1, s2, d: sent.signal, sent };
-  }
+    return { s1, s2, d: sent.signal, sent };
+  });
 
   it('36: the queue names D; drain prints the prompt and reply commands, records a hook receipt, then nothing', async () => {
     const { ws, s1, s2, d, sent } = await setup36();
@@ -86,8 +87,8 @@ describe('hooks drain (36–38) and the hook script', () => {
 
   it('37: advisory signals are not queued and not drained, but the inbox lists them', async () => {
     const ws = await workspace();
-    const s1 = await ws.start(['--client', 'claude-code']);
-    const s2 = await ws.start();
+    const s1 = await ws.setUpSession({ client: 'claude-code' });
+    const s2 = await ws.setUpSession();
     const d = await ws.signal('fyi', ['--to', s1, '--interrupt-class', 'advisory'], { as: s2 });
     expect(existsSync(pendingPath(ws, s1))).toBe(false);
     const drain = await ws.run(['--human', 'hooks', 'drain', '--session', s1]);
@@ -137,7 +138,7 @@ describe('hooks drain (36–38) and the hook script', () => {
       .filter((e) => e.type === 'session.started')
       .at(-1)!.data['session_id'] as string;
     expect(claudeSession).not.toBe(s1);
-    const again = await ws.signal('check this too', ['--to', claudeSession, '--requires-ack'], { as: s1 });
+    const again = await ws.setUpSignal('check this too', { to: [claudeSession], requires_ack: true }, { as: s1 });
     const hook = await run('claude-1');
     expect(hook.code).toBe(0);
     expect(hook.stdout).toContain(again.signal_id);
@@ -151,10 +152,10 @@ describe('hooks drain (36–38) and the hook script', () => {
 describe('mem watch (39–41)', () => {
   it('39: --once delivers the catch-up set in seq order with latency, records watch receipts; then nothing', async () => {
     const ws = await workspace();
-    const s1 = await ws.start(['--client', 'codex']);
-    const s2 = await ws.start();
-    const b = await ws.signal('broadcast', [], { as: s2 });
-    const d = await ws.signal('direct', ['--to', s1], { as: s2 });
+    const s1 = await ws.setUpSession({ client: 'codex' });
+    const s2 = await ws.setUpSession();
+    const b = await ws.setUpSignal('broadcast', {}, { as: s2 });
+    const d = await ws.setUpSignal('direct', { to: [s1] }, { as: s2 });
     const r = await ws.ok(['mem', 'watch', '--session', 'Planck', '--once'], { now: at(2) });
     expect(envelopes(SignalReceivedEnvelope, r).map((l) => [l.type, l.signal.signal_id, l.latency_ms, l.session_id])).toEqual([
       ['signal_received', b.signal_id, 2000, s1],
@@ -171,8 +172,8 @@ describe('mem watch (39–41)', () => {
   it('40: a running watcher delivers a new signal from another process exactly once within 1 s; SIGINT exits 130; a restart re-delivers nothing', async () => {
     const ws = await workspace();
     const live = { now: new Date().toISOString() };
-    const s1 = await ws.start([], live);
-    const s2 = await ws.start([], live);
+    const s1 = await ws.setUpSession({}, live);
+    const s2 = await ws.setUpSession({}, live);
     const watcher = startBaton(['--dir', ws.dir, '--json', 'mem', 'watch', '--session', s1], {});
     let out = '';
     watcher.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -194,7 +195,7 @@ describe('mem watch (39–41)', () => {
 
   it('40b: the watcher exits 0 when its session ends', async () => {
     const ws = await workspace();
-    const s1 = await ws.start([], { now: new Date().toISOString() });
+    const s1 = await ws.setUpSession({}, { now: new Date().toISOString() });
     const watcher = startBaton(['--dir', ws.dir, '--json', 'mem', 'watch', '--session', s1], {});
     const exited = new Promise<number | null>((resolve) => watcher.on('exit', (code) => resolve(code)));
     await new Promise((r) => setTimeout(r, 1200));
@@ -204,26 +205,26 @@ describe('mem watch (39–41)', () => {
 
   it('41: an identity shared by two live sessions is AMBIGUOUS_SESSION', async () => {
     const ws = await workspace();
-    await ws.start(['--agent-identity', 'reviewer:docs:a']);
-    await ws.start(['--agent-identity', 'reviewer:docs:a']);
+    await ws.setUpSession({ agent_identity: 'reviewer:docs:a' });
+    await ws.setUpSession({ agent_identity: 'reviewer:docs:a' });
     const r = await ws.run(['mem', 'watch', '--session', 'reviewer:docs:a', '--once']);
     expect([r.code, errorEnvelopeOf(r).code]).toEqual([2, 'AMBIGUOUS_SESSION']);
   });
 });
 
 describe('the wu prep signal gate (42–46)', () => {
-  async function setup42() {
-    const ws = await workspace();
+  /** INIT-1 with WU-1 and WU-2, sessions s1 and s2, WU-1 claimed by s1 (built once, copied for each test). */
+  const setup42 = sharedWorkspace(async (ws) => {
     await ws.withWus('WU-1', 'WU-2');
-    const s1 = await ws.start();
-    const s2 = await ws.start();
+    const s1 = await ws.setUpSession();
+    const s2 = await ws.setUpSession();
     await ws.claim('WU-1', s1);
-    return { ws, s1, s2 };
-  }
+    return { s1, s2 };
+  });
 
   it('42: an unread directed signal about the WU blocks prep', async () => {
     const { ws, s1, s2 } = await setup42();
-    const d = await ws.signal('blocker found', ['--to', s1, '--wu', 'WU-1'], { as: s2 });
+    const d = await ws.setUpSignal('blocker found', { to: [s1], wu: 'WU-1' }, { as: s2 });
     const head = ws.head();
     const r = await ws.run(['wu', 'prep', 'WU-1'], { as: s1 });
     expect(r.code).toBe(2);
@@ -236,8 +237,8 @@ describe('the wu prep signal gate (42–46)', () => {
 
   it('43: broadcasts and signals about another WU never block', async () => {
     const { ws, s1, s2 } = await setup42();
-    await ws.signal('all of WU-1', ['--wu', 'WU-1'], { as: s2 });
-    await ws.signal('about WU-2', ['--to', s1, '--wu', 'WU-2'], { as: s2 });
+    await ws.setUpSignal('all of WU-1', { wu: 'WU-1' }, { as: s2 });
+    await ws.setUpSignal('about WU-2', { to: [s1], wu: 'WU-2' }, { as: s2 });
     const r = await ws.run(['wu', 'prep', 'WU-1'], { as: s1 });
     expect(r.code).toBe(0);
     expect(envelope(WuPrepEnvelope, r)).toMatchObject({ type: 'wu_prep', wu_id: 'WU-1', passed: true, reader_identity: s1, overridden_signal_ids: [] });
@@ -245,16 +246,16 @@ describe('the wu prep signal gate (42–46)', () => {
 
   it('44: a requires-ack signal blocks until answered, not merely read', async () => {
     const { ws, s1, s2 } = await setup42();
-    const d = await ws.signal('sign off?', ['--to', s1, '--wu', 'WU-1', '--requires-ack'], { as: s2 });
+    const d = await ws.setUpSignal('sign off?', { to: [s1], wu: 'WU-1', requires_ack: true }, { as: s2 });
     await ws.ok(['mem', 'inbox'], { as: s1 });
     expect((await ws.run(['wu', 'prep', 'WU-1'], { as: s1 })).code).toBe(2);
-    await ws.signal('yes', ['--reply-to', d.signal_id, '--intent', 'AGREE'], { as: s1 });
+    await ws.setUpSignal('yes', { reply_to: d.signal_id, intent: 'AGREE' }, { as: s1 });
     expect((await ws.run(['wu', 'prep', 'WU-1'], { as: s1 })).code).toBe(0);
   });
 
   it('45: the override needs a reason, is recorded, and leaves the signal unread', async () => {
     const { ws, s1, s2 } = await setup42();
-    const d = await ws.signal('blocker found', ['--to', s1, '--wu', 'WU-1'], { as: s2 });
+    const d = await ws.setUpSignal('blocker found', { to: [s1], wu: 'WU-1' }, { as: s2 });
     const head = ws.head();
     expect((await ws.run(['wu', 'prep', 'WU-1', '--allow-unread-signals'], { as: s1 })).code).toBe(2);
     expect((await ws.run(['wu', 'prep', 'WU-1', '--reason', 'x'], { as: s1 })).code).toBe(2);
@@ -271,14 +272,14 @@ describe('the wu prep signal gate (42–46)', () => {
 
   it('46: without a session the claimant is the reader', async () => {
     const { ws, s1, s2 } = await setup42();
-    await ws.signal('blocker found', ['--to', s1, '--wu', 'WU-1'], { as: s2 });
+    await ws.setUpSignal('blocker found', { to: [s1], wu: 'WU-1' }, { as: s2 });
     const r = await ws.run(['wu', 'prep', 'WU-1']);
     expect([r.code, errorEnvelopeOf(r).code]).toEqual([2, 'UNREAD_DIRECTED_SIGNALS']);
   });
 
   it('46b: an initiative-level signal without a WU blocks; an unknown WU is UNKNOWN_ID; no reader passes', async () => {
     const { ws, s1, s2 } = await setup42();
-    await ws.signal('initiative note', ['--to', s1, '--initiative', 'INIT-1'], { as: s2 });
+    await ws.setUpSignal('initiative note', { to: [s1], initiative: 'INIT-1' }, { as: s2 });
     expect((await ws.run(['wu', 'prep', 'WU-1'], { as: s1 })).code).toBe(2);
     const unknown = await ws.run(['wu', 'prep', 'WU-9'], { as: s1 });
     expect([unknown.code, errorEnvelopeOf(unknown).code]).toEqual([2, 'UNKNOWN_ID']);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { at, envelope, OrchestrationSessionEnvelope, RosterEnvelope, T0_ISO, workspace } from '../helpers/coordination.js';
+import { at, envelope, oneSession, OrchestrationSessionEnvelope, RosterEnvelope, T0_ISO, twoSessions, workspace } from '../helpers/coordination.js';
 import { errorEnvelopeOf } from '../helpers/cli.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 
@@ -7,8 +7,7 @@ afterAll(removeTempDirs);
 
 describe('sessions and display names (coordination.md §15, 1–10, 47)', () => {
   it('1: a started session is listed active as Planck, one session.started on its stream', async () => {
-    const ws = await workspace();
-    const id = await ws.start();
+    const { ws, s1: id } = await oneSession();
     const roster = await ws.okAs(RosterEnvelope, ['mem', 'roster']);
     expect(roster.sessions).toHaveLength(1);
     const s = roster.sessions[0]!;
@@ -45,9 +44,7 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
   });
 
   it('2: ending S1 frees Planck for the next start', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start();
-    const s2 = await ws.start();
+    const { ws, s1, s2 } = await twoSessions();
     await ws.ok(['session', 'end', s1]);
     const s3 = await ws.start();
     const roster = await ws.okAs(RosterEnvelope, ['mem', 'roster']);
@@ -57,7 +54,7 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
 
   it('3: a fifth session over a four-name pool is Planck-2', async () => {
     const ws = await workspace();
-    for (let i = 0; i < 4; i++) await ws.start();
+    for (let i = 0; i < 4; i++) await ws.setUpSession();
     const r = await ws.okAs(OrchestrationSessionEnvelope, ['session', 'start']);
     expect(r.session.baton.display_name).toBe('Planck-2');
   });
@@ -85,8 +82,7 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
   });
 
   it('6: abandoned strictly after the TTL, listed only with --include-stale, nothing appended', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start();
+    const { ws, s1 } = await oneSession();
     const atTtl = await ws.okAs(RosterEnvelope, ['mem', 'roster'], { now: at(4 * 3600) });
     expect(atTtl.sessions).toMatchObject([{ session_id: s1, status: 'active' }]);
     const after = await ws.okAs(RosterEnvelope, ['mem', 'roster'], { now: at(4 * 3600 + 1) });
@@ -97,24 +93,21 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
   });
 
   it('7: a heartbeat revives an abandoned session, which keeps its name', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start();
+    const { ws, s1 } = await oneSession();
     await ws.ok(['session', 'heartbeat', s1], { now: at(5 * 3600) });
     const r = await ws.okAs(RosterEnvelope, ['mem', 'roster'], { now: at(5 * 3600) });
     expect(r.sessions).toMatchObject([{ session_id: s1, status: 'active', last_heartbeat_at: at(5 * 3600), display_name: 'Planck' }]);
   });
 
   it('7b: heartbeat defaults to the acting session', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start();
+    const { ws, s1 } = await oneSession();
     await ws.ok(['session', 'heartbeat'], { as: s1, now: at(60) });
     const r = await ws.okAs(RosterEnvelope, ['mem', 'roster'], { now: at(60) });
     expect(r.sessions.map((s) => [s.session_id, s.last_heartbeat_at])).toEqual([[s1, at(60)]]);
   });
 
   it('8: any event a session records keeps it alive', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start();
+    const { ws, s1 } = await oneSession();
     await ws.signal('status update', [], { as: s1, now: at(3 * 3600) });
     const alive = await ws.okAs(RosterEnvelope, ['mem', 'roster'], { now: at(4 * 3600 + 1) });
     expect(alive.sessions).toMatchObject([{ session_id: s1, status: 'active', last_heartbeat_at: at(3 * 3600) }]);
@@ -123,8 +116,7 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
   });
 
   it('9: an ended session leaves the roster and frees its name; it ends once', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start();
+    const { ws, s1 } = await oneSession();
     await ws.ok(['session', 'end', s1, '--status', 'failed']);
     const head = ws.head();
     const stale = await ws.okAs(RosterEnvelope, ['mem', 'roster', '--include-stale']);
@@ -158,7 +150,7 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
   it('10: the roster shows the WU of the latest claim and its lane', async () => {
     const ws = await workspace();
     await ws.withWus('WU-1');
-    const s1 = await ws.start();
+    const s1 = await ws.setUpSession();
     await ws.claim('WU-1', s1);
     const r = await ws.okAs(RosterEnvelope, ['mem', 'roster']);
     expect(r.sessions).toMatchObject([{ session_id: s1, wu_id: 'WU-1', lane: 'L1' }]);
@@ -172,8 +164,7 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
   });
 
   it('47: replay --view roster before and after the end', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start();
+    const { ws, s1 } = await oneSession();
     await ws.ok(['session', 'end', s1], { now: at(3600) });
     const n = ws.head();
     const before = await ws.okAs(RosterEnvelope, ['replay', '--view', 'roster', '--to', String(n - 1)], { now: at(3600) });

@@ -1,7 +1,7 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { threeSessions, workspace, type InboxEnvelope, type Workspace } from '../helpers/coordination.js';
+import { oneSession, sharedWorkspace, threeSessions, twoSessions, workspace, type InboxEnvelope, type Workspace } from '../helpers/coordination.js';
 import { errorEnvelopeOf } from '../helpers/cli.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 
@@ -20,11 +20,22 @@ async function expectRefused(ws: Workspace, args: string[], as: string | undefin
   expect(ws.head(), 'nothing appended').toBe(head);
 }
 
+/** s1 with agent identity reviewer:docs:a, then s2 (built once, copied for each test). */
+const reviewerAndPlain = sharedWorkspace(async (ws) => {
+  const s1 = await ws.setUpSession({ agent_identity: 'reviewer:docs:a' });
+  return { s1, s2: await ws.setUpSession() };
+});
+
+/** INIT-1 with WU-1, then two sessions; s2 is the second (built once, copied for each test). */
+const wuThenTwoSessions = sharedWorkspace(async (ws) => {
+  await ws.withWus('WU-1');
+  await ws.setUpSession();
+  return { s2: await ws.setUpSession() };
+});
+
 describe('routing (coordination.md §15, 11–19)', () => {
   it('11: a display name is resolved to the session id and never persisted', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start();
-    const s2 = await ws.start();
+    const { ws, s1, s2 } = await twoSessions();
     const sig = await ws.signal('review please', ['--to', 'Planck'], { as: s2 });
     expect(sig.recipients).toEqual([s1]);
     expect(sig.target_agent).toBe(s1);
@@ -35,32 +46,26 @@ describe('routing (coordination.md §15, 11–19)', () => {
   });
 
   it('12: a session with an agent identity is addressed by it, by name or by id', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start(['--agent-identity', 'reviewer:docs:a']);
-    const s2 = await ws.start();
+    const { ws, s1, s2 } = await reviewerAndPlain();
     expect((await ws.signal('a', ['--to', 'Planck'], { as: s2 })).recipients).toEqual(['reviewer:docs:a']);
     expect((await ws.signal('b', ['--to', s1], { as: s2 })).recipients).toEqual(['reviewer:docs:a']);
   });
 
   it('13: an unknown recipient exits 2, appends nothing, enqueues nothing', async () => {
     const ws = await workspace();
-    await ws.start(['--client', 'claude-code']);
-    const s2 = await ws.start();
+    await ws.setUpSession({ client: 'claude-code' });
+    const s2 = await ws.setUpSession();
     await expectRefused(ws, ['hi', '--to', 'Nobody'], s2, 'UNKNOWN_RECIPIENT');
     expect(pendingFiles(ws)).toEqual([]);
   });
 
   it('14: duplicates collapse to one recipient', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start();
-    const s2 = await ws.start();
+    const { ws, s1, s2 } = await twoSessions();
     expect((await ws.signal('x', ['--to', `Planck,Planck,${s1}`], { as: s2 })).recipients).toEqual([s1]);
   });
 
   it('15: a known identity is addressable offline; a display name is not', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start(['--agent-identity', 'reviewer:docs:a']);
-    const s2 = await ws.start();
+    const { ws, s1, s2 } = await reviewerAndPlain();
     await ws.ok(['session', 'end', s1]);
     expect((await ws.signal('later', ['--to', 'reviewer:docs:a'], { as: s2 })).recipients).toEqual(['reviewer:docs:a']);
     await expectRefused(ws, ['x', '--to', 'Planck'], s2, 'UNKNOWN_RECIPIENT');
@@ -68,24 +73,20 @@ describe('routing (coordination.md §15, 11–19)', () => {
 
   it('15b (R7): several identities in one --to each resolve, in first-seen order', async () => {
     const ws = await workspace();
-    const a = await ws.start(['--agent-identity', 'x:1']);
-    const b = await ws.start(['--agent-identity', 'x:2']);
+    const a = await ws.setUpSession({ agent_identity: 'x:1' });
+    const b = await ws.setUpSession({ agent_identity: 'x:2' });
     expect(a).not.toBe(b);
-    const s3 = await ws.start();
+    const s3 = await ws.setUpSession();
     expect((await ws.signal('ok', ['--to', 'x:1,x:2'], { as: s3 })).recipients).toEqual(['x:1', 'x:2']);
   });
 
   it('16: addressing yourself is SELF_ADDRESSED', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start();
+    const { ws, s1 } = await oneSession();
     await expectRefused(ws, ['me', '--to', 'Planck'], s1, 'SELF_ADDRESSED');
   });
 
   it('17: a broadcast has no recipients, no target_agent, and the defaults', async () => {
-    const ws = await workspace();
-    await ws.withWus('WU-1');
-    await ws.start();
-    const s2 = await ws.start();
+    const { ws, s2 } = await wuThenTwoSessions();
     const sig = await ws.signal('lane freeze', ['--lane', 'L1'], { as: s2 });
     expect(sig).toMatchObject({
       recipients: [],
@@ -103,19 +104,14 @@ describe('routing (coordination.md §15, 11–19)', () => {
   });
 
   it('18: interrupt class defaults and flag', async () => {
-    const ws = await workspace();
-    await ws.start();
-    const s2 = await ws.start();
+    const { ws, s2 } = await twoSessions();
     expect((await ws.signal('a', ['--to', 'Planck'], { as: s2 })).interrupt_class).toBe('priority');
     expect((await ws.signal('b', ['--to', 'Planck', '--interrupt-class', 'interrupt'], { as: s2 })).interrupt_class).toBe('interrupt');
     await expectRefused(ws, ['c', '--to', 'Planck', '--interrupt-class', 'loud'], s2, 'INVALID_INPUT');
   });
 
   it('19: bad input exits 2 and appends nothing', async () => {
-    const ws = await workspace();
-    await ws.withWus('WU-1');
-    await ws.start();
-    const s2 = await ws.start();
+    const { ws, s2 } = await wuThenTwoSessions();
     await expectRefused(ws, ['   '], s2, 'INVALID_INPUT');
     await expectRefused(ws, ['x', '--intent', 'MAYBE'], s2, 'INVALID_INPUT');
     await expectRefused(ws, ['x', '--requires-ack'], s2, 'INVALID_INPUT');
@@ -133,15 +129,13 @@ describe('routing (coordination.md §15, 11–19)', () => {
   });
 
   it('19b: a message of exactly 16,384 characters is accepted and stored trimmed', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start();
+    const { ws, s1 } = await oneSession();
     const sig = await ws.signal(`  ${'y'.repeat(16_384)}  `, [], { as: s1 });
     expect(sig.message).toHaveLength(16_384);
   });
 
   it('19c: an ended acting session cannot send', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start();
+    const { ws, s1 } = await oneSession();
     await ws.ok(['session', 'end', s1]);
     await expectRefused(ws, ['x'], s1, 'SESSION_ENDED');
   });
@@ -166,7 +160,7 @@ describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
 
   it('21: an explicit thread on a reply wins; an unknown parent is UNKNOWN_ID', async () => {
     const { ws, s1, s2 } = await threeSessions();
-    const d = await ws.signal('proposal', ['--to', 'Planck', '--intent', 'PROPOSE'], { as: s2 });
+    const d = await ws.setUpSignal('proposal', { to: ['Planck'], intent: 'PROPOSE' }, { as: s2 });
     expect((await ws.signal('side', ['--reply-to', d.signal_id, '--thread', 'side-1'], { as: s1 })).thread_id).toBe('side-1');
     const head = ws.head();
     const r = await ws.run(['mem', 'signal', 'x', '--reply-to', 'sig-00000000'], { as: s1 });
@@ -175,12 +169,15 @@ describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
     expect(ws.head()).toBe(head);
   });
 
-  async function scenario22() {
-    const base = await threeSessions();
-    const b = await base.ws.signal('broadcast', [], { as: base.s0 });
-    const d = await base.ws.signal('direct', ['--to', base.s1], { as: base.s0 });
-    return { ...base, b, d };
-  }
+  /** §15's 22: three sessions, then s0 broadcasts b and sends d to s1 (built once, copied for each test). */
+  const scenario22 = sharedWorkspace(async (ws) => {
+    const s1 = await ws.setUpSession();
+    const s2 = await ws.setUpSession();
+    const s0 = await ws.setUpSession();
+    const b = await ws.setUpSignal('broadcast', {}, { as: s0 });
+    const d = await ws.setUpSignal('direct', { to: [s1] }, { as: s0 });
+    return { s0, s1, s2, b, d };
+  });
   const ids = (inbox: InboxEnvelope) => inbox.signals.map((s) => s.signal_id);
 
   it('22: visibility per reader', async () => {
@@ -231,10 +228,10 @@ describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
 
   it('25: sessions sharing an agent identity share read state', async () => {
     const ws = await workspace();
-    const s1 = await ws.start(['--agent-identity', 'reviewer:docs:a']);
-    const s2 = await ws.start();
-    const s3 = await ws.start(['--agent-identity', 'reviewer:docs:a']);
-    const d = await ws.signal('check', ['--to', 'reviewer:docs:a'], { as: s2 });
+    const s1 = await ws.setUpSession({ agent_identity: 'reviewer:docs:a' });
+    const s2 = await ws.setUpSession();
+    const s3 = await ws.setUpSession({ agent_identity: 'reviewer:docs:a' });
+    const d = await ws.setUpSignal('check', { to: ['reviewer:docs:a'] }, { as: s2 });
     expect(ids(await ws.inbox([], { as: s1 }))).toEqual([d.signal_id]);
     expect((await ws.inbox([], { as: s3 })).signals).toEqual([]);
     const all = await ws.inbox(['--all'], { as: s3 });
@@ -243,7 +240,7 @@ describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
 
   it('26: an AGREE reply promotes in the same batch; a non-recipient REJECT changes nothing', async () => {
     const { ws, s0, s1, s2 } = await threeSessions();
-    const d = await ws.signal('please ack', ['--to', 'Planck', '--requires-ack', '--intent', 'PROPOSE'], { as: s2 });
+    const d = await ws.setUpSignal('please ack', { to: ['Planck'], requires_ack: true, intent: 'PROPOSE' }, { as: s2 });
     await ws.ok(['mem', 'inbox'], { as: s1 });
     const yes = await ws.send('yes', ['--reply-to', d.signal_id, '--intent', 'AGREE'], { as: s1 });
     expect(yes.promoted_receipts).toBe(1);
@@ -266,7 +263,7 @@ describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
 
   it('27: a vote in another thread changes nothing', async () => {
     const { ws, s1, s2 } = await threeSessions();
-    const d = await ws.signal('d', ['--to', s1], { as: s2 });
+    const d = await ws.setUpSignal('d', { to: [s1] }, { as: s2 });
     await ws.ok(['mem', 'inbox'], { as: s1 });
     const r = await ws.send('agree', ['--thread', 'other-2', '--intent', 'AGREE'], { as: s1 });
     expect(r.promoted_receipts).toBe(0);
@@ -275,8 +272,7 @@ describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
   });
 
   it('28: a legacy target_agent-only record reads as A2A.V1', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start();
+    const { ws, s1 } = await oneSession();
     const data = { signal_id: 'sig-0000abcd', sender_identity: 'system', target_agent: s1, message: 'old', created_at: '2026-04-17T09:00:00.000Z' };
     await ws.ok(['log', 'append', '--type', 'signal.sent', '--stream', 'thread/sig-0000abcd', '--data', JSON.stringify(data)]);
     const r = await ws.inbox(['--for', s1, '--no-mark']);
@@ -295,8 +291,7 @@ describe('threads, inbox, receipts (coordination.md §15, 20–28)', () => {
   });
 
   it('28b: a mismatched target_agent is refused on write; schema_version other than A2A.V1 too', async () => {
-    const ws = await workspace();
-    const s1 = await ws.start();
+    const { ws, s1 } = await oneSession();
     const base = {
       schema_version: 'A2A.V1',
       signal_id: 'sig-0000abce',

@@ -14,8 +14,13 @@ import {
   SignalSentEnvelope,
   WuPrepEnvelope,
 } from '../../src/app/envelopes/coordination.js';
+import type { NewEvent } from '../../events/envelope.js';
+import type { BatonAppContext } from '../../src/app/app-context.js';
+import { startSessionEnvelope, type StartSessionInput } from '../../src/app/commands/sessions.js';
+import { sendSignalEnvelope, type SignalInput } from '../../src/app/commands/signals.js';
 import { batonIn, jsonLines, type CliResult } from './cli.js';
-import { makeTempDir, storedEvents } from './workspace.js';
+import { inProcess } from './in-process.js';
+import { makeTempDir, sharedSetup, storedEvents } from './workspace.js';
 import { secondsAfter } from './scenario-clock.js';
 
 /**
@@ -93,8 +98,8 @@ export interface CallOptions {
 export class Workspace {
   readonly dir: string;
 
-  constructor(config = 'display_name_pool: [Planck, Noether, Curie, Dirac]\n') {
-    this.dir = makeTempDir('baton-coord-');
+  constructor(config = 'display_name_pool: [Planck, Noether, Curie, Dirac]\n', dir: string = makeTempDir('baton-coord-')) {
+    this.dir = dir;
     this.config = config;
   }
 
@@ -164,58 +169,90 @@ export class Workspace {
     return this.events().length;
   }
 
-  /** An initiative INIT-1 with lane L1, and WUs (provisional event shapes until the WU issue lands). */
-  async withWus(...wus: string[]): Promise<void> {
-    await this.ok([
-      'log',
-      'append',
-      '--type',
-      'initiative.created',
-      '--stream',
-      'initiative/INIT-1',
-      '--data',
-      JSON.stringify({ initiative: 'INIT-1', title: 'One', slug: null, lanes: ['L1'] }),
-    ]);
-    for (const wu of wus) {
-      await this.ok([
-        'log',
-        'append',
-        '--type',
-        'wu.defined',
-        '--stream',
-        `wu/${wu}`,
-        '--data',
-        JSON.stringify({ wu_id: wu, initiative: 'INIT-1', lane: 'L1', title: wu }),
-      ]);
-    }
+  /**
+   * `session start` run in this process through the application layer (test/helpers/in-process.ts),
+   * the flags by their domain names: for sessions a scenario needs but does not test. Returns the id.
+   */
+  async setUpSession(input: StartSessionInput = {}, options: CallOptions = {}): Promise<string> {
+    return (await this.inProcess(options, (app) => startSessionEnvelope(app, input))).session.id;
   }
 
+  /** `mem signal MESSAGE` run in this process, the flags by their domain names: for signals a scenario needs but does not test. */
+  async setUpSignal(message: string, input: Omit<SignalInput, 'message'> = {}, options: CallOptions = {}): Promise<A2ASignalV1> {
+    return (await this.inProcess(options, (app) => sendSignalEnvelope(app, { message, ...input }))).envelope.signal;
+  }
+
+  /** `log append` of these events, one call each, run in this process (a setup step: the events are not what is tested). */
+  async setUpEvents(events: readonly NewEvent[], options: CallOptions = {}): Promise<void> {
+    await this.inProcess(options, async (app) => {
+      const store = await app.store();
+      for (const event of events) {
+        await app.requireActingSession([event]);
+        await store.append([event]);
+      }
+    });
+  }
+
+  private inProcess<T>(options: CallOptions, step: (app: BatonAppContext) => Promise<T>): Promise<T> {
+    return inProcess(this.dir, { now: options.now ?? T0, session: options.as, env: options.env }, step);
+  }
+
+  /** An initiative INIT-1 with lane L1, and WUs (provisional event shapes until the WU issue lands), appended in this process. */
+  async withWus(...wus: string[]): Promise<void> {
+    await this.setUpEvents([
+      { type: 'initiative.created', stream: 'initiative/INIT-1', data: { initiative: 'INIT-1', title: 'One', slug: null, lanes: ['L1'] } },
+      ...wus.map((wu) => ({ type: 'wu.defined', stream: `wu/${wu}`, data: { wu_id: wu, initiative: 'INIT-1', lane: 'L1', title: wu } })),
+    ]);
+  }
+
+  /** `wu` claimed by `session` (a worktree claim), appended in this process as the session. */
   async claim(wu: string, session: string): Promise<void> {
-    await this.ok(
+    await this.setUpEvents(
       [
-        'log',
-        'append',
-        '--type',
-        'wu.claimed',
-        '--stream',
-        `wu/${wu}`,
-        '--data',
-        JSON.stringify({ wu_id: wu, session_id: session, mode: 'worktree', worktree_path: null, branch: null, takeover_from: null }),
+        {
+          type: 'wu.claimed',
+          stream: `wu/${wu}`,
+          data: { wu_id: wu, session_id: session, mode: 'worktree', worktree_path: null, branch: null, takeover_from: null },
+        },
       ],
       { as: session },
     );
   }
 }
 
-export async function workspace(config?: string): Promise<Workspace> {
-  return new Workspace(config).init();
+export function sharedWorkspace<T extends object>(build: (ws: Workspace) => Promise<T>, config?: string): () => Promise<T & { ws: Workspace }> {
+  const setup = sharedSetup('baton-coord-', async (dir) => build(await new Workspace(config, dir).init()));
+  return async () => {
+    const { dir, made } = await setup();
+    return { ...made, ws: new Workspace(config, dir) };
+  };
 }
 
+const initialised = new Map<string | undefined, () => Promise<{ ws: Workspace }>>();
+
+/** A fresh workspace: `baton init` run, the config written (a copy of one built once per test file). */
+export async function workspace(config?: string): Promise<Workspace> {
+  let setup = initialised.get(config);
+  if (setup === undefined) {
+    setup = sharedWorkspace(async () => ({}), config);
+    initialised.set(config, setup);
+  }
+  return (await setup()).ws;
+}
+
+/** A fresh workspace with one session s1 (Planck), started at T0. */
+export const oneSession = sharedWorkspace(async (ws) => ({ s1: await ws.start() }));
+
+/** A fresh workspace with two sessions, s1 (Planck) and s2 (Noether), started at T0 in that order. */
+export const twoSessions = sharedWorkspace(async (ws) => {
+  const s1 = await ws.start();
+  return { s1, s2: await ws.start() };
+});
+
 /** A fresh workspace with three sessions, started s1, s2, then s0, as §15's scenarios start them. */
-export async function threeSessions(): Promise<{ ws: Workspace; s0: string; s1: string; s2: string }> {
-  const ws = await workspace();
+export const threeSessions = sharedWorkspace(async (ws) => {
   const s1 = await ws.start();
   const s2 = await ws.start();
   const s0 = await ws.start();
-  return { ws, s0, s1, s2 };
-}
+  return { s0, s1, s2 };
+});

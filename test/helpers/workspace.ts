@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { StoredEventSchema, type StoredEvent } from '../../events/envelope.js';
@@ -19,6 +19,26 @@ export function makeTempDir(prefix = 'baton-test-'): string {
 /** Remove every directory made by `makeTempDir` so far (call from afterEach/afterAll). */
 export function removeTempDirs(): void {
   for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A setup many tests share, built once and copied for each (`cp -r`) instead of run again by every
+ * test: `build` runs on the first call, in a temporary folder of its own (rebuilt if removeTempDirs
+ * has removed it since); each call returns a copy of that folder — in `into` if given (an empty
+ * folder), else in a new temporary one — and what `build` returned (the ids it made).
+ */
+export function sharedSetup<T>(prefix: string, build: (dir: string) => Promise<T>): (into?: string) => Promise<{ dir: string; made: T }> {
+  let template: Promise<{ dir: string; made: T }> | undefined;
+  return async (into) => {
+    if (template === undefined || !existsSync((await template).dir)) {
+      const dir = makeTempDir(`${prefix}template-`);
+      template = build(dir).then((made) => ({ dir, made }));
+    }
+    const { dir: from, made } = await template;
+    const dir = into ?? makeTempDir(prefix);
+    cpSync(from, dir, { recursive: true });
+    return { dir, made };
+  };
 }
 
 export function logDir(workspace: string): string {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { StoredEventSchema, type StoredEvent } from '../../events/envelope.js';
+import type { StoredEvent } from '../../events/envelope.js';
 import { OrchestrationSessionEnvelope } from '../../src/app/envelopes/coordination.js';
 import {
   OrchestrationResumeEnvelope,
@@ -13,8 +13,12 @@ import {
   OrchestrationTaskEnvelope,
   OrchestrationTasksEnvelope,
 } from '../../src/app/envelopes/tasks.js';
+import { startSessionEnvelope, endSessionEnvelope } from '../../src/app/commands/sessions.js';
+import { startSubagentEnvelope } from '../../src/app/commands/subagents.js';
+import { createTaskEnvelope, ownTaskEnvelope, transitionTask, type OwnershipInput, type TransitionInput } from '../../src/app/commands/tasks.js';
 import { batonIn, ErrorEnvelope, jsonLines, type CliResult } from '../helpers/cli.js';
-import { makeTempDir, segmentPaths } from '../helpers/workspace.js';
+import { inProcess } from '../helpers/in-process.js';
+import { makeTempDir, segmentPaths, sharedSetup, storedEvents } from '../helpers/workspace.js';
 import { WIZARD_ENVELOPES } from './wizard-schema.js';
 
 /**
@@ -95,17 +99,8 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, contex
   return parsed.data;
 }
 
-/** A workspace at `dir` (made if not given): a git repository with one commit on main, `baton init` run. */
-export async function workspace(name = 'baton-tasks-', dir: string = makeTempDir(name)): Promise<Ws> {
-  const git = (...args: string[]): void => {
-    execFileSync('git', ['-c', 'user.name=Baton Test', '-c', 'user.email=test@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
-      cwd: dir,
-      stdio: 'ignore',
-    });
-  };
-  git('init', '-q', '-b', 'main');
-  git('commit', '-q', '--allow-empty', '-m', 'initial');
-
+/** The `Ws` of a workspace folder that is ready (git repository, `baton init` run), e.g. a copy made with sharedSetup. */
+export function wsAt(dir: string): Ws {
   const run: Ws['run'] = async (args, opts = {}) => {
     const r = await batonIn(dir, ['--json', ...(opts.session !== undefined ? ['--session', opts.session] : []), ...args], {
       cwd: dir,
@@ -121,7 +116,7 @@ export async function workspace(name = 'baton-tasks-', dir: string = makeTempDir
       ),
     };
   };
-  const ws: Ws = {
+  return {
     dir,
     run,
     async ok(schema, args, opts) {
@@ -141,9 +136,42 @@ export async function workspace(name = 'baton-tasks-', dir: string = makeTempDir
       return { ...parseWith(ErrorEnvelope, r.lines[0], describeRun(args, r)), exit: r.code };
     },
   };
-  const init = await run(['init']);
+}
+
+/** §12's `$WS`, built once per test file (git repository with one commit on main, `@T0 baton init`) and copied for each test. */
+const initialised = sharedSetup('baton-tasks-', async (dir) => {
+  const git = (...args: string[]): void => {
+    execFileSync('git', ['-c', 'user.name=Baton Test', '-c', 'user.email=test@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+      cwd: dir,
+      stdio: 'ignore',
+    });
+  };
+  git('init', '-q', '-b', 'main');
+  git('commit', '-q', '--allow-empty', '-m', 'initial');
+  const init = await wsAt(dir).run(['init']);
   if (init.code !== 0) throw new Error(`init failed: ${describeRun(['init'], init)}`);
-  return ws;
+});
+
+/**
+ * A workspace at `dir` (made if not given; an empty folder): a git repository with one commit on
+ * main where `@T0 baton init` has run — a copy of one built once per test file.
+ */
+export async function workspace(name = 'baton-tasks-', dir?: string): Promise<Ws> {
+  return wsAt((await initialised(dir ?? makeTempDir(name))).dir);
+}
+
+/**
+ * `workspace()` with `$S` = `@T0 b session start --goal "set up" --branch main` (§12's usual
+ * start), built once per test file and copied for each test.
+ */
+const withSession = sharedSetup('baton-tasks-', async (dir) => {
+  await initialised(dir);
+  return startSession(wsAt(dir), { goal: 'set up', branch: 'main' });
+});
+
+export async function sessionWorkspace(into?: string): Promise<{ ws: Ws; S: string }> {
+  const { dir, made } = await withSession(into);
+  return { ws: wsAt(dir), S: made };
 }
 
 /** `@now b session start [--goal G] [--branch B]` → the session id. */
@@ -189,12 +217,9 @@ export function logBytes(ws: Ws): string {
     .join('');
 }
 
-/** The stored events of one type (`baton log show --type T [--stream S]`), parsed as stored events. */
-export async function eventsOfType(ws: Ws, type: string, stream?: string): Promise<StoredEvent[]> {
-  const args = ['log', 'show', '--type', type, ...(stream !== undefined ? ['--stream', stream] : [])];
-  const r = await ws.run(args);
-  if (r.code !== 0) throw new Error(`log show failed: ${describeRun(args, r)}`);
-  return r.lines.map((line) => parseWith(StoredEventSchema, line, describeRun(args, r)));
+/** The stored events of one type (on one stream), read from the log's segment files as `baton log show --type T [--stream S]` prints them. */
+export function eventsOfType(ws: Ws, type: string, stream?: string): StoredEvent[] {
+  return storedEvents(ws.dir).filter((e) => e.type === type && (stream === undefined || e.stream === stream));
 }
 
 /** Append prepared events in one process, one atomic batch (`log append --events FILE --batch`). */
@@ -204,3 +229,39 @@ export async function appendBatch(ws: Ws, lines: { type: string; stream: string;
   const r = await ws.run(['log', 'append', '--events', file, '--batch'], session !== undefined ? { session } : {});
   if (r.code !== 0) throw new Error(`batch append failed: ${r.stdout} ${r.stderr}`);
 }
+
+/**
+ * §12's setup steps run in this process through the application layer (test/helpers/in-process.ts),
+ * for what a scenario needs done but does not test: the same commands as `session start`, `task
+ * create`, `task transition`, `task own`, `subagent start` and `session end`, without a
+ * `baton` process each. What a scenario tests still runs through the binary (`ws.ok`, `status`, …).
+ */
+export const setUp = {
+  /** `@now b session start [--goal G] [--branch B]` → the session id. */
+  async session(ws: Ws, opts: { now?: string; goal?: string; branch?: string } = {}): Promise<string> {
+    const { now = T0, ...input } = opts;
+    return (await inProcess(ws.dir, { now }, (app) => startSessionEnvelope(app, input))).session.id;
+  },
+  /** `@now bs task create --label L [--state S] [--parent P]` → the task id. */
+  async task(ws: Ws, session: string, label: string, opts: { now?: string; state?: string; parent?: string } = {}): Promise<string> {
+    const { now = T0, ...input } = opts;
+    return (await inProcess(ws.dir, { now, session }, (app) => createTaskEnvelope(app, { label, ...input }))).task.id;
+  },
+  /** `baton task transition ID STATE` with the transition's inputs by their domain names → the task. */
+  async move(ws: Ws, task: string, state: string, opts: { session?: string; now?: string } & TransitionInput = {}): Promise<Task> {
+    const { now = T0, session, ...input } = opts;
+    return (await inProcess(ws.dir, { now, session }, (app) => transitionTask(app, { task, state, ...input }))).task;
+  },
+  /** `bs task own ID (--branch | --worktree | --pr [--pr-state] | --file)`, relative paths from the workspace. */
+  async own(ws: Ws, session: string, task: string, ownership: OwnershipInput, now = T0): Promise<void> {
+    await inProcess(ws.dir, { now, session }, (app) => ownTaskEnvelope(app, { task, cwd: ws.dir, ...ownership }));
+  },
+  /** `bs subagent start --kind K --root-task T` → the subagent envelope. */
+  subagent(ws: Ws, session: string, kind: string, rootTask: string, now = T0): Promise<SubagentEnvelope> {
+    return inProcess(ws.dir, { now, session }, (app) => startSubagentEnvelope(app, { kind, root_task: rootTask }));
+  },
+  /** `@now b session end S [--status STATUS]` (default succeeded). */
+  async endSession(ws: Ws, session: string, opts: { now?: string; status?: string } = {}): Promise<void> {
+    await inProcess(ws.dir, { now: opts.now ?? T0 }, (app) => endSessionEnvelope(app, { session_id: session, status: opts.status ?? 'succeeded' }));
+  },
+};

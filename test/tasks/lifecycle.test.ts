@@ -1,24 +1,23 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeTempDirs } from '../helpers/workspace.js';
+import { removeTempDirs, sharedSetup } from '../helpers/workspace.js';
 import { AppendedEnvelope } from '../../src/app/envelopes/foundation.js';
 import {
   at,
-  createTask,
   eventsOfType,
   HOUR,
   logBytes,
   MIN,
   move,
-  OrchestrationSessionEnvelope,
   OrchestrationSessionViewEnvelope,
   OrchestrationStatusEnvelope,
   OrchestrationSubagentEnvelope,
   OrchestrationTaskEnvelope,
   refuseMove,
+  sessionWorkspace,
+  setUp,
   showTask,
-  startSession,
   T0MS,
-  workspace,
+  wsAt,
   type Ws,
 } from './helpers.js';
 
@@ -26,16 +25,15 @@ import {
 afterAll(removeTempDirs);
 
 /** A fresh workspace with `$S` = `@T0 b session start --goal "set up" --branch main`. */
-async function given(): Promise<{ ws: Ws; S: string }> {
-  const ws = await workspace();
-  return { ws, S: await startSession(ws, { goal: 'set up', branch: 'main' }) };
+function given(): Promise<{ ws: Ws; S: string }> {
+  return sessionWorkspace();
 }
 
 describe('the lifecycle messages', () => {
   it('T02: a terminal task names its terminal state', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 't', { state: 'running' });
-    await move(ws, T, 'completed', { session: S });
+    const T = await setUp.task(ws, S, 't', { state: 'running' });
+    await setUp.move(ws, T, 'completed', { session: S });
     const before = logBytes(ws);
     const e = await refuseMove(ws, T, 'running', { session: S });
     expect(e.exit).toBe(2);
@@ -47,7 +45,7 @@ describe('the lifecycle messages', () => {
 
   it('T03: queued → completed is not allowed; queued → cancelled is', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 't');
+    const T = await setUp.task(ws, S, 't');
     const before = logBytes(ws);
     const e = await refuseMove(ws, T, 'completed', { session: S });
     expect([e.exit, e.code]).toEqual([2, 'ILLEGAL_TRANSITION']);
@@ -58,7 +56,7 @@ describe('the lifecycle messages', () => {
 
   it('T04: the identity move is refused with the not-allowed form, and appends nothing', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 't', { state: 'running' });
+    const T = await setUp.task(ws, S, 't', { state: 'running' });
     const before = logBytes(ws);
     const e = await refuseMove(ws, T, 'running', { session: S });
     expect([e.exit, e.code]).toEqual([2, 'ILLEGAL_TRANSITION']);
@@ -117,7 +115,7 @@ describe('creating tasks', () => {
     const nope = await ws.fail(['task', 'create', '--label', 'x'], { session: 'session_nope' });
     expect([nope.exit, nope.code, nope.message]).toEqual([2, 'UNKNOWN_SESSION', 'Session session_nope not found']);
     expect(logBytes(ws)).toBe(before);
-    await ws.ok(OrchestrationSessionEnvelope, ['session', 'end', S]);
+    await setUp.endSession(ws, S);
     const afterEnd = logBytes(ws);
     const ended = await ws.fail(['task', 'create', '--label', 'x'], { session: S });
     expect([ended.exit, ended.code]).toEqual([2, 'SESSION_ENDED']);
@@ -127,16 +125,16 @@ describe('creating tasks', () => {
 
   it('T09: the parent is checked', async () => {
     const { ws, S } = await given();
-    const S2 = await startSession(ws);
+    const S2 = await setUp.session(ws);
     const before = logBytes(ws);
     const nope = await ws.fail(['task', 'create', '--label', 'c', '--parent', 'task_nope'], { session: S });
     expect([nope.exit, nope.message]).toEqual([2, 'Task task_nope not found']);
     expect(logBytes(ws)).toBe(before);
-    const P2 = await createTask(ws, S2, 'other');
+    const P2 = await setUp.task(ws, S2, 'other');
     const beforeOther = logBytes(ws);
     expect((await ws.fail(['task', 'create', '--label', 'c', '--parent', P2], { session: S })).exit).toBe(2);
     expect(logBytes(ws)).toBe(beforeOther);
-    const P = await createTask(ws, S, 'parent');
+    const P = await setUp.task(ws, S, 'parent');
     const child = await ws.ok(OrchestrationTaskEnvelope, ['task', 'create', '--label', 'c', '--parent', P], { session: S });
     expect(child.task.parentTaskId).toBe(P);
   });
@@ -145,7 +143,7 @@ describe('creating tasks', () => {
 describe('what a transition records', () => {
   it('T10: startedAt is set once', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 'q');
+    const T = await setUp.task(ws, S, 'q');
     await move(ws, T, 'running', { session: S, now: at(MIN) });
     await move(ws, T, 'waiting_for_user', { session: S, now: at(2 * MIN) });
     const t = await move(ws, T, 'running', { session: S, now: at(4 * HOUR) });
@@ -157,7 +155,7 @@ describe('what a transition records', () => {
 
   it('T11: a checkpoint is set on waiting and cleared on leaving', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 'r', { state: 'running' });
+    const T = await setUp.task(ws, S, 'r', { state: 'running' });
     const w = await move(ws, T, 'waiting_for_user', {
       session: S,
       now: at(MIN),
@@ -171,7 +169,7 @@ describe('what a transition records', () => {
 
   it('T12: a blocked reason is set on blocking and cleared on leaving', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 'r', { state: 'running' });
+    const T = await setUp.task(ws, S, 'r', { state: 'running' });
     expect((await move(ws, T, 'blocked', { session: S, extra: ['--reason', 'network unreachable'] })).blockedReason).toBe('network unreachable');
     expect(await move(ws, T, 'running', { session: S })).not.toHaveProperty('blockedReason');
     expect(await move(ws, T, 'blocked', { session: S })).not.toHaveProperty('blockedReason');
@@ -179,8 +177,8 @@ describe('what a transition records', () => {
 
   it('T13: a flag without effect for the target is refused, and appends nothing', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 'r', { state: 'running' });
-    const U = await createTask(ws, S, 'u');
+    const T = await setUp.task(ws, S, 'r', { state: 'running' });
+    const U = await setUp.task(ws, S, 'u');
     const cases: [string, string[]][] = [
       ['blocked', ['--checkpoint-id', 'a', '--checkpoint-kind', 'user_choice']],
       ['waiting_for_user', ['--checkpoint-kind', 'user_choice']],
@@ -199,21 +197,21 @@ describe('what a transition records', () => {
 
   it('T14: results record the outcome, summary, error and finish time', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 'r', { state: 'running' });
+    const T = await setUp.task(ws, S, 'r', { state: 'running' });
     const failed = await move(ws, T, 'failed', {
       session: S,
       now: at(2 * MIN),
       extra: ['--summary', 'tests red', '--error-class', 'validation', '--error-message', '3 failing'],
     });
     expect(failed.result).toEqual({ outcome: 'failed', summary: 'tests red', error: { message: '3 failing', class: 'validation' }, finishedAt: 1778328120000 });
-    const C = await createTask(ws, S, 'c', { state: 'running' });
+    const C = await setUp.task(ws, S, 'c', { state: 'running' });
     const completed = await move(ws, C, 'completed', { session: S, now: at(3 * MIN) });
     expect(completed.result).toEqual({ outcome: 'completed', finishedAt: T0MS + 3 * MIN });
   });
 
   it('T15: an unknown error class is refused, and appends nothing', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 'r', { state: 'running' });
+    const T = await setUp.task(ws, S, 'r', { state: 'running' });
     const before = logBytes(ws);
     const e = await refuseMove(ws, T, 'failed', { session: S, extra: ['--error-class', 'cosmic_rays', '--error-message', 'm'] });
     expect([e.exit, e.code]).toEqual([2, 'INVALID_INPUT']);
@@ -222,13 +220,13 @@ describe('what a transition records', () => {
 
   it('T16: superseded-by must name another existing task', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 'r', { state: 'running' });
+    const T = await setUp.task(ws, S, 'r', { state: 'running' });
     const before = logBytes(ws);
     const nope = await refuseMove(ws, T, 'superseded', { session: S, extra: ['--superseded-by', 'task_nope'] });
     expect([nope.exit, nope.message]).toEqual([2, 'Task task_nope not found']);
     expect((await refuseMove(ws, T, 'superseded', { session: S, extra: ['--superseded-by', T] })).exit).toBe(2);
     expect(logBytes(ws)).toBe(before);
-    const U = await createTask(ws, S, 'u');
+    const U = await setUp.task(ws, S, 'u');
     const sup = await move(ws, T, 'superseded', { session: S, extra: ['--superseded-by', U] });
     expect(sup.supersededBy).toBe(U);
     expect(sup.result?.outcome).toBe('superseded');
@@ -238,25 +236,25 @@ describe('what a transition records', () => {
 describe('ownership', () => {
   it('T17: adding the same ownership twice appends once and keeps updatedAt', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 'o');
+    const T = await setUp.task(ws, S, 'o');
     const a = await ws.ok(OrchestrationTaskEnvelope, ['task', 'own', T, '--branch', 'feat/x'], { session: S, now: at(MIN) });
     const b = await ws.ok(OrchestrationTaskEnvelope, ['task', 'own', T, '--branch', 'feat/x'], { session: S, now: at(2 * MIN) });
     for (const e of [a, b]) {
       expect(e.task.ownership).toEqual([{ kind: 'branch', name: 'feat/x' }]);
       expect(e.task.updatedAt).toBe(1778328060000);
     }
-    expect(await eventsOfType(ws, 'task.ownership_added')).toHaveLength(1);
+    expect(eventsOfType(ws, 'task.ownership_added')).toHaveLength(1);
   });
 
   it('T18: pull requests are derived from the URL and updated in place', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 'o');
+    const T = await setUp.task(ws, S, 'o');
     const url = 'https://github.com/acme/app/pull/42';
     await ws.ok(OrchestrationTaskEnvelope, ['task', 'own', T, '--branch', 'feat/pr'], { session: S });
     const open = await ws.ok(OrchestrationTaskEnvelope, ['task', 'own', T, '--pr', url, '--pr-state', 'open'], { session: S });
     expect(open.task.ownership[1]).toEqual({ kind: 'pull_request', number: 42, repo: 'acme/app', url, state: 'open' });
     await ws.ok(OrchestrationTaskEnvelope, ['task', 'own', T, '--file', 'src/x.ts'], { session: S });
-    const eventsBefore = (await eventsOfType(ws, 'task.ownership_added')).length;
+    const eventsBefore = eventsOfType(ws, 'task.ownership_added').length;
     const merged = await ws.ok(OrchestrationTaskEnvelope, ['task', 'own', T, '--pr', url, '--pr-state', 'merged'], { session: S });
     expect(merged.task.ownership).toEqual([
       { kind: 'branch', name: 'feat/pr' },
@@ -264,7 +262,7 @@ describe('ownership', () => {
       { kind: 'file', path: 'src/x.ts' },
     ]);
     expect(merged.task.ownership.filter((o) => o.kind === 'pull_request')).toHaveLength(1);
-    expect(await eventsOfType(ws, 'task.ownership_added')).toHaveLength(eventsBefore + 1);
+    expect(eventsOfType(ws, 'task.ownership_added')).toHaveLength(eventsBefore + 1);
     const before = logBytes(ws);
     for (const flags of [
       ['--pr', 'https://example.com/x'],
@@ -278,7 +276,7 @@ describe('ownership', () => {
 
   it('T19: exactly one ownership kind per call', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 'o');
+    const T = await setUp.task(ws, S, 'o');
     const before = logBytes(ws);
     expect((await ws.fail(['task', 'own', T], { session: S })).exit).toBe(2);
     expect((await ws.fail(['task', 'own', T, '--branch', 'a', '--file', 'b'], { session: S })).exit).toBe(2);
@@ -289,9 +287,9 @@ describe('ownership', () => {
 describe('subagents', () => {
   it('T20: subagents start, finish once, and need a root task of their session', async () => {
     const { ws, S } = await given();
-    const S2 = await startSession(ws);
-    const T = await createTask(ws, S, 'root');
-    const T2 = await createTask(ws, S2, 'other');
+    const S2 = await setUp.session(ws);
+    const T = await setUp.task(ws, S, 'root');
+    const T2 = await setUp.task(ws, S2, 'other');
     const started = await ws.ok(OrchestrationSubagentEnvelope, ['subagent', 'start', '--kind', 'instrumentation', '--root-task', T], { session: S });
     expect(started.type).toBe('orchestration_subagent');
     expect(started.subagent.id).toMatch(/^subagent_[0-9a-f]{24}$/);
@@ -311,13 +309,17 @@ describe('subagents', () => {
 });
 
 describe('history, replay, idempotency, integrity', () => {
-  /** T47's log: `$T` created queued, moved to running, then blocked "flaky CI", all by `$S`. */
+  /** T47's log: `$T` created queued, moved to running, then blocked "flaky CI", all by `$S` (built once, copied for each test). */
+  const t47log = sharedSetup('baton-tasks-', async (dir) => {
+    const { ws, S } = await sessionWorkspace(dir);
+    const T = await setUp.task(ws, S, 'h');
+    await setUp.move(ws, T, 'running', { session: S, now: at(MIN) });
+    await setUp.move(ws, T, 'blocked', { session: S, now: at(2 * MIN), reason: 'flaky CI' });
+    return { S, T };
+  });
   async function t47(): Promise<{ ws: Ws; S: string; T: string }> {
-    const { ws, S } = await given();
-    const T = await createTask(ws, S, 'h');
-    await move(ws, T, 'running', { session: S, now: at(MIN) });
-    await move(ws, T, 'blocked', { session: S, now: at(2 * MIN), extra: ['--reason', 'flaky CI'] });
-    return { ws, S, T };
+    const { dir, made } = await t47log();
+    return { ws: wsAt(dir), ...made };
   }
 
   it('T47: the task history says who moved it, when and why', async () => {
@@ -358,12 +360,12 @@ describe('history, replay, idempotency, integrity', () => {
     const k2 = await ws.ok(OrchestrationTaskEnvelope, ['task', 'create', '--label', 'x', '--idempotency-key', 'k1'], { session: S });
     expect(k2.task.id).toBe(k1.task.id);
     expect(logBytes(ws)).toBe(before);
-    expect(await eventsOfType(ws, 'task.created')).toHaveLength(1);
+    expect(eventsOfType(ws, 'task.created')).toHaveLength(1);
   });
 
   it('T50: an event the machine rejects is an integrity finding, not a state change', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 'q');
+    const T = await setUp.task(ws, S, 'q');
     const raw = await ws.ok(AppendedEnvelope, [
       'log',
       'append',

@@ -2,12 +2,14 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isAuthProblem } from '../../projections/tasks/auth-rule.js';
 import { shellJoin } from '../../projections/shell-quote.js';
 import { InboxEnvelope } from '../../src/app/envelopes/coordination.js';
 import { LogStatsEnvelope } from '../../src/app/envelopes/foundation.js';
 import { BATON_BIN, batonIn, childEnv, ErrorEnvelope } from '../helpers/cli.js';
-import { makeTempDir, removeTempDirs, segmentPaths } from '../helpers/workspace.js';
+import { makeTempDir, removeTempDirs, segmentPaths, sharedSetup } from '../helpers/workspace.js';
 import {
   at,
   createTask,
@@ -16,49 +18,56 @@ import {
   ids,
   logBytes,
   MIN,
-  move,
   OrchestrationResumeEnvelope,
   OrchestrationSessionEnvelope,
   OrchestrationSessionsEnvelope,
   OrchestrationSessionViewEnvelope,
   OrchestrationStatusEnvelope,
-  OrchestrationSubagentEnvelope,
-  OrchestrationTaskEnvelope,
   OrchestrationTasksEnvelope,
   parseWith,
-  startSession,
+  sessionWorkspace,
+  setUp,
   status,
   T0,
   T0MS,
   workspace,
+  wsAt,
   type Lsp,
   type Ws,
 } from './helpers.js';
+import type { TransitionInput } from '../../src/app/commands/tasks.js';
 import { WizardStatusEnvelope } from './wizard-schema.js';
 
 /** tasks.md §12 T21–T46 (ids, listings, sessions, the last stopping point, resume, concurrency, integrity, output) through the built binary. */
 afterAll(removeTempDirs);
 const run = promisify(execFile);
 
-async function given(): Promise<{ ws: Ws; S: string }> {
-  const ws = await workspace();
-  return { ws, S: await startSession(ws, { goal: 'set up', branch: 'main' }) };
+function given(): Promise<{ ws: Ws; S: string }> {
+  return sessionWorkspace();
 }
 
-/** A task of `session` in `waiting_for_user`, with the given checkpoint flags. */
-async function waitingTask(ws: Ws, session: string, label: string, checkpoint: string[], now = T0): Promise<string> {
-  const T = await createTask(ws, session, label, { state: 'running', now });
-  await move(ws, T, 'waiting_for_user', { session, now, extra: checkpoint });
+/** A task of `session` in `waiting_for_user`, with the given checkpoint (set up in-process). */
+async function waitingTask(ws: Ws, session: string, label: string, checkpoint: TransitionInput, now = T0): Promise<string> {
+  const T = await setUp.task(ws, session, label, { state: 'running', now });
+  await setUp.move(ws, T, 'waiting_for_user', { session, now, ...checkpoint });
   return T;
 }
 
-const checkpointFlags = (id: string, kind: string, summary?: string): string[] => [
-  '--checkpoint-id',
-  id,
-  '--checkpoint-kind',
-  kind,
-  ...(summary !== undefined ? ['--checkpoint-summary', summary] : []),
-];
+/** `$S` with one running task `$T` (built once, copied for each use). */
+const oneRunning = sharedSetup('baton-tasks-', async (dir) => {
+  const { ws, S } = await sessionWorkspace(dir);
+  return { S, T: await setUp.task(ws, S, 'auth', { state: 'running' }) };
+});
+async function blockable(): Promise<{ ws: Ws; S: string; T: string }> {
+  const { dir, made } = await oneRunning();
+  return { ws: wsAt(dir), ...made };
+}
+
+const checkpointFlags = (id: string, kind: string, summary?: string): TransitionInput => ({
+  checkpoint_id: id,
+  checkpoint_kind: kind,
+  ...(summary !== undefined ? { checkpoint_summary: summary } : {}),
+});
 
 describe('ids and filters', () => {
   it('T21: malformed and unknown ids', async () => {
@@ -94,10 +103,10 @@ describe('ids and filters', () => {
 
   it('T23: listing and filters', async () => {
     const { ws, S } = await given();
-    const S2 = await startSession(ws, { now: at(MIN) });
-    const a = await createTask(ws, S, 'a');
-    const b = await createTask(ws, S, 'b', { state: 'running' });
-    const c = await createTask(ws, S2, 'c', { state: 'running' });
+    const S2 = await setUp.session(ws, { now: at(MIN) });
+    const a = await setUp.task(ws, S, 'a');
+    const b = await setUp.task(ws, S, 'b', { state: 'running' });
+    const c = await setUp.task(ws, S2, 'c', { state: 'running' });
     const list = (args: string[]) => ws.ok(OrchestrationTasksEnvelope, ['tasks', ...args]);
     expect(ids((await list([])).tasks)).toEqual([a, b, c]);
     expect(ids((await list(['--state', 'running'])).tasks)).toEqual([b, c]);
@@ -110,12 +119,12 @@ describe('ids and filters', () => {
 describe('sessions', () => {
   it('T24: sessions in start order; one session with its tasks and subagents', async () => {
     const { ws, S } = await given();
-    const S2 = await startSession(ws, { now: at(MIN) });
-    const a = await createTask(ws, S, 'a', { now: at(MIN) });
-    const other = await createTask(ws, S2, 'other', { now: at(MIN) });
-    const b = await createTask(ws, S, 'b', { now: at(MIN) });
-    const sub = await ws.ok(OrchestrationSubagentEnvelope, ['subagent', 'start', '--kind', 'integration', '--root-task', a], { session: S, now: at(MIN) });
-    await ws.ok(OrchestrationSubagentEnvelope, ['subagent', 'start', '--kind', 'integration', '--root-task', other], { session: S2, now: at(MIN) });
+    const S2 = await setUp.session(ws, { now: at(MIN) });
+    const a = await setUp.task(ws, S, 'a', { now: at(MIN) });
+    const other = await setUp.task(ws, S2, 'other', { now: at(MIN) });
+    const b = await setUp.task(ws, S, 'b', { now: at(MIN) });
+    const sub = await setUp.subagent(ws, S, 'integration', a, at(MIN));
+    await setUp.subagent(ws, S2, 'integration', other, at(MIN));
 
     const sessions = await ws.ok(OrchestrationSessionsEnvelope, ['sessions'], { now: at(2 * MIN) });
     expect(sessions.sessions.map((s) => [s.id, s.status, s.installDir])).toEqual([
@@ -208,23 +217,23 @@ describe('the last stopping point', () => {
   it('T26: the priority chain — waiting, then auth-blocked, then running', async () => {
     const { ws, S } = await given();
     const W = await waitingTask(ws, S, 'w', checkpointFlags('c1', 'user_choice', 'review the proposed events.json'));
-    const B = await createTask(ws, S, 'blk', { state: 'running' });
-    await move(ws, B, 'blocked', { session: S, extra: ['--reason', 'login expired'] });
-    await createTask(ws, S, 'r', { state: 'running' });
+    const B = await setUp.task(ws, S, 'blk', { state: 'running' });
+    await setUp.move(ws, B, 'blocked', { session: S, reason: 'login expired' });
+    await setUp.task(ws, S, 'r', { state: 'running' });
     let st = await status(ws);
     expect(st.lastStoppingPoint.nextAction).toEqual({
       kind: 'await_user_choice',
       description: 'A task is waiting for user input: review the proposed events.json.',
       command: ['baton', 'task', W, '--dir', ws.dir],
     });
-    await move(ws, W, 'cancelled', { session: S });
+    await setUp.move(ws, W, 'cancelled', { session: S });
     st = await status(ws);
     expect(st.lastStoppingPoint.nextAction).toEqual({
       kind: 'fix_auth',
       description: 'Blocked: login expired. Sign in again to resume.',
       command: ['baton', 'task', B, '--dir', ws.dir],
     });
-    await move(ws, B, 'cancelled', { session: S });
+    await setUp.move(ws, B, 'cancelled', { session: S });
     st = await status(ws);
     expect(st.lastStoppingPoint.nextAction).toEqual({
       kind: 'resume',
@@ -272,8 +281,6 @@ describe('the last stopping point', () => {
   });
 
   it('T29: the auth rule matches whole words only', async () => {
-    const { ws, S } = await given();
-    const T = await createTask(ws, S, 'auth', { state: 'running' });
     const yes = [
       'login expired',
       'Please sign in again',
@@ -284,32 +291,38 @@ describe('the last stopping point', () => {
       'auth failed',
     ];
     const no = ['author field missing', 'token budget exceeded', 'OAuth scope missing', 'authority unreachable', 'catalog index stale', 'tokens: 1200'];
-    for (const reason of [...yes, ...no]) {
-      await move(ws, T, 'blocked', { session: S, extra: ['--reason', reason] });
-      const next = (await status(ws)).lastStoppingPoint.nextAction;
-      if (yes.includes(reason)) {
-        expect(next, reason).toEqual({
-          kind: 'fix_auth',
-          description: `Blocked: ${reason}. Sign in again to resume.`,
-          command: ['baton', 'task', T, '--dir', ws.dir],
-        });
-      } else {
-        expect(next, reason).toEqual({
-          kind: 'inspect_failure',
-          description: `Blocked: ${reason}. Inspect the task and address the blocker.`,
-          command: ['baton', 'task', T, '--dir', ws.dir],
-        });
-      }
-      await move(ws, T, 'running', { session: S });
-    }
+    // The rule, for every reason; then `status` through the binary for a sample of them (one of each kind always).
+    for (const reason of yes) expect(isAuthProblem(reason), reason).toBe(true);
+    for (const reason of no) expect(isAuthProblem(reason), reason).toBe(false);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...yes, ...no), async (reason) => {
+        const { ws, S, T } = await blockable();
+        await setUp.move(ws, T, 'blocked', { session: S, reason });
+        const next = (await status(ws)).lastStoppingPoint.nextAction;
+        if (yes.includes(reason)) {
+          expect(next, reason).toEqual({
+            kind: 'fix_auth',
+            description: `Blocked: ${reason}. Sign in again to resume.`,
+            command: ['baton', 'task', T, '--dir', ws.dir],
+          });
+        } else {
+          expect(next, reason).toEqual({
+            kind: 'inspect_failure',
+            description: `Blocked: ${reason}. Inspect the task and address the blocker.`,
+            command: ['baton', 'task', T, '--dir', ws.dir],
+          });
+        }
+      }),
+      { numRuns: 5, examples: [[yes[0]!], [no[0]!]] },
+    );
   });
 
   it('T30: the 24-hour window is inclusive', async () => {
     const { ws, S } = await given();
-    const F = await createTask(ws, S, 'f', { state: 'running' });
-    const C = await createTask(ws, S, 'c', { state: 'running' });
-    await move(ws, F, 'failed', { session: S });
-    await move(ws, C, 'completed', { session: S });
+    const F = await setUp.task(ws, S, 'f', { state: 'running' });
+    const C = await setUp.task(ws, S, 'c', { state: 'running' });
+    await setUp.move(ws, F, 'failed', { session: S });
+    await setUp.move(ws, C, 'completed', { session: S });
     const edge = (await status(ws, { now: at(24 * HOUR) })).lastStoppingPoint;
     expect(ids(edge.stoppedTasks)).toEqual([F]);
     expect(ids(edge.recentlyCompletedTasks)).toEqual([C]);
@@ -320,10 +333,10 @@ describe('the last stopping point', () => {
 
   it('T31: active tasks have no age limit, whether or not their session is live', async () => {
     const { ws, S } = await given();
-    const ended = await startSession(ws);
-    const R = await createTask(ws, S, 'long run', { state: 'running' });
-    const E = await createTask(ws, ended, 'left running', { state: 'running' });
-    await ws.ok(OrchestrationSessionEnvelope, ['session', 'end', ended]);
+    const ended = await setUp.session(ws);
+    const R = await setUp.task(ws, S, 'long run', { state: 'running' });
+    const E = await setUp.task(ws, ended, 'left running', { state: 'running' });
+    await setUp.endSession(ws, ended);
     const month = '2026-06-09T12:00:00.000Z';
     // $S is abandoned by then, the other session ended: both tasks are still active.
     let l = (await status(ws, { now: month })).lastStoppingPoint;
@@ -344,19 +357,19 @@ describe('the last stopping point', () => {
     expect(ids(l.activeTasks)).toEqual([B, A]);
     expect(l.nextAction.description.endsWith(': b.')).toBe(true);
 
-    const X = await createTask(ws, S, 'x', { state: 'running' });
-    const Y = await createTask(ws, S, 'y', { state: 'running' });
+    const X = await setUp.task(ws, S, 'x', { state: 'running' });
+    const Y = await setUp.task(ws, S, 'y', { state: 'running' });
     const same = at(4 * MIN);
-    await move(ws, Y, 'failed', { session: S, now: same });
-    await move(ws, X, 'failed', { session: S, now: same });
+    await setUp.move(ws, Y, 'failed', { session: S, now: same });
+    await setUp.move(ws, X, 'failed', { session: S, now: same });
     l = (await status(ws, { now: at(5 * MIN) })).lastStoppingPoint;
     expect(ids(l.stoppedTasks)).toEqual([X, Y]);
   });
 
   it('T33: queued tasks are visible and the first one is the next action', async () => {
     const { ws, S } = await given();
-    const Q1 = await createTask(ws, S, 'first');
-    const Q2 = await createTask(ws, S, 'second', { now: at(MIN) });
+    const Q1 = await setUp.task(ws, S, 'first');
+    const Q2 = await setUp.task(ws, S, 'second', { now: at(MIN) });
     const l = (await status(ws, { now: at(2 * MIN) })).lastStoppingPoint;
     expect(ids(l.queuedTasks)).toEqual([Q1, Q2]);
     expect(l.activeTasks).toEqual([]);
@@ -380,9 +393,9 @@ describe('the last stopping point', () => {
 
   it('T35: with no live session, the most recent stop is the next action', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 'build', { state: 'running' });
-    await move(ws, T, 'failed', { session: S });
-    await ws.ok(OrchestrationSessionEnvelope, ['session', 'end', S]);
+    const T = await setUp.task(ws, S, 'build', { state: 'running' });
+    await setUp.move(ws, T, 'failed', { session: S });
+    await setUp.endSession(ws, S);
     const l = (await status(ws, { now: at(MIN) })).lastStoppingPoint;
     expect(l.nextAction).toEqual({
       kind: 'inspect_failure',
@@ -394,7 +407,7 @@ describe('the last stopping point', () => {
 
   it('T37: a running task of an abandoned session is an orphan to inspect', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 'migrate', { state: 'running' });
+    const T = await setUp.task(ws, S, 'migrate', { state: 'running' });
     const l = (await status(ws, { now: '2026-05-09T17:00:00.000Z' })).lastStoppingPoint;
     expect(l.nextAction).toEqual({
       kind: 'inspect_failure',
@@ -405,10 +418,10 @@ describe('the last stopping point', () => {
 
   it('T38: the scope session narrows status and resume', async () => {
     const ws = await workspace();
-    const A = await startSession(ws, { goal: 'session A' });
+    const A = await setUp.session(ws, { goal: 'session A' });
     const WA = await waitingTask(ws, A, 'a plan', checkpointFlags('cpa', 'user_choice', 'review A plan'));
-    const B = await startSession(ws, { now: at(MIN) });
-    const RB = await createTask(ws, B, 'b run', { state: 'running', now: at(MIN) });
+    const B = await setUp.session(ws, { now: at(MIN) });
+    const RB = await setUp.task(ws, B, 'b run', { state: 'running', now: at(MIN) });
     const now = at(2 * MIN);
 
     const all = await status(ws, { now });
@@ -448,17 +461,17 @@ describe('the last stopping point', () => {
 
   it('T41: relevant ownership is the deduplicated ownership of the buckets, in order', async () => {
     const { ws, S } = await given();
-    const O = await createTask(ws, S, 'old', { state: 'running' });
-    await ws.ok(OrchestrationTaskEnvelope, ['task', 'own', O, '--file', 'x.ts'], { session: S });
-    await move(ws, O, 'completed', { session: S });
-    const R = await createTask(ws, S, 'run', { state: 'running' });
-    await ws.ok(OrchestrationTaskEnvelope, ['task', 'own', R, '--branch', 'feat/a'], { session: S });
+    const O = await setUp.task(ws, S, 'old', { state: 'running' });
+    await setUp.own(ws, S, O, { file: 'x.ts' });
+    await setUp.move(ws, O, 'completed', { session: S });
+    const R = await setUp.task(ws, S, 'run', { state: 'running' });
+    await setUp.own(ws, S, R, { branch: 'feat/a' });
     const late = '2026-05-11T12:01:00.000Z';
-    const C = await createTask(ws, S, 'pr', { state: 'running', now: late });
+    const C = await setUp.task(ws, S, 'pr', { state: 'running', now: late });
     const url = 'https://github.com/acme/app/pull/7';
-    await ws.ok(OrchestrationTaskEnvelope, ['task', 'own', C, '--pr', url], { session: S, now: late });
-    await ws.ok(OrchestrationTaskEnvelope, ['task', 'own', C, '--branch', 'feat/a'], { session: S, now: late });
-    await move(ws, C, 'completed', { session: S, now: late });
+    await setUp.own(ws, S, C, { pr: url }, late);
+    await setUp.own(ws, S, C, { branch: 'feat/a' }, late);
+    await setUp.move(ws, C, 'completed', { session: S, now: late });
     const l = (await status(ws, { now: '2026-05-11T12:02:00.000Z' })).lastStoppingPoint;
     expect(l.relevantOwnership).toEqual([
       { kind: 'branch', name: 'feat/a' },
@@ -502,9 +515,17 @@ describe('resume --execute', () => {
 });
 
 describe('concurrency and integrity', () => {
+  /** `$S` with tasks 'one' and 'two' (built once, copied for each use). */
+  const twoTasks = sharedSetup('baton-tasks-', async (dir) => {
+    const { ws, S } = await sessionWorkspace(dir);
+    await setUp.task(ws, S, 'one');
+    await setUp.task(ws, S, 'two');
+    return S;
+  });
+
   it('T43: concurrent transitions — one wins; concurrent creates get distinct, contiguous seqs', async () => {
     const { ws, S } = await given();
-    const T = await createTask(ws, S, 'race', { state: 'running' });
+    const T = await setUp.task(ws, S, 'race', { state: 'running' });
     const outcomes = await Promise.all(
       (['completed', 'failed'] as const).map(async (to) => {
         const r = await ws.run(['task', 'transition', T, to], { session: S });
@@ -517,13 +538,13 @@ describe('concurrency and integrity', () => {
     const error = ErrorEnvelope.parse(loser.r.lines.at(-1));
     expect(error.code).toBe('ILLEGAL_TRANSITION');
     expect(error.message).toBe(`Task ${T} is already terminal in state '${winner.to}' — terminal tasks cannot transition.`);
-    const terminal = await eventsOfType(ws, 'task.transitioned', `task/${T}`);
+    const terminal = eventsOfType(ws, 'task.transitioned', `task/${T}`);
     expect(terminal.map((e) => e.data['to'])).toEqual([winner.to]);
 
-    const head = (await eventsOfType(ws, 'task.created')).length;
+    const head = eventsOfType(ws, 'task.created').length;
     const created = await Promise.all(Array.from({ length: 8 }, (_, i) => createTask(ws, S, `t${i}`)));
     expect(new Set(created).size).toBe(8);
-    const events = (await eventsOfType(ws, 'task.created')).slice(head);
+    const events = eventsOfType(ws, 'task.created').slice(head);
     expect(events.map((e) => e.data['task_id']).sort()).toEqual([...created].sort());
     const seqs = events.map((e) => e.seq).sort((a, b) => a - b);
     expect(seqs).toEqual(Array.from({ length: 8 }, (_, i) => seqs[0]! + i));
@@ -531,13 +552,14 @@ describe('concurrency and integrity', () => {
 
   it('processes transitioning different tasks of one session at once lose nothing', async () => {
     const { ws, S } = await given();
-    const ids = await Promise.all(Array.from({ length: 6 }, (_, i) => createTask(ws, S, `parallel ${i}`, { state: 'running' })));
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await setUp.task(ws, S, `parallel ${i}`, { state: 'running' }));
     // Six processes, each moving its own task of the same session, all at once.
     const targets = ['completed', 'failed', 'blocked', 'completed', 'cancelled', 'waiting_for_user'] as const;
     const runs = await Promise.all(ids.map((id, i) => ws.run(['task', 'transition', id, targets[i]!], { session: S })));
     expect(runs.map((r) => r.code)).toEqual(ids.map(() => 0));
     for (const [i, id] of ids.entries()) {
-      const moves = await eventsOfType(ws, 'task.transitioned', `task/${id}`);
+      const moves = eventsOfType(ws, 'task.transitioned', `task/${id}`);
       expect(moves.map((e) => [e.data['from'], e.data['to']])).toEqual([['running', targets[i]]]);
     }
   });
@@ -549,9 +571,8 @@ describe('concurrency and integrity', () => {
       // A line that is no longer JSON.
       (line: string): string => line.slice(0, 40) + '#garbage',
     ]) {
-      const { ws, S } = await given();
-      await createTask(ws, S, 'one');
-      await createTask(ws, S, 'two');
+      const { dir, made: S } = await twoTasks();
+      const ws = wsAt(dir);
       const [segment] = segmentPaths(ws.dir);
       const lines = readFileSync(segment!, 'utf8').split('\n');
       const altered = alter(lines[2]!);
@@ -600,7 +621,7 @@ describe('status extensions', () => {
     expect(initiative.code).toBe(0);
     const wu = await ws.run(['wu', 'create', 'WU-1', '--initiative', 'INIT-1', '--lane', 'L1', '--title', 'First']);
     expect(wu.code).toBe(0);
-    const sender = await startSession(ws);
+    const sender = await setUp.session(ws);
     const sent = await ws.run(['mem', 'signal', 'please review', '--to', S], { session: sender });
     expect(sent.code).toBe(0);
 

@@ -1,8 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { BatonAppContext } from '../../src/app/app-context.js';
+import { startSessionEnvelope } from '../../src/app/commands/sessions.js';
+import { claimWorkUnit, type ClaimInput } from '../../src/app/commands/work-units.js';
 import { batonIn, jsonLines, type CliResult } from '../helpers/cli.js';
-import { makeTempDir, storedEvents } from '../helpers/workspace.js';
+import { inProcess } from '../helpers/in-process.js';
+import { makeTempDir, sharedSetup, storedEvents } from '../helpers/workspace.js';
 import { InitiativeLaunchEnvelope, InitiativePlanEnvelope, InitiativeStatusEnvelope, WuExplanationEnvelope } from '../../src/app/envelopes/work-units.js';
 import { secondsAfter } from '../helpers/scenario-clock.js';
 
@@ -41,8 +45,23 @@ export interface CallOptions {
 export class WuWorkspace {
   readonly dir: string;
 
-  private constructor() {
-    this.dir = makeTempDir('baton-wu-');
+  private constructor(dir: string = makeTempDir('baton-wu-')) {
+    this.dir = dir;
+  }
+
+  /**
+   * `create(options)`, then what `build` sets up through the binary, built once per test file and
+   * copied for each call (sharedSetup): for the setup many tests start from, when it is not what they test.
+   */
+  static shared<T extends object>(
+    build: (ws: WuWorkspace) => Promise<T>,
+    options: { config?: string; initiative?: boolean } = {},
+  ): () => Promise<T & { ws: WuWorkspace }> {
+    const setup = sharedSetup('baton-wu-', async (dir) => build(await WuWorkspace.setUp(new WuWorkspace(dir), options)));
+    return async () => {
+      const { dir, made } = await setup();
+      return { ...made, ws: new WuWorkspace(dir) };
+    };
   }
 
   /**
@@ -50,8 +69,11 @@ export class WuWorkspace {
    * skipped (the first append creates `.baton/`; init is idempotent and no scenario depends on it),
    * which saves a process per test.
    */
-  static async create(options: { config?: string; initiative?: boolean } = {}): Promise<WuWorkspace> {
-    const ws = new WuWorkspace();
+  static create(options: { config?: string; initiative?: boolean } = {}): Promise<WuWorkspace> {
+    return WuWorkspace.setUp(new WuWorkspace(), options);
+  }
+
+  private static async setUp(ws: WuWorkspace, options: { config?: string; initiative?: boolean }): Promise<WuWorkspace> {
     if (options.config !== undefined) {
       mkdirSync(join(ws.dir, '.baton'), { recursive: true, mode: 0o700 });
       ws.writeConfig(options.config);
@@ -104,8 +126,30 @@ export class WuWorkspace {
     return this.ok(['log', 'append', '--events', '-', '--batch'], { input: `${lines.join('\n')}\n` });
   }
 
-  inject(type: string, stream: string, data: Record<string, unknown>, options: CallOptions = {}): Promise<Run> {
-    return this.ok(['log', 'append', '--type', type, '--stream', stream, '--data', JSON.stringify(data)], options);
+  /**
+   * `log append --type T --stream S --data D`, run in this process through the application layer
+   * (test/helpers/in-process.ts): what a scenario injects (observations, …) is its setup, not what it tests.
+   */
+  async inject(type: string, stream: string, data: Record<string, unknown>, options: CallOptions = {}): Promise<void> {
+    await this.inProcess(options, async (app) => {
+      const event = { type, stream, data };
+      await app.requireActingSession([event]);
+      await (await app.store()).append([event]);
+    });
+  }
+
+  /** `session start`, run in this process: for a session a scenario needs but does not test. */
+  async setUpSession(options: CallOptions = {}): Promise<string> {
+    return (await this.inProcess(options, (app) => startSessionEnvelope(app, {}))).session.id;
+  }
+
+  /** `wu claim WU [--mode M]`, run in this process: for a claim a scenario needs but does not test. */
+  async setUpClaim(wu: string, input: Omit<ClaimInput, 'wu'> = {}, options: CallOptions = {}): Promise<void> {
+    await this.inProcess(options, (app) => claimWorkUnit(app, { wu, ...input }));
+  }
+
+  private inProcess<T>(options: CallOptions, step: (app: BatonAppContext) => Promise<T>): Promise<T> {
+    return inProcess(this.dir, { now: options.now ?? T0, session: options.session, env: options.env }, step);
   }
 
   async status(options: CallOptions & { args?: readonly string[] } = {}): Promise<StatusEnvelope> {

@@ -16,13 +16,22 @@ async function importYaml(ws: WuWorkspace, name: string, text: string): Promise<
 /** WU-1 (L1) claimed at T0 (optionally by a session) with its worktree observed present. */
 async function claimedWithWorktree(ws: WuWorkspace, session?: string): Promise<void> {
   await ws.wu(1, 'L1');
-  await ws.ok(['wu', 'claim', 'WU-1'], session !== undefined ? { session } : {});
+  await ws.setUpClaim('WU-1', {}, session !== undefined ? { session } : {});
   await ws.inject('observation.worktree', 'wu/WU-1', { wu_id: 'WU-1', path: 'worktrees/l1-wu-1', present: true, branch: 'lane/l1/wu-1' });
 }
 
+/** INIT-1 (built once, copied for each test). */
+const initiative = WuWorkspace.shared(async () => ({}));
+const fresh = async (): Promise<WuWorkspace> => (await initiative()).ws;
+/** INIT-1 with WU-1 claimed at T0, its worktree observed present (built once, copied for each test). */
+const claimed = WuWorkspace.shared(async (ws) => {
+  await claimedWithWorktree(ws);
+  return {};
+});
+
 describe.concurrent('orchestration states', () => {
   it('19: an in_progress YAML WU with a valid stamp observation is done, with no action', async () => {
-    const ws = await WuWorkspace.create();
+    const ws = await fresh();
     await importYaml(ws, 'WU-1.yaml', 'id: WU-1\ntitle: One\ninitiative: INIT-1\nlane: L1\nstatus: in_progress\n');
     await ws.inject('observation.stamp_file', 'wu/WU-1', { wu_id: 'WU-1', path: '.lumenflow/stamps/WU-1.done', present: true, valid: true });
     const status = await ws.status();
@@ -31,20 +40,20 @@ describe.concurrent('orchestration states', () => {
   });
 
   it('20: a done YAML WU without a stamp is done', async () => {
-    const ws = await WuWorkspace.create();
+    const ws = await fresh();
     await importYaml(ws, 'WU-1.yaml', 'id: WU-1\ntitle: One\ninitiative: INIT-1\nlane: L1\nstatus: done\n');
     expect(stateOf(await ws.status(), 'WU-1')).toBe('done');
   });
 
   it('21, 22: a dependent waits for its dependency, then is eligible once it is stamped', async () => {
-    const ws = await WuWorkspace.create();
+    const ws = await fresh();
     await ws.wu(1, 'L1');
     await ws.wu(2, 'L2', ['--deps', 'WU-1']);
     let status = await ws.status();
     expect(stateOf(status, 'WU-2')).toBe('planned');
     expect(actionFor(status, 'WU-2')).toMatchObject({ type: 'wait', reason: 'Waiting for WU-1 to complete.' });
     expect(status.next_safe_actions.some((a) => a.type === 'launch_wu' && a.wu_id === 'WU-2')).toBe(false);
-    await ws.ok(['wu', 'claim', 'WU-1']);
+    await ws.setUpClaim('WU-1');
     await ws.ok(['wu', 'done', 'WU-1']);
     status = await ws.status();
     expect(stateOf(status, 'WU-2')).toBe('eligible');
@@ -52,14 +61,14 @@ describe.concurrent('orchestration states', () => {
   });
 
   it('23, 24: handoff_emitted, then claimed (yaml in_progress), then active after a checkpoint', async () => {
-    const ws = await WuWorkspace.create();
-    const s1 = await ws.startSession();
+    const ws = await fresh();
+    const s1 = await ws.setUpSession();
     await ws.wu(1, 'L1');
     await ws.launch();
     let status = await ws.status();
     expect(stateOf(status, 'WU-1')).toBe('handoff_emitted');
     expect(actionFor(status, 'WU-1')).toMatchObject({ type: 'wait', reason: 'Handoff emitted; waiting for pickup.' });
-    await ws.ok(['wu', 'claim', 'WU-1'], { session: s1 });
+    await ws.setUpClaim('WU-1', {}, { session: s1 });
     status = await ws.status();
     expect(stateOf(status, 'WU-1')).toBe('claimed');
     expect(row(status, 'WU-1').yaml_status).toBe('in_progress');
@@ -68,8 +77,7 @@ describe.concurrent('orchestration states', () => {
   });
 
   it('25, 26: stalled after the threshold (strictly), recovered by a signal about the WU', async () => {
-    const ws = await WuWorkspace.create();
-    await claimedWithWorktree(ws);
+    const { ws } = await claimed();
     expect(stateOf(await ws.status({ now: at(600) }), 'WU-1')).toBe('active');
     const stalled = await ws.status({ now: at(5 * HOUR) });
     expect(stateOf(stalled, 'WU-1')).toBe('stalled');
@@ -86,16 +94,15 @@ describe.concurrent('orchestration states', () => {
   });
 
   it("27: the claimant's heartbeat counts as activity", async () => {
-    const ws = await WuWorkspace.create();
-    const s1 = await ws.startSession();
+    const ws = await fresh();
+    const s1 = await ws.setUpSession();
     await claimedWithWorktree(ws, s1);
     await ws.ok(['session', 'heartbeat', s1], { now: at(3 * HOUR), session: s1 });
     expect(stateOf(await ws.status({ now: at(5 * HOUR) }), 'WU-1')).toBe('active');
   });
 
   it('28: a return with the worktree present is ready_for_finish', async () => {
-    const ws = await WuWorkspace.create();
-    await claimedWithWorktree(ws);
+    const { ws } = await claimed();
     await ws.ok(['wu', 'return', 'WU-1']);
     const status = await ws.status();
     expect(stateOf(status, 'WU-1')).toBe('ready_for_finish');
@@ -103,9 +110,9 @@ describe.concurrent('orchestration states', () => {
   });
 
   it('29: a branch-pr claim whose delegation completed awaits the merge', async () => {
-    const ws = await WuWorkspace.create();
+    const ws = await fresh();
     await ws.wu(1, 'L1');
-    await ws.ok(['wu', 'claim', 'WU-1', '--mode', 'branch-pr']);
+    await ws.setUpClaim('WU-1', { mode: 'branch-pr' });
     await ws.inject('delegation.completed', 'wu/WU-1', { wu_id: 'WU-1', delegation_id: 'dlg-1' });
     const status = await ws.status();
     expect(stateOf(status, 'WU-1')).toBe('awaiting_merge');
@@ -114,8 +121,7 @@ describe.concurrent('orchestration states', () => {
 
   it('30, 32: returned with the workspace gone needs a relaunch; the relaunch makes a new window a new session can claim', async () => {
     for (const branchPresent of [true, false]) {
-      const ws = await WuWorkspace.create();
-      await claimedWithWorktree(ws);
+      const { ws } = await claimed();
       await ws.ok(['wu', 'return', 'WU-1']);
       await ws.inject('observation.worktree', 'wu/WU-1', { wu_id: 'WU-1', path: 'worktrees/l1-wu-1', present: false, branch: null });
       await ws.inject('observation.branch', 'wu/WU-1', { wu_id: 'WU-1', branch: 'lane/l1/wu-1', present: branchPresent });
@@ -144,8 +150,7 @@ describe.concurrent('orchestration states', () => {
   });
 
   it('31: a blocked WU is blocked, never stalled', async () => {
-    const ws = await WuWorkspace.create();
-    await claimedWithWorktree(ws);
+    const { ws } = await claimed();
     await ws.ok(['wu', 'block', 'WU-1', '--reason', 'waiting on API']);
     const status = await ws.status({ now: at(10 * HOUR) });
     expect(stateOf(status, 'WU-1')).toBe('blocked');
@@ -153,7 +158,7 @@ describe.concurrent('orchestration states', () => {
   });
 
   it('33: a live claimant wins; the same session is idempotent; an ended claimant is taken over', async () => {
-    const ws = await WuWorkspace.create();
+    const ws = await fresh();
     const s1 = await ws.startSession();
     const s2 = await ws.startSession();
     await ws.wu(1, 'L1');
