@@ -40,18 +40,27 @@ export function checkOverrideFlags(request: OverrideRequest): void {
   }
 }
 
-/** Fail-closed: a log that cannot be read is an integrity failure (exit 3), never a pass. */
-export async function signalGate(env: CoordinationEnv, wuId: string, request: OverrideRequest): Promise<SignalGateOutcome> {
+/**
+ * Fail-closed: a log that cannot be read is an integrity failure (exit 3), never a pass. `state`:
+ * the coordination fold the caller already read in its one pass (then the gate reads nothing).
+ */
+export async function signalGate(env: CoordinationEnv, wuId: string, request: OverrideRequest, state?: CoordinationState): Promise<SignalGateOutcome> {
   checkOverrideFlags(request);
-  let loaded;
+  return signalGateOn(state ?? (await loadGateState(env)), env, wuId, request);
+}
+
+async function loadGateState(env: CoordinationEnv): Promise<CoordinationState> {
   try {
-    loaded = await loadState(env);
+    return (await loadState(env)).state;
   } catch (error) {
     if (error instanceof BatonError && error.exitCode !== 3) throw error;
     throw new BatonError(ErrorCode.LOG_CORRUPT, `the signal gate cannot read the log: ${(error as Error).message}`);
   }
-  if (!loaded.state.wus.has(wuId)) throw new BatonError(ErrorCode.UNKNOWN_ID, `WU ${wuId} not found`, { wu_id: wuId });
-  const result = runPrepGate(loaded.state, wuId, env.session, readFilter(env.settings));
+}
+
+function signalGateOn(state: CoordinationState, env: CoordinationEnv, wuId: string, request: OverrideRequest): SignalGateOutcome {
+  if (!state.wus.has(wuId)) throw new BatonError(ErrorCode.UNKNOWN_ID, `WU ${wuId} not found`, { wu_id: wuId });
+  const result = runPrepGate(state, wuId, env.session, readFilter(env.settings));
   if (result.passed) return { ...result, overridden_signal_ids: [] };
   if (request.allow) return { ...result, passed: true, overridden_signal_ids: result.signals.map((s) => s.signal_id) };
   const list = result.signals.map((s) => `${s.signal_id} from ${s.sender_identity} (${s.intent}${s.requires_ack ? ', ACK required' : ''})`).join('; ');
@@ -62,11 +71,25 @@ export async function signalGate(env: CoordinationEnv, wuId: string, request: Ov
   );
 }
 
-/** Append `wu.prep_overridden` once the rest of `wu prep` passed (deciders/prep.ts). The waived signals stay unread. */
-export async function recordOverride(env: CoordinationEnv, wuId: string, outcome: SignalGateOutcome, reason: string): Promise<number | null> {
-  // The gate's fold is not kept: the acting session's liveness facts are read with the outcome.
+/**
+ * Append `wu.prep_overridden` once the rest of `wu prep` passed (deciders/prep.ts). The waived
+ * signals stay unread. `state`: the coordination fold the gate read, used for the first decision
+ * (a retry after a conflict reads the log again).
+ */
+export async function recordOverride(
+  env: CoordinationEnv,
+  wuId: string,
+  outcome: SignalGateOutcome,
+  reason: string,
+  state?: CoordinationState,
+): Promise<number | null> {
   type Read = { gate: SignalGateOutcome; coordination: CoordinationState };
-  const read = async (): Promise<Read> => ({ gate: outcome, coordination: (await loadState(env)).state });
+  let given = state;
+  const read = async (): Promise<Read> => {
+    const coordination = given ?? (await loadState(env)).state;
+    given = undefined;
+    return { gate: outcome, coordination };
+  };
   const io = { store: env.store, catalog: env.catalog, actor: actorOf(env), now: env.now, read, acting: actingIn(env, (s: Read) => s.coordination) };
   const handled = await handleCommand(io, ({ gate }) => decidePrepOverride({ wuId, reason, gate }));
   return handled.appended[0]?.seq ?? null;

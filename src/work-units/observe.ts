@@ -2,21 +2,39 @@ import { applyWorkUnits, type WorkUnitsState } from '../../projections/work-unit
 import { probeWorkUnits } from '../probes/work-units.js';
 import { loadWorkUnits, requireLiveActingSession, type WorkUnitsEnv } from './env.js';
 import { workspaceLayout } from '../store/jsonl/layout.js';
+import type { prepareWuYaml } from './yaml-probe.js';
+
+/** What the YAML probe compares with a fold (prepared before the log is read), or undefined when it is off. */
+export type YamlComparison = Awaited<ReturnType<typeof prepareWuYaml>> | undefined;
+
+/**
+ * The YAML probe first (§4): the same comparison as `wu import`, a bad file only a warning, said
+ * once (yaml-probe.ts caches what each file said; `yaml` loads only when a file must be parsed).
+ * Its files are listed and read before the log is folded, and compared with the fold after.
+ */
+export async function prepareObservation(env: WorkUnitsEnv): Promise<YamlComparison> {
+  const yamlPaths = env.config.probes.enabled ? env.config.probes.wu_yaml_paths : [];
+  if (yamlPaths.length === 0) return undefined;
+  return (await import('./yaml-probe.js')).prepareWuYaml(env.workspace, env.cacheDir ?? workspaceLayout(env.workspace).cache, yamlPaths);
+}
 
 /**
  * Fold, then probe (§5.2): observations that differ from the log are appended in one batch and
  * folded in — or, for a dry run (`orchestrate plan`), only folded into the in-memory state.
  */
 export async function loadObserved(env: WorkUnitsEnv, options: { append: boolean }): Promise<{ state: WorkUnitsState; seq: number; observed: number }> {
-  // The YAML probe first (§4): the same comparison as `wu import`, a bad file only a warning, said
-  // once (yaml-probe.ts caches what each file said; `yaml` loads only when a file must be parsed).
-  // Its files are listed and read before the log is folded, and compared with the fold after.
-  const yamlPaths = env.config.probes.enabled ? env.config.probes.wu_yaml_paths : [];
-  const compareYaml =
-    yamlPaths.length === 0
-      ? undefined
-      : await (await import('./yaml-probe.js')).prepareWuYaml(env.workspace, env.cacheDir ?? workspaceLayout(env.workspace).cache, yamlPaths);
+  const compareYaml = await prepareObservation(env);
   const { state, seq } = await loadWorkUnits(env);
+  return observeInto(env, { state, seq }, compareYaml, options);
+}
+
+/** The probes over a fold already read (`state` at `seq`, changed in place): no read of the log. */
+export async function observeInto(
+  env: WorkUnitsEnv,
+  { state, seq }: { state: WorkUnitsState; seq: number },
+  compareYaml: YamlComparison,
+  options: { append: boolean },
+): Promise<{ state: WorkUnitsState; seq: number; observed: number }> {
   const yaml = compareYaml === undefined ? { events: [], warnings: [] } : await compareYaml(state);
   for (const warning of yaml.warnings) env.warn?.(`YAML probe skipped ${warning}`);
   const proposed = [...yaml.events, ...probeWorkUnits(env.workspace, state, env.config, env.now)];

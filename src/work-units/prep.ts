@@ -7,6 +7,7 @@ import { checkWuId, loadWorkUnits, type WorkUnitsEnv } from './env.js';
 import { knownWu } from '../../deciders/work-units.js';
 import { WorkUnitErrorCode } from './errors.js';
 import { loadObserved } from './observe.js';
+import type { WorkUnitsState } from '../../projections/work-units/state.js';
 
 /**
  * The work-unit checks of `wu prep` (work-units.md §13) around the coordination signal gate: check 2
@@ -18,9 +19,10 @@ export interface PrepCheck {
   detail: string;
 }
 
-export async function checkClaimed(env: WorkUnitsEnv, wuId: string): Promise<PrepCheck> {
+/** `fold`: the work-unit fold the caller already read in its one pass (then nothing is read). */
+export async function checkClaimed(env: WorkUnitsEnv, wuId: string, fold?: WorkUnitsState): Promise<PrepCheck> {
   checkWuId(wuId);
-  const { state } = await loadWorkUnits(env);
+  const state = fold ?? (await loadWorkUnits(env)).state;
   const wu = knownWu(state, wuId);
   if (isDone(wu))
     throw new BatonError(ErrorCode.ILLEGAL_TRANSITION, `${wuId} is in the terminal state done; wu prep is not allowed`, { wu_id: wuId, state: 'done' });
@@ -33,9 +35,12 @@ export async function checkClaimed(env: WorkUnitsEnv, wuId: string): Promise<Pre
   return { name: 'claimed', passed: true, detail: `${wuId} is ${wu.lifecycle.state}` };
 }
 
-/** Checks 4 and 5: probes, contamination (as if past eligible), then each prep command. */
-export async function checkWorkspace(env: WorkUnitsEnv, wuId: string): Promise<PrepCheck[]> {
-  const { state } = await loadObserved(env, { append: true });
+/**
+ * Checks 4 and 5: probes, contamination (as if past eligible), then each prep command. `observed`:
+ * the fold with the probes' observations already appended and folded in (then nothing is read).
+ */
+export async function checkWorkspace(env: WorkUnitsEnv, wuId: string, observed?: WorkUnitsState): Promise<PrepCheck[]> {
+  const state = observed ?? (await loadObserved(env, { append: true })).state;
   const wu = knownWu(state, wuId);
   const e = evidenceOf(wu, { state, config: env.config, now: env.now, stall_seconds: stallSeconds(env.config) }, { assumePastEligible: true });
   if (e.overlap.value.length > 0) {

@@ -18,6 +18,8 @@ import {
 import { BATON_BIN, childEnv, errorEnvelopeOf, jsonLines, startBaton } from '../helpers/cli.js';
 import { ClientSetupEnvelope } from '../../src/app/envelopes/integrations.js';
 import { removeTempDirs } from '../helpers/workspace.js';
+import { CountingContext } from '../helpers/counting-store.js';
+import { prepWorkUnit } from '../../src/app/commands/work-unit-prep.js';
 
 afterAll(removeTempDirs);
 
@@ -268,6 +270,25 @@ describe('the wu prep signal gate (42–46)', () => {
     expect(override.data).toEqual({ wu_id: 'WU-1', session_id: s1, reader_identity: s1, reason: 'handled in paired review', signal_ids: [d.signal_id] });
     const inbox = await ws.inbox(['--no-mark'], { as: s1 });
     expect(inbox.signals).toMatchObject([{ signal_id: d.signal_id, read: false }]);
+  });
+
+  it('45b: prep with its override reads the log once: one pass answers the claim check, the gate and the acting session', async () => {
+    const { ws, s1, s2 } = await setup42();
+    const d = await ws.setUpSignal('blocker found', { to: [s1], wu: 'WU-1' }, { as: s2 });
+    const app = new CountingContext({
+      dir: ws.dir,
+      session: s1,
+      env: {},
+      output: { mode: 'json', warn: () => undefined },
+      names: { dir: '--dir', session: '--session' },
+    });
+    try {
+      const prep = await prepWorkUnit(app, { wu: 'WU-1', allow_unread_signals: true, reason: 'paired review' });
+      expect([prep.passed, prep.overridden_signal_ids, app.counting?.reads]).toEqual([true, [d.signal_id], 1]);
+    } finally {
+      await app.close();
+    }
+    expect(ws.events().at(-1)).toMatchObject({ type: 'wu.prep_overridden', actor: s1, data: { signal_ids: [d.signal_id], reason: 'paired review' } });
   });
 
   it('46: without a session the claimant is the reader', async () => {

@@ -1,4 +1,5 @@
 import type { NewEvent, StoredEvent } from '../../events/envelope.js';
+import { BatonAppContext } from '../../src/app/app-context.js';
 import type {
   AppendOptions,
   AppendResult,
@@ -48,5 +49,15 @@ export class CountingStore implements EventStore {
   }
   close(): Promise<void> {
     return this.inner.close();
+  }
+}
+
+/** An application context whose store counts the passes over the log (`counting.reads`). */
+export class CountingContext extends BatonAppContext {
+  counting: CountingStore | undefined;
+  override async store(): Promise<EventStore> {
+    const store = await super.store();
+    this.counting ??= new CountingStore(store);
+    return this.counting;
   }
 }

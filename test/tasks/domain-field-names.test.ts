@@ -6,9 +6,8 @@ import { listTasks } from '../../src/app/commands/task-views.js';
 import { createTaskEnvelope, ownTaskEnvelope, transitionTask } from '../../src/app/commands/tasks.js';
 import type { AppContext } from '../../src/app/context.js';
 import { errorEnvelope, type ErrorEnvelope } from '../../src/app/error-envelope.js';
-import type { EventStore } from '../../src/store/contract.js';
 import { errorEnvelopeOf } from '../helpers/cli.js';
-import { CountingStore } from '../helpers/counting-store.js';
+import { CountingContext } from '../helpers/counting-store.js';
 import { T0, workspace } from '../helpers/coordination.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 
@@ -41,16 +40,6 @@ async function refused(dir: string, session: string | undefined, body: (app: App
     await app.close();
   }
   throw new Error('the command was not refused');
-}
-
-/** An application context whose store counts the passes over the log. */
-class CountingContext extends BatonAppContext {
-  counting: CountingStore | undefined;
-  override async store(): Promise<EventStore> {
-    const store = await super.store();
-    this.counting ??= new CountingStore(store);
-    return this.counting;
-  }
 }
 
 async function as<T>(dir: string, session: string | undefined, body: (app: AppContext) => Promise<T>): Promise<T> {

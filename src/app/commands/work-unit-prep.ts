@@ -8,6 +8,10 @@ import { coordinationEnv } from '../coordination-env.js';
 import { checked } from '../envelopes/checked.js';
 import { WuPrepEnvelope } from '../envelopes/coordination.js';
 import { workUnitsEnv } from '../work-units-env.js';
+import { observeInto, prepareObservation } from '../../work-units/observe.js';
+import { runProjections } from '../../store/projection-runner.js';
+import { workUnitsStateProjection } from '../../../projections/work-units/fold.js';
+import { coordinationStateProjection } from '../../../projections/coordination/roster.js';
 
 export type WuPrepEnvelope = z.output<typeof WuPrepEnvelope>;
 
@@ -29,12 +33,20 @@ export async function prepWorkUnit(app: AppContext, input: WuPrepInput): Promise
   const allow = input.allow_unread_signals === true;
   checkOverrideFlags({ allow, reason });
   const wuEnv = await workUnitsEnv(app);
-  const claimed = await checkClaimed(wuEnv, wu);
   const env = await coordinationEnv(app);
-  const outcome = await signalGate(env, wu, { allow, reason });
-  const later = await checkWorkspace(wuEnv, wu);
+  const compareYaml = await prepareObservation(wuEnv);
+  // One pass over the log answers every check: the WU's state, the signal gate and the override's acting session.
+  const [units, coordination] = await runProjections(wuEnv.store, [workUnitsStateProjection, coordinationStateProjection] as const, {
+    catalog: wuEnv.catalog,
+    now: wuEnv.now,
+    ...(wuEnv.cacheDir !== undefined ? { cacheDir: wuEnv.cacheDir } : {}),
+  });
+  const claimed = await checkClaimed(wuEnv, wu, units.state);
+  const outcome = await signalGate(env, wu, { allow, reason }, coordination.state);
+  const observed = await observeInto(wuEnv, units, compareYaml, { append: true });
+  const later = await checkWorkspace(wuEnv, wu, observed.state);
   const overridden = outcome.overridden_signal_ids.length > 0;
-  if (overridden) await recordOverride(env, wu, outcome, reason!);
+  if (overridden) await recordOverride(env, wu, outcome, reason!, coordination.state);
   const detail = overridden ? `overridden: ${outcome.overridden_signal_ids.join(', ')} (${reason!})` : outcome.detail;
   return checked(WuPrepEnvelope, {
     v: 1,
