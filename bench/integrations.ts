@@ -20,6 +20,13 @@ export const HOOK_POST_TOOL_USE = {
   maxRatio: 2,
 };
 
+/** Claude Code's PreToolUse on Edit/Write runs before every edit: the reservation check, allowed (the usual case), ≤ 2 × `node -e 0`. */
+export const HOOK_PRE_TOOL_USE = {
+  name: 'hook-pre-tool-use',
+  work: '`baton hook claude-code PreToolUse` on an Edit of a free path (20 WUs, 10 claimed by 5 live sessions)',
+  maxRatio: 2,
+};
+
 export const MCP_STATUS = {
   name: 'mcp-status',
   work: '`baton mcp` answering the `status` tool, once started, 100,000-event log',
@@ -87,6 +94,52 @@ export async function benchHookPostToolUse(options: { runs: number }): Promise<B
     );
     return nodeRatioRow(HOOK_POST_TOOL_USE, { nodeMs, commandMs: hookMs, runs: 'runs' }, () => [
       `the first PostToolUse after the signals delivered them (${formatNumber(first.ms, 1)} ms, one durable append of receipts; no floor)`,
+    ]);
+  });
+}
+
+/**
+ * Twenty WUs with code paths, ten of them claimed by five other live sessions; the hook's session
+ * started by a SessionStart hook. A write to a reserved path is denied (checked once); each timed
+ * run is an Edit of a free path (allowed: no output), interleaved with `node -e 0`.
+ */
+export async function benchHookPreToolUse(options: { runs: number }): Promise<BenchResult> {
+  return withTempDir('hook-pre-tool-use', async (dir) => {
+    baton(dir, 'init');
+    baton(dir, 'initiative', 'create', 'INIT-1', '--title', 'Bench', '--lanes', 'L1,L2,L3,L4,L5');
+    for (let n = 1; n <= 20; n++) baton(dir, 'wu', 'create', `WU-${n}`, '--initiative', 'INIT-1', '--lane', `L${(n % 5) + 1}`, '--code-paths', `src/m${n}/**`);
+    for (let i = 0; i < 5; i++) {
+      const session = (baton(dir, 'session', 'start', '--agent-identity', `bench:agent:${i}`)['session'] as { id: string }).id;
+      for (const n of [i + 1, i + 11]) baton(dir, '--session', session, 'wu', 'claim', `WU-${n}`, '--force', '--reason', 'bench', '--mode', 'branch-only');
+    }
+    const input = (path: string) =>
+      JSON.stringify({
+        session_id: 'bench-claude-session',
+        transcript_path: '/tmp/bench.jsonl',
+        cwd: dir,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Edit',
+        tool_input: { file_path: `${dir}/${path}`, old_string: 'a', new_string: 'b' },
+        tool_use_id: 'toolu_bench',
+      });
+    const hook = (path: string) => runNode([BATON_BIN, '--dir', dir, 'hook', 'claude-code', 'PreToolUse'], input(path));
+    runNode(
+      [BATON_BIN, '--dir', dir, 'hook', 'claude-code', 'SessionStart'],
+      JSON.stringify({ session_id: 'bench-claude-session', cwd: dir, source: 'startup' }),
+    );
+    const denied = hook('src/m1/parser.ts');
+    if (!denied.stdout.includes('"permissionDecision":"deny"')) throw new Error(`a reserved path was not denied: ${denied.stdout}`);
+    const { nodeMs, commandMs } = interleaveWithNode(
+      options.runs,
+      () => runNode(['-e', '0']).ms,
+      () => {
+        const run = hook('src/free/notes.ts');
+        if (run.stdout !== '') throw new Error(`PreToolUse denied a free path: ${run.stdout}`);
+        return run.ms;
+      },
+    );
+    return nodeRatioRow(HOOK_PRE_TOOL_USE, { nodeMs, commandMs, runs: 'runs' }, () => [
+      `a write to a reserved path is denied the same way (${formatNumber(denied.ms, 1)} ms, checked once; no floor)`,
     ]);
   });
 }

@@ -29,7 +29,7 @@ import { benchVerify, VERIFY } from './verify.js';
 import { benchMemWatch, MEM_WATCH } from './mem-watch.js';
 import { benchWorkUnitsStatus, WU_STATUS } from './work-units-status.js';
 import { benchStatus, STATUS } from './status.js';
-import { benchHookPostToolUse, benchMcpStatus, HOOK_POST_TOOL_USE, MCP_STATUS } from './integrations.js';
+import { benchHookPostToolUse, benchHookPreToolUse, benchMcpStatus, HOOK_POST_TOOL_USE, HOOK_PRE_TOOL_USE, MCP_STATUS } from './integrations.js';
 import { benchServeDashboard, SERVE_RENDER, serveBenchSkipReason } from './serve-dashboard.js';
 import { benchImportLumenflow } from './import-lumenflow.js';
 import { benchLumenflowScale, LUMENFLOW_STATUS } from './lumenflow-scale.js';
@@ -135,6 +135,7 @@ const BENCHMARKS: readonly Benchmark[] = [
     run: (s) => benchImportLumenflow({ rounds: s.appendRounds, nodeRuns: s.commandRuns }),
   },
   { name: HOOK_POST_TOOL_USE.name, work: HOOK_POST_TOOL_USE.work, needsLog: false, run: (s) => benchHookPostToolUse({ runs: s.commandRuns }) },
+  { name: HOOK_PRE_TOOL_USE.name, work: HOOK_PRE_TOOL_USE.work, needsLog: false, run: (s) => benchHookPreToolUse({ runs: s.commandRuns }) },
   { name: MCP_STATUS.name, work: MCP_STATUS.work, needsLog: false, run: (s) => benchMcpStatus({ events: MCP_STATUS.events, runs: s.commandRuns }) },
   // Issue 17 at LumenFlow's scale: status and orchestrate status without and with the YAML probe, and the snapshot's size (five rows).
   {

@@ -27,5 +27,9 @@ export const WorkUnitErrorCode = {
   CONTAMINATED: 'CONTAMINATED',
   INTEGRITY: 'INTEGRITY',
   ALREADY_CLAIMED: 'ALREADY_CLAIMED',
+  NOT_HOLDER: 'NOT_HOLDER',
+  DEPENDENCIES_NOT_DONE: 'DEPENDENCIES_NOT_DONE',
+  LANE_AT_WIP_LIMIT: 'LANE_AT_WIP_LIMIT',
+  NO_IDENTITY: 'NO_IDENTITY',
 } as const;
 export type WorkUnitErrorCode = (typeof WorkUnitErrorCode)[keyof typeof WorkUnitErrorCode];

@@ -1,4 +1,4 @@
-import type { FlowFact, FlowFieldsPatch } from '../events/flow/flow-events.js';
+import { FlowEventType, type FlowFact, type FlowFieldsPatch } from '../events/flow/flow-events.js';
 import {
   COMPLETE,
   FlowStatus,
@@ -13,7 +13,7 @@ import {
   type GateResult,
   type Teammate,
 } from '../events/flow/vocabulary.js';
-import type { FlowContext } from '../machines/flow-context.js';
+import { applyFact, type FlowContext } from '../machines/flow-context.js';
 import type { FlowMachineEvent } from '../machines/flow-events.js';
 import { step } from '../machines/flow-snapshot.js';
 import { latestFlow, type FlowState } from '../projections/flow/flow-state.js';
@@ -28,7 +28,8 @@ export type UpdateForm =
   | { kind: 'phase'; phase: string; result?: GateResult; agent?: string; message?: string }
   | { kind: 'group_start'; result: GateResult; message?: string }
   | { kind: 'teammate'; teammate: Teammate; result: GateResult; agent?: string; message?: string }
-  | { kind: 'merge' }
+  | { kind: 'merge'; message?: string }
+  | { kind: 'message'; agent?: string; message: string }
   | { kind: 'complete'; withGate: boolean; agent?: string; message?: string }
   | { kind: 'abort'; reason: string; message?: string }
   | { kind: 'fallback'; message?: string }
@@ -130,8 +131,29 @@ export function decideUpdate(start: FlowContext, parsed: ParsedUpdate, at: strin
   };
 
   if (parsed.fields !== undefined) send({ type: 'SET_FIELDS', fields: parsed.fields, at });
+  const before = { ctx, count: facts.length };
   sendForm(parsed.form, at, send, phaseNow);
+  // Every message is kept: one the form's facts do not carry is logged in the phase the call starts
+  // from; a call that changes nothing else (T3's group start) stays the no-op it is.
+  const logged = messageNotCarried(parsed.form, facts.slice(before.count), before.ctx);
+  if (logged !== null && (parsed.form.kind === 'message' || facts.length > 0)) {
+    facts.splice(before.count, 0, logged);
+    ctx = applyFact(ctx, logged, at);
+  }
   return assertIteration({ facts, context: ctx }, parsed);
+}
+
+/** The form's message as a `flow.message_logged` fact, when none of its facts carries it. */
+function messageNotCarried(form: UpdateForm, facts: readonly FlowFact[], ctx: FlowContext): FlowFact | null {
+  const message = 'message' in form ? form.message : undefined;
+  if (message === undefined || message === '' || ctx.current_phase === COMPLETE) return null;
+  const carried = facts.some((f) => ('message' in f.data && f.data.message === message) || ('result' in f.data && f.data.result === message));
+  if (carried) return null;
+  const agent = 'agent' in form ? form.agent : undefined;
+  return {
+    type: FlowEventType.message_logged,
+    data: { flow_id: ctx.flow_id, phase: ctx.current_phase, iteration: ctx.iteration, ...(agent === undefined ? {} : { agent }), message },
+  };
 }
 
 /** Sends the machine events the update form stands for, in order. */
@@ -167,6 +189,8 @@ function sendForm(form: UpdateForm, at: string, send: Send, phaseNow: () => Phas
       break;
     case 'merge':
       send({ type: 'MERGE', at });
+      break;
+    case 'message':
       break;
     case 'complete':
       if (form.withGate)

@@ -58,19 +58,28 @@ export interface InitFlow {
   task: string;
   maxIterations: number;
   useDeepDive: boolean;
-  /** The variant's state file holds an Agent Flow run: how to take it over (null: it does not). */
+  /** A state file holds an Agent Flow run Baton has not recorded: how to take it over (null: none does). */
   agentFlowRun: string | null;
+  /** A deep dive Agent Flow completed (its file as events, and its scope), taken when the log records none. */
+  deepDive: { events: readonly ProposedEvent[]; scope: string } | null;
+  /** The command's clock: when a deep dive taken here is generated. */
+  now: string;
 }
 
-/** `flow init` (§4): no active flow, no unrecorded Agent Flow run; the deep dive is used when complete. */
-export function decideFlowInit(command: InitFlow, { state, versions }: FlowsRead): Decision<{ deepDiveMissing: boolean }> {
+/**
+ * `flow init` (§4): no active flow, no unrecorded Agent Flow run; the deep dive is used when
+ * complete, Agent Flow's own completed one included (recorded in the same batch).
+ */
+export function decideFlowInit(command: InitFlow, { state, versions }: FlowsRead): Decision<{ deepDiveMissing: boolean; deepDiveAdopted: boolean }> {
   requireNoActiveFlow(state);
   // An Agent Flow run Baton has not recorded is taken over, never moved away in silence.
-  if (state.flows[command.variant] === null && command.agentFlowRun !== null) {
+  if (command.agentFlowRun !== null) {
     throw refuseFlow(FlowErrorCode.FLOW_ACTIVE, `An Agent Flow run is in progress: ${command.agentFlowRun} (or move the file away to start afresh).`);
   }
   const dd = state.deep_dive;
-  const available = dd !== null && dd.phase === 'complete';
+  const adopted = dd === null ? command.deepDive : null;
+  const recorded = dd !== null && dd.phase === 'complete' ? { scope: dd.scope, generated: dd.generated } : null;
+  const source = adopted !== null ? { scope: adopted.scope, generated: command.now } : recorded;
   const requested = command.useDeepDive;
   const data: FlowStartedData = {
     flow_id: command.flowId,
@@ -79,9 +88,21 @@ export function decideFlowInit(command: InitFlow, { state, versions }: FlowsRead
     team_available: command.teamAvailable,
     task: command.task,
     max_iterations: command.maxIterations,
-    deep_dive: { available, using: available && requested, scope: available ? dd.scope : null, generated: available ? dd.generated : null, requested },
+    deep_dive: {
+      available: source !== null,
+      using: source !== null && requested,
+      scope: source?.scope ?? null,
+      generated: source?.generated ?? null,
+      requested,
+    },
   };
-  return { ...started(command.flowId, command.variant, data, versions), outcome: { deepDiveMissing: requested && !available } };
+  const start = started(command.flowId, command.variant, data, versions);
+  const taken = adopted?.events ?? [];
+  return {
+    events: [...taken, ...start.events],
+    expected: { ...Object.fromEntries(taken.map((e) => [e.stream, 'no_stream' as const])), ...start.expected },
+    outcome: { deepDiveMissing: requested && source === null, deepDiveAdopted: adopted !== null },
+  };
 }
 
 export interface AdoptFlow {

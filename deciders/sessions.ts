@@ -1,7 +1,12 @@
-import type { SessionStartedData } from '../events/coordination/session.js';
-import { SessionStatus, type ClientType, type EndStatus } from '../events/coordination/vocabulary.js';
+import type { SessionLapsedData, SessionStartedData } from '../events/coordination/session.js';
+import { SESSION_ID_PATTERN, SessionStatus, type ClientType, type EndStatus } from '../events/coordination/vocabulary.js';
+import { compareWuIds } from '../events/work-units/terms.js';
+import { livenessOf, mayAct } from '../projections/coordination/liveness.js';
 import type { CoordinationState, SessionRecord } from '../projections/coordination/state.js';
-import type { Decision } from './decision.js';
+import { ownValue } from '../projections/own-keys.js';
+import { heldWorkUnits, type HeldWorkUnit } from '../projections/work-units/held.js';
+import type { SessionFacts, WorkUnitsState } from '../projections/work-units/state.js';
+import type { Decision, ExpectedVersion, ProposedEvent } from './decision.js';
 import { ErrorCode } from './error-codes.js';
 import { Refusal, refuseField } from './refusal.js';
 
@@ -99,4 +104,58 @@ export function decideSessionEnd(command: { sessionId: string; status: EndStatus
   if (session.stored_status === command.status) return null;
   if (session.stored_status !== SessionStatus.active) throw endedRefusal(session, `it cannot end again as ${command.status}`);
   return onStream(command.sessionId, 'session.ended', { session_id: command.sessionId, status: command.status }, state.version, session);
+}
+
+/** Was this lapse of the session (its current `last_seen`) recorded already: no sign of life since the one a lapse names. */
+function lapseRecorded(facts: SessionFacts): boolean {
+  return facts.lapse !== undefined && Date.parse(facts.lapse.last_seen) >= Date.parse(facts.last_heartbeat_at);
+}
+
+/**
+ * The lapses to record: every session idle past its TTL (liveness.ts `stale`: started, not ended)
+ * that holds work units (held.ts) and whose lapse is not recorded yet — a lapse is the session and
+ * its `last_seen`, so it is recorded once, and a session that came back and lapsed again is a new
+ * one. Each `session.lapsed` expects its session stream's version as the fold read it: a heartbeat
+ * or another command's record of the same lapse landing first makes the append conflict, and the
+ * command decide again. Null when there is nothing to record, or when `recordedBy` (the actor the
+ * events would carry) is a session that may not record facts.
+ */
+export function decideLapses(state: WorkUnitsState, now: string, recordedBy?: string): Decision<SessionLapsedData[]> | null {
+  // A command acting as an ended or unknown session records no lapse: noticing one is no reason to refuse the command.
+  if (recordedBy !== undefined && SESSION_ID_PATTERN.test(recordedBy) && !mayAct(livenessOf(ownValue(state.sessions, recordedBy), now))) return null;
+  let held: Map<string, HeldWorkUnit[]> | undefined;
+  const lapses: SessionLapsedData[] = [];
+  for (const [sessionId, facts] of Object.entries(state.sessions)) {
+    if (livenessOf(facts, now).kind !== 'stale' || lapseRecorded(facts)) continue;
+    held ??= heldWorkUnits(state);
+    const wus = held.get(sessionId);
+    if (wus === undefined || wus.length === 0) continue;
+    lapses.push({
+      session_id: sessionId,
+      last_seen: facts.last_heartbeat_at,
+      ttl_seconds: facts.ttl_seconds,
+      lapsed_at: new Date(Date.parse(facts.last_heartbeat_at) + facts.ttl_seconds * 1000).toISOString(),
+      held_wus: wus.map((w) => w.wu_id).sort(compareWuIds),
+    });
+  }
+  if (lapses.length === 0) return null;
+  const events: ProposedEvent[] = [];
+  const expected: Record<string, ExpectedVersion> = {};
+  for (const lapse of lapses) {
+    const stream = `session/${lapse.session_id}`;
+    events.push({ type: 'session.lapsed', stream, data: { ...lapse } });
+    expected[stream] = ownValue(state.session_streams, lapse.session_id) ?? 'no_stream';
+  }
+  return { events, expected, outcome: lapses };
+}
+
+/**
+ * A command's decision with the lapses it noticed recorded first, in the same batch, when it appends
+ * anyway; a decision that appends nothing (or a refusal) records none.
+ */
+export function withLapses<R>(decision: Decision<R>, lapses: Decision<SessionLapsedData[]> | null): Decision<R>;
+export function withLapses<R>(decision: Decision<R> | null, lapses: Decision<SessionLapsedData[]> | null): Decision<R> | null;
+export function withLapses<R>(decision: Decision<R> | null, lapses: Decision<SessionLapsedData[]> | null): Decision<R> | null {
+  if (decision === null || decision.events.length === 0 || lapses === null) return decision;
+  return { ...decision, events: [...lapses.events, ...decision.events], expected: { ...lapses.expected, ...decision.expected } };
 }

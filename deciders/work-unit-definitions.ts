@@ -7,6 +7,7 @@ import type { Decision } from './decision.js';
 import { ErrorCode, WorkUnitErrorCode } from './error-codes.js';
 import { Refusal, refuseField, refuseInput } from './refusal.js';
 import { knownWu, type WuCommandState } from './work-units.js';
+import { requireFinisher } from './claim-holder.js';
 
 /**
  * Defining initiatives and WUs, and `wu done` (work-units.md §2, §3.1, §12), as deciders: the
@@ -106,7 +107,8 @@ export function decideDefineWu(command: DefineWu, state: WuCommandState): Decisi
     return {
       events: [{ type: 'wu.defined', stream, data }],
       expected: { [stream]: state.version === 0 ? 'no_stream' : state.version },
-      outcome: { result: DefinitionResult.defined, changed_fields: [...CREATE_FIELDS] },
+      // The fields given (the rest took their defaults): what the command set, not what it left alone.
+      outcome: { result: DefinitionResult.defined, changed_fields: CREATE_FIELDS.filter((f) => given[f] !== undefined) },
     };
   }
   const changed: Record<string, unknown> = {};
@@ -130,6 +132,10 @@ export interface DoneWu {
   /** A valid stamp file is on disk now (read by the caller before deciding). */
   stampFileValid: boolean;
   stampPath: string;
+  /** Who finishes: the holder, or an orchestrator once the worker returned or the lease lapsed. */
+  session: string | null;
+  actor: string;
+  now: string;
 }
 
 /** What `wu done` leaves: the stamp's title and date, and whether a valid stamp existed already. */
@@ -159,9 +165,16 @@ export function decideDone(command: DoneWu, state: WuCommandState): Decision<Don
       state: wu.lifecycle.state,
     });
   }
+  const finishedFor = requireFinisher(state.fold, wu, command, command.now, 'done');
   const title = wu.def.title ?? command.wuId;
   const stream = `wu/${command.wuId}`;
-  const data = { wu_id: command.wuId, title, completed_date: command.today, stamp_path: command.stampPath };
+  const data = {
+    wu_id: command.wuId,
+    title,
+    completed_date: command.today,
+    stamp_path: command.stampPath,
+    ...(finishedFor !== null ? { finished_for: finishedFor } : {}),
+  };
   return {
     events: [{ type: 'wu.stamped', stream, data }],
     expected: { [stream]: state.version },

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { AgentName, DEFAULT_FLOW_FIELDS, DeepDiveRef, FlowFact, FlowEventType, FlowFields, type FlowStartedData } from '../events/flow/flow-events.js';
+import {
+  AgentName,
+  DEFAULT_FLOW_FIELDS,
+  DeepDiveRef,
+  ExtraKey,
+  FlowFact,
+  FlowEventType,
+  FlowFields,
+  type FlowStartedData,
+} from '../events/flow/flow-events.js';
 import {
   COMPLETE,
   FlowStatus,
@@ -78,6 +87,8 @@ export const FlowContext = z.strictObject({
   last_merge: LastMerge.nullable(),
   /** Agent Flow's v1.5+ keys (task_complexity, intent, …), rendered as recorded. */
   fields: FlowFields,
+  /** The state file's keys Baton does not know, kept and rendered in place. */
+  extra_keys: z.array(ExtraKey),
   /** The facts the last machine transition produced (what a command appends). */
   outbox: z.array(FlowFact),
 });
@@ -99,11 +110,12 @@ export function pendingGroup(): Group {
   };
 }
 
-/** The context of a flow right after `flow.started` at `at` (I7). */
+/** The context of a flow right after `flow.started` at `at` (I7); an adopted run starts when its file says. */
 export function startedContext(data: FlowStartedData, at: string): FlowContext {
+  const start = startedAt(data, at);
   const gates: FlowContext['gates'] = {};
   for (const phase of VARIANT_GATES[data.variant]) gates[phase] = { ...PENDING_GATE };
-  gates[Phase.exploration] = { status: GateStatus.in_progress, timestamp: at, agent: PHASE_AGENT.exploration, message: null };
+  gates[Phase.exploration] = { status: GateStatus.in_progress, timestamp: start, agent: PHASE_AGENT.exploration, message: null };
   return {
     flow_id: data.flow_id,
     variant: data.variant,
@@ -112,8 +124,7 @@ export function startedContext(data: FlowStartedData, at: string): FlowContext {
     task: data.task,
     max_iterations: data.max_iterations,
     iteration: data.iteration ?? 1,
-    // An adopted run keeps the start its Agent Flow file recorded.
-    started_at: data.adopted_from?.started_at ?? at,
+    started_at: start,
     deep_dive: data.deep_dive,
     status: FlowStatus.active,
     current_phase: Phase.exploration,
@@ -124,8 +135,53 @@ export function startedContext(data: FlowStartedData, at: string): FlowContext {
     group: data.variant === Variant.team ? pendingGroup() : null,
     last_merge: null,
     fields: data.fields ?? DEFAULT_FLOW_FIELDS,
+    extra_keys: data.extra_keys ?? [],
     outbox: [],
   };
+}
+
+/** When an adopted run's start happened: the time its Agent Flow file recorded, else the event's. */
+export function startedAt(data: FlowStartedData, at: string): string {
+  return data.adopted_from?.started_at ?? at;
+}
+
+/**
+ * Facts the machine does not decide: they never move the flow (a logged message, the kept keys).
+ * Only an active flow takes one, which the machine itself cannot say (it has no event for them).
+ */
+const OUTSIDE_MACHINE: ReadonlySet<string> = new Set([FlowEventType.message_logged, FlowEventType.extra_keys_set]);
+export function isOutsideMachine(fact: FlowFact): boolean {
+  return OUTSIDE_MACHINE.has(fact.type);
+}
+
+/** The fact types that may carry `occurred_at`. */
+const OCCURRED_AT_TYPES: ReadonlySet<string> = new Set([
+  FlowEventType.gate_recorded,
+  FlowEventType.phase_changed,
+  FlowEventType.iteration_started,
+  FlowEventType.group_started,
+  FlowEventType.teammate_recorded,
+  FlowEventType.group_merged,
+  FlowEventType.completed,
+  FlowEventType.aborted,
+]);
+
+/** The original time a fact carries (`occurred_at`: a step of an adopted run), if any. */
+export function occurredAtOf(fact: FlowFact): string | undefined {
+  return 'occurred_at' in fact.data ? fact.data.occurred_at : undefined;
+}
+
+/** The fact as happening at `at`, before it is appended (the types that carry `occurred_at`). */
+export function withOccurredAt(fact: FlowFact, at: string): FlowFact {
+  if (!OCCURRED_AT_TYPES.has(fact.type)) return fact;
+  return { ...fact, data: { ...fact.data, occurred_at: at } } as FlowFact;
+}
+
+/** The fact without its original time: what the machine emits for it. */
+export function withoutOccurredAt(fact: FlowFact): FlowFact {
+  if (!('occurred_at' in fact.data)) return fact;
+  const { occurred_at: _occurred, ...data } = fact.data;
+  return { ...fact, data } as FlowFact;
 }
 
 function setGate(ctx: FlowContext, phase: Phase, gate: Gate): FlowContext['gates'] {
@@ -202,7 +258,10 @@ export function applyFact(ctx: FlowContext, fact: FlowFact, at: string): FlowCon
       const { intent, ...rest } = fact.data.fields;
       return { ...ctx, fields: { ...ctx.fields, ...rest, intent: { ...ctx.fields.intent, ...intent } } };
     }
+    case FlowEventType.extra_keys_set:
+      return { ...ctx, extra_keys: fact.data.extra_keys };
     case FlowEventType.observed:
+    case FlowEventType.message_logged:
       return ctx;
   }
 }

@@ -70,6 +70,9 @@ const FLATTENED = [
   // `baton hook claude-code PostToolUse` runs after every tool call (≤ 2 × node -e 0 with nothing
   // new): the coordination fold; the write side for its receipts; the other events load lazily.
   { command: 'hook-claude-code', inline: ['src/store/jsonl/writer-modules.ts'], packages: ['ulid'] },
+  // `baton hook claude-code PreToolUse` runs before every edit (≤ 2 × node -e 0): the work-unit fold
+  // and the reservation rule (picomatch); it appends nothing.
+  { command: 'hook-pre-tool-use', inline: [], packages: ['picomatch'] },
 ].map(({ command, ...spec }) => {
   if (command === undefined) return spec;
   if (!(command in COMMANDS)) throw new Error(`bundle-cli: the short command ${command} is not in src/cli/command-modules.ts`);

@@ -49,6 +49,11 @@ export const EXIT_CODES: Record<string, number> = {
   CONTAMINATED: 3,
   INTEGRITY: 3,
   ALREADY_CLAIMED: 4,
+  // claims that bind: another holder, readiness
+  NOT_HOLDER: 4,
+  DEPENDENCIES_NOT_DONE: 4,
+  LANE_AT_WIP_LIMIT: 4,
+  NO_IDENTITY: 2,
 };
 
 /** Exit code for a code; `UNKNOWN_<THING>` codes are unknown ids (2). */

@@ -39,7 +39,7 @@ export function resolveWorkspace(explicit: string | undefined, cwd: string = pro
  * - Anything else (a bare repository's worktree, which has no main working tree; an unreadable or
  *   malformed gitfile): `topLevel` itself, as git's own top level would be.
  */
-function mainWorkingTree(topLevel: string, dotGit: string): string {
+export function mainWorkingTree(topLevel: string, dotGit: string): string {
   try {
     if (statSync(dotGit).isDirectory()) return topLevel;
     const match = /^gitdir: (.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));

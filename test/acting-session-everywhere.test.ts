@@ -74,7 +74,8 @@ describe('an ended session appends nothing, on any command', () => {
     const before = logBytes(ws.dir);
     const commands: [string[], string][] = [
       [['wu', 'create', 'WU-5', '--initiative', 'INIT-1', '--lane', 'L1', '--title', 'Five'], 'UNKNOWN_SESSION'],
-      [['wu', 'claim', 'WU-1'], 'UNKNOWN_SESSION'],
+      // WU-2, of the same lane, is claimed: the claim is forced past the lane's WIP limit, so only the session refuses it.
+      [['wu', 'claim', 'WU-1', '--force', '--reason', 'scenario: WU-2 of lane L1 is claimed'], 'UNKNOWN_SESSION'],
       [['wu', 'checkpoint', 'WU-2', '--note', 'x'], 'UNKNOWN_SESSION'],
       [['wu', 'import', join(ws.dir, 'wus')], 'UNKNOWN_SESSION'],
       [['import', 'lumenflow', join(ws.dir, 'lf')], 'UNKNOWN_SESSION'],

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { completionTree } from '../src/cli/completion-script.js';
 import { buildProgram } from '../src/cli/program.js';
-import { errorEnvelopeOf, runBaton } from './helpers/cli.js';
+import { BATON_BIN, childEnv, errorEnvelopeOf, runBaton } from './helpers/cli.js';
 import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
+import { WuWorkspace } from './work-units/helpers.js';
 
 /**
  * `baton completion bash|zsh|fish`: a script generated from commander's command tree that
@@ -33,13 +34,24 @@ function hasShell(name: string): boolean {
   }
 }
 
-/** What `_baton` offers for the words typed so far (the last one being completed). */
-function bashComplete(file: string, typed: string[]): string[] {
+/** What `_baton` offers for the words typed so far (the last one being completed); `PATH` and `cwd` as given. */
+function bashComplete(file: string, typed: string[], options: { PATH?: string; cwd?: string } = {}): string[] {
   const words = ['baton', ...typed].map((w) => `'${w}'`).join(' ');
   const out = execFileSync('bash', ['-c', `source '${file}'; COMP_WORDS=(${words}); COMP_CWORD=${typed.length}; _baton; printf '%s\\n' "\${COMPREPLY[@]}"`], {
     encoding: 'utf8',
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    ...(options.PATH !== undefined ? { env: childEnv({ PATH: options.PATH }) } : {}),
   });
   return out.split('\n').filter((w) => w !== '');
+}
+
+/** A `baton` on PATH that runs the built binary, as the scripts call it. */
+function batonOnPath(): string {
+  const dir = makeTempDir('baton-path-');
+  const shim = join(dir, 'baton');
+  writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BATON_BIN)} "$@"\n`);
+  chmodSync(shim, 0o755);
+  return `${dir}${delimiter}${process.env['PATH'] ?? ''}`;
 }
 
 describe('baton completion', () => {
@@ -110,6 +122,43 @@ describe('baton completion', () => {
     expect(complete('baton wu checkpoint WU-1 --no')).toEqual(['--note']);
     expect(complete('baton --dir log in').sort()).toEqual(['init', 'initiative']);
   });
+
+  it('sourced into bash, it completes WU ids from the log: the open ones to act on, every one to read', async () => {
+    const ws = await WuWorkspace.create();
+    for (const n of [1, 2, 3]) await ws.wu(n, 'L1');
+    const S = await ws.startSession();
+    await ws.ok(['wu', 'claim', 'WU-3'], { session: S });
+    await ws.ok(['wu', 'done', 'WU-3'], { session: S });
+    const file = join(makeTempDir('baton-completion-'), 'baton.bash');
+    writeFileSync(file, await script('bash'));
+    const path = batonOnPath();
+    const complete = (typed: string[], cwd?: string) => bashComplete(file, typed, { PATH: path, ...(cwd !== undefined ? { cwd } : {}) });
+    expect(complete(['--dir', ws.dir, 'wu', 'claim', ''])).toEqual(['WU-1', 'WU-2']);
+    expect(complete(['--dir', ws.dir, 'wu', 'show', ''])).toEqual(['WU-1', 'WU-2', 'WU-3']);
+    expect(complete(['--dir', ws.dir, 'wu', 'explain', 'WU-'])).toEqual(['WU-1', 'WU-2', 'WU-3']);
+    expect(complete(['--dir', ws.dir, 'session', 'start', '--wu', ''])).toEqual(['WU-1', 'WU-2']);
+    // In the workspace, no --dir needed; after the WU, nothing more to complete.
+    expect(complete(['wu', 'checkpoint', 'WU'], ws.dir)).toEqual(['WU-1', 'WU-2']);
+    expect(complete(['wu', 'checkpoint', 'WU-1', ''], ws.dir)).toEqual([]);
+    // Outside a workspace: no ids, no error.
+    expect(complete(['wu', 'claim', ''], makeTempDir('baton-nowhere-'))).toEqual([]);
+    // The word source is no command anyone is offered.
+    expect(complete(['__'])).toEqual([]);
+    const help = await runBaton(['--help']);
+    expect(help.stdout).not.toContain('__complete');
+  }, 120_000);
+
+  it('__complete prints the ids one per line, and nothing at all outside a workspace', async () => {
+    const ws = await WuWorkspace.create();
+    await ws.wu(1, 'L1');
+    await ws.wu(12, 'L1');
+    const listed = await runBaton(['--dir', ws.dir, '__complete', 'wu-ids']);
+    expect([listed.code, listed.stdout, listed.stderr]).toEqual([0, 'WU-1\nWU-12\n', '']);
+    const nowhere = await runBaton(['__complete', 'wu-ids'], { cwd: makeTempDir('baton-nowhere-') });
+    expect([nowhere.code, nowhere.stdout, nowhere.stderr]).toEqual([0, '', '']);
+    const unknown = await runBaton(['--dir', ws.dir, '__complete', 'colours']);
+    expect([unknown.code, unknown.stdout]).toEqual([0, '']);
+  }, 60_000);
 
   it('an unknown shell is exit 2 naming the argument', async () => {
     const r = await runBaton(['--json', 'completion', 'powershell']);

@@ -193,7 +193,7 @@ describe('status and orchestrate status load neither zod, yaml nor xstate', () =
     ] as const) {
       expect((await batonIn(dir, ['wu', 'create', wu, '--initiative', 'INIT-1', '--lane', 'Core', ...deps, '--json'])).code).toBe(0);
     }
-    expect((await batonIn(dir, ['wu', 'claim', 'WU-1', '--json'])).code).toBe(0);
+    expect((await batonIn(dir, ['--session', session, 'wu', 'claim', 'WU-1', '--json'])).code).toBe(0);
   }, 120_000);
 
   afterAll(() => removeTempDirs());
@@ -261,5 +261,38 @@ describe('hook claude-code PostToolUse with nothing new loads neither zod, yaml 
     expect(quiet.loaded.length).toBeGreaterThan(0);
     expect(heavyPackages(quiet)).toEqual([]);
     expect(binFiles(quiet)).toEqual(['baton.js', 'shared-runtime.js', 'hook-claude-code.js']);
+  });
+});
+
+/**
+ * `baton hook claude-code PreToolUse` runs before every edit (≤ 2 × `node -e 0`): allowing or
+ * denying a write it loads neither zod, yaml nor xstate, and one file of its own.
+ */
+describe('hook claude-code PreToolUse loads neither zod, yaml nor xstate', () => {
+  let dir: string;
+  const input = (path: string) =>
+    JSON.stringify({ session_id: 'claude-edit', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: join(dir, path) } });
+
+  beforeAll(async () => {
+    dir = makeTempDir();
+    expect((await batonIn(dir, ['initiative', 'create', 'INIT-1', '--title', 'One', '--lanes', 'L1', '--json'])).code).toBe(0);
+    expect((await batonIn(dir, ['wu', 'create', 'WU-1', '--initiative', 'INIT-1', '--lane', 'L1', '--code-paths', 'src/**', '--json'])).code).toBe(0);
+    const holder = (jsonLines((await batonIn(dir, ['session', 'start', '--json'])).stdout).at(-1) as { session: { id: string } }).session.id;
+    expect((await batonIn(dir, ['--session', holder, 'wu', 'claim', 'WU-1', '--json'])).code).toBe(0);
+  }, 120_000);
+
+  afterAll(() => removeTempDirs());
+
+  it('allows a free path and denies a reserved one without loading them', async () => {
+    for (const [path, denied] of [
+      ['notes.md', false],
+      ['src/a.ts', true],
+    ] as const) {
+      const run = await runRecorded(dir, ['hook', 'claude-code', 'PreToolUse'], input(path));
+      expect(run.code).toBe(0);
+      expect(run.stdout.includes('"permissionDecision":"deny"')).toBe(denied);
+      expect(heavyPackages(run)).toEqual([]);
+      expect(binFiles(run)).toEqual(['baton.js', 'shared-runtime.js', 'hook-pre-tool-use.js']);
+    }
   });
 });

@@ -110,6 +110,7 @@ const MINIMAL_STATUS = {
     },
     integrity_finding_count: 0,
     integrity_findings: [],
+    held_work_units: [],
   },
 };
 /** A real `baton status` envelope (ids and folders made neutral). */
@@ -277,6 +278,7 @@ const SEED_STATUS = {
     },
     integrity_finding_count: 0,
     integrity_findings: [],
+    held_work_units: [],
   },
 };
 
@@ -367,6 +369,14 @@ const SEEDS: Record<string, unknown[]> = {
   ],
   GateRecordedData: [
     { agent: 'Riko', flow_id: 'flow_9f8bbd8d447f59ba8e894b78', iteration: 1, message: 'Found 5 files', phase: 'exploration', status: 'passed' },
+    {
+      agent: 'Lawliet',
+      flow_id: 'flow_9f8bbd8d447f59ba8e894b78',
+      iteration: 1,
+      occurred_at: '2024-01-15T10:50:00.000Z',
+      phase: 'review',
+      status: 'failed',
+    },
     { agent: 'Loid', flow_id: 'flow_9f8bbd8d447f59ba8e894b78', iteration: 2, phase: 'implementation', status: 'passed' },
   ],
   PhaseChangedData: [
@@ -433,6 +443,20 @@ const SEEDS: Record<string, unknown[]> = {
       keys: ['current_phase', 'gates.exploration.status'],
       sha256: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
     },
+  ],
+  MessageLoggedData: [
+    { agent: 'Loid', flow_id: 'flow_9f8bbd8d447f59ba8e894b78', iteration: 1, message: 'Completed step 3 of 5', phase: 'implementation' },
+    { flow_id: 'flow_9f8bbd8d447f59ba8e894b78', iteration: 2, message: 'Found 5 relevant files', phase: 'exploration' },
+  ],
+  ExtraKeysSetData: [
+    {
+      extra_keys: [
+        { after: 'edges', path: ['personal_kb', 'communities'], value: 12 },
+        { after: null, path: ['workflow_version'], value: { major: 1, notes: ['a', null] } },
+      ],
+      flow_id: 'flow_9f8bbd8d447f59ba8e894b78',
+    },
+    { extra_keys: [], flow_id: 'flow_9f8bbd8d447f59ba8e894b78' },
   ],
   FlowRegisteredData: [{ flow_id: 'flow_9f8bbd8d447f59ba8e894b78', variant: 'team' }],
   DeepDiveInitializedData: [
@@ -652,6 +676,10 @@ const SEEDS: Record<string, unknown[]> = {
   ],
   SessionHeartbeatData: [{ session_id: 'session_a1' }],
   SessionEndedData: [{ session_id: 'session_a1', status: 'cancelled' }],
+  SessionLapsedData: [
+    { session_id: 'session_a1', last_seen: T, ttl_seconds: 600, lapsed_at: '2026-04-17T10:10:00.000Z', held_wus: ['WU-1'] },
+    { session_id: 'session_a1', last_seen: '2026-04-17T10:00:00Z', ttl_seconds: 3600, lapsed_at: '2026-04-17T11:00:00Z', held_wus: ['WU-2', 'WU-10'] },
+  ],
   SignalSentData: [SIGNAL, BROADCAST],
   SignalSentStoredData: [SIGNAL, BROADCAST, LEGACY, { signal_id: 'sig-0002', sender_identity: 'x', recipients: ['y'], message: 'm', created_at: T }],
   ReceiptRecordedData: [
@@ -678,7 +706,22 @@ const SEEDS: Record<string, unknown[]> = {
       labels: ['x'],
     },
   ],
-  WuClaimedData: [{ wu_id: 'WU-1', session_id: 'session_a1', mode: CLAIMED_MODES[0], worktree_path: null, branch: 'lane/core/wu-1', takeover_from: null }],
+  WuClaimedData: [
+    { wu_id: 'WU-1', session_id: 'session_a1', mode: CLAIMED_MODES[0], worktree_path: null, branch: 'lane/core/wu-1', takeover_from: null },
+    {
+      wu_id: 'WU-2',
+      session_id: 'session_a1',
+      mode: CLAIMED_MODES[0],
+      worktree_path: null,
+      branch: 'lane/core/wu-2',
+      takeover_from: null,
+      paths: ['docs/**', 'README.md'],
+    },
+  ],
+  GuardSkippedData: [
+    { check: 'staged', session_id: null, via: 'BATON_GUARD=off', paths: 0, overridden: [] },
+    { check: 'staged', session_id: 'session_a1', via: 'BATON_GUARD=off', paths: 3, overridden: [{ path: 'src/a.ts', wu_id: 'WU-1', holder: 'session_b2' }] },
+  ],
   TaskCreatedData: [
     { task_id: 'task_a1', session_id: 'session_a1', label: 'scan', state: 'running' },
     {
@@ -1118,6 +1161,7 @@ describe('the built-in catalog (no zod loaded) and createCatalog()', () => {
       'session.started': SEEDS['SessionStartedData']!,
       'session.heartbeat': SEEDS['SessionHeartbeatData']!,
       'session.ended': SEEDS['SessionEndedData']!,
+      'session.lapsed': SEEDS['SessionLapsedData']!,
       'signal.sent': SEEDS['SignalSentStoredData']!,
       'receipt.recorded': SEEDS['ReceiptRecordedData']!,
       'wu.prep_overridden': SEEDS['WuPrepOverriddenData']!,

@@ -27,6 +27,7 @@ const WORKSPACE_FOLDERS = ['.baton/', '.claude/', '.codex/', '.cursor/'];
 const PROJECT_FILES = new Set([
   'CLAUDE.md',
   'AGENTS.md',
+  '.mcp.json',
   'status.json',
   'plan.json',
   'launch.json',

@@ -193,7 +193,7 @@ describe('no file outside .baton/ is written through a link Baton did not create
   });
 
   const setups: { client: string; files: string[] }[] = [
-    { client: 'claude-code', files: ['.claude/settings.json', 'CLAUDE.md'] },
+    { client: 'claude-code', files: ['.claude/settings.json', '.mcp.json', 'CLAUDE.md'] },
     { client: 'codex', files: ['.codex/config.toml', 'AGENTS.md'] },
     { client: 'cursor', files: ['.cursor/mcp.json', 'AGENTS.md'] },
   ];

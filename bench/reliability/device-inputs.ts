@@ -30,7 +30,9 @@ export function deviceDraw(
   index: number,
 ): { args: string[]; check: Omit<InvocationCheck, 'timeoutMs' | 'rerunOnTimeout'> } {
   const mode = random() < 0.5 ? '--json' : '--human';
-  if (!draw.reader.emptyWorkspace) return { args: [mode, '--dir', place.ws, ...draw.reader.args(draw.device)], check: { exits: [2, 5], named: [] } };
+  // The fuzz workspace may hold a link the link campaign planted (`.baton/cache` → elsewhere): that
+  // workspace is refused (3, SYMLINK_REFUSED) before the device is read, which is as right as 2 or 5.
+  if (!draw.reader.emptyWorkspace) return { args: [mode, '--dir', place.ws, ...draw.reader.args(draw.device)], check: { exits: [2, 3, 5], named: [] } };
   const empty = join(place.home, `import-${index}`);
   mkdirSync(empty, { recursive: true });
   return { args: [mode, '--dir', empty, ...draw.reader.args(draw.device)], check: { exits: [2, 5], named: [], workspace: empty } };

@@ -92,6 +92,24 @@ export const DEFAULT_FLOW_FIELDS: FlowFields = {
   agentsview: { available: false, binary: '', archive_reachable: false },
 };
 
+/**
+ * A key of a state file Baton does not know (a newer Agent Flow's `personal_kb.communities`, a
+ * plugin's own key): kept as the file had it and rendered back in place, after the key it followed
+ * (`after`: null when it came first), inside the object `path` names. Baton never interprets it.
+ */
+export const ExtraKey = z.strictObject({
+  path: z.array(z.string().min(1).max(200)).min(1).max(16),
+  after: z.string().nullable(),
+  value: z.unknown(),
+});
+export type ExtraKey = z.infer<typeof ExtraKey>;
+
+/**
+ * When a fact happened, when that is before it was appended: the original time of a step of an
+ * Agent Flow run that `flow adopt` took over (absent: the event's own time).
+ */
+const occurredAt = isoTime.optional();
+
 /** Where an adopted flow came from (`baton flow adopt`): the file and the bytes Baton read. */
 export const AdoptedFrom = z.strictObject({ file: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/), started_at: z.string() });
 
@@ -107,6 +125,8 @@ export const FlowStartedData = z.strictObject({
   iteration: iteration.optional(),
   fields: FlowFields.optional(),
   adopted_from: AdoptedFrom.optional(),
+  /** The keys of the adopted file Baton does not know, kept in place. */
+  extra_keys: z.array(ExtraKey).optional(),
 });
 export type FlowStartedData = z.infer<typeof FlowStartedData>;
 
@@ -117,16 +137,22 @@ export const GateRecordedData = z.strictObject({
   agent,
   message: message.optional(),
   iteration,
+  occurred_at: occurredAt,
 });
 export type GateRecordedData = z.infer<typeof GateRecordedData>;
 
-export const PhaseChangedData = z.strictObject({ flow_id: flowId, from: phase, to: phase, iteration });
+export const PhaseChangedData = z.strictObject({ flow_id: flowId, from: phase, to: phase, iteration, occurred_at: occurredAt });
 export type PhaseChangedData = z.infer<typeof PhaseChangedData>;
 
-export const IterationStartedData = z.strictObject({ flow_id: flowId, iteration: z.number().int().min(2), failed_phase: phase });
+export const IterationStartedData = z.strictObject({
+  flow_id: flowId,
+  iteration: z.number().int().min(2),
+  failed_phase: phase,
+  occurred_at: occurredAt,
+});
 export type IterationStartedData = z.infer<typeof IterationStartedData>;
 
-export const GroupStartedData = z.strictObject({ flow_id: flowId, group: z.enum(GROUPS), iteration });
+export const GroupStartedData = z.strictObject({ flow_id: flowId, group: z.enum(GROUPS), iteration, occurred_at: occurredAt });
 export type GroupStartedData = z.infer<typeof GroupStartedData>;
 
 export const TeammateRecordedData = z.strictObject({
@@ -136,6 +162,7 @@ export const TeammateRecordedData = z.strictObject({
   status: z.enum(GATE_RESULTS),
   agent,
   result: message.optional(),
+  occurred_at: occurredAt,
 });
 export type TeammateRecordedData = z.infer<typeof TeammateRecordedData>;
 
@@ -146,10 +173,11 @@ export const GroupMergedData = z.strictObject({
   failed_phases: z.array(z.enum(TEAMMATES)),
   summary: z.string(),
   iteration,
+  occurred_at: occurredAt,
 });
 export type GroupMergedData = z.infer<typeof GroupMergedData>;
 
-export const FlowCompletedData = z.strictObject({ flow_id: flowId, agent, message: message.optional(), ended_in_phase: phase });
+export const FlowCompletedData = z.strictObject({ flow_id: flowId, agent, message: message.optional(), ended_in_phase: phase, occurred_at: occurredAt });
 export type FlowCompletedData = z.infer<typeof FlowCompletedData>;
 
 export const FlowAbortedData = z.strictObject({
@@ -157,6 +185,7 @@ export const FlowAbortedData = z.strictObject({
   reason: z.string().min(1).max(MAX_REASON_LENGTH),
   message: message.optional(),
   ended_in_phase: phase,
+  occurred_at: occurredAt,
 });
 export type FlowAbortedData = z.infer<typeof FlowAbortedData>;
 
@@ -184,6 +213,24 @@ export const FlowObservedData = z.strictObject({
 });
 export type FlowObservedData = z.infer<typeof FlowObservedData>;
 
+/**
+ * A message logged on the flow (`flow update --message` alone, or beside a change that does not
+ * carry it; a line an Agent Flow script appended to the state file's log): never lost, never
+ * moving the flow.
+ */
+export const MessageLoggedData = z.strictObject({
+  flow_id: flowId,
+  phase,
+  iteration,
+  agent: agent.optional(),
+  message: message.min(1),
+});
+export type MessageLoggedData = z.infer<typeof MessageLoggedData>;
+
+/** The keys of the state file Baton does not know, as the file now has them (the whole list). */
+export const ExtraKeysSetData = z.strictObject({ flow_id: flowId, extra_keys: z.array(ExtraKey) });
+export type ExtraKeysSetData = z.infer<typeof ExtraKeysSetData>;
+
 export const FlowEventType = {
   started: 'flow.started',
   gate_recorded: 'flow.gate_recorded',
@@ -197,6 +244,8 @@ export const FlowEventType = {
   mode_changed: 'flow.mode_changed',
   fields_set: 'flow.fields_set',
   observed: 'flow.observed',
+  message_logged: 'flow.message_logged',
+  extra_keys_set: 'flow.extra_keys_set',
 } as const;
 export type FlowEventType = (typeof FlowEventType)[keyof typeof FlowEventType];
 
@@ -213,6 +262,8 @@ export const FlowFact = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal(FlowEventType.mode_changed), data: ModeChangedData }),
   z.strictObject({ type: z.literal(FlowEventType.fields_set), data: FieldsSetData }),
   z.strictObject({ type: z.literal(FlowEventType.observed), data: FlowObservedData }),
+  z.strictObject({ type: z.literal(FlowEventType.message_logged), data: MessageLoggedData }),
+  z.strictObject({ type: z.literal(FlowEventType.extra_keys_set), data: ExtraKeysSetData }),
 ]);
 export type FlowFact = z.infer<typeof FlowFact>;
 
@@ -229,6 +280,12 @@ export const FLOW_EVENT_DEFINITIONS = eventsOn('flow', [
   { type: FlowEventType.mode_changed, schema: ModeChangedData, description: 'A team flow fell back to sequential mode.' },
   { type: FlowEventType.fields_set, schema: FieldsSetData, description: "Agent Flow's v1.5+ fields were set (flow update --set-*)." },
   { type: FlowEventType.observed, schema: FlowObservedData, description: 'An outside edit of a state file was read and taken as a fact.' },
+  { type: FlowEventType.message_logged, schema: MessageLoggedData, description: 'A message was logged on the flow (it changes no phase or gate).' },
+  {
+    type: FlowEventType.extra_keys_set,
+    schema: ExtraKeysSetData,
+    description: 'The keys of the state file Baton does not know, kept in place (an outside edit added, changed or removed some).',
+  },
 ]);
 
 export { COMPLETE };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from '../catalog.js';
 import { sessionId } from '../coordination/identities.js';
-import { branchName, CLAIMED_MODES, requiredText, text, worktreePath, wuId } from './vocabulary.js';
+import { branchName, CLAIMED_MODES, codePath, requiredText, text, worktreePath, wuId } from './vocabulary.js';
 
 /** The lifecycle facts of work-units.md §3.3, appended by the `wu` commands and integrations. */
 const session = sessionId.nullable();
@@ -14,6 +14,14 @@ export const WuClaimedData = z.strictObject({
   worktree_path: worktreePath.nullable(),
   branch: branchName.nullable(),
   takeover_from: session,
+  /** Why the claim took over a lapsed holder, or overrode readiness (`--takeover` / `--force`). */
+  reason: text(2000).optional(),
+  /** The readiness checks the claim overrode with `--force`. */
+  forced: z.array(z.enum(['dependencies', 'lane'])).optional(),
+  /** The agent identity that holds a claim made without a session. */
+  agent_identity: z.string().min(1).max(200).optional(),
+  /** Paths or globs the claim reserves for its holder besides the WU's code_paths (`--paths`). */
+  paths: z.array(codePath).min(1).max(100).optional(),
 });
 export type WuClaimedData = z.infer<typeof WuClaimedData>;
 
@@ -48,6 +56,8 @@ export const WuStampedData = z.strictObject({
   title: requiredText(200),
   completed_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD'),
   stamp_path: z.string().min(1).max(4096),
+  /** The holder an orchestrator finished the WU for (its worker returned, or its lease lapsed). */
+  finished_for: z.string().min(1).max(200).optional(),
 });
 export type WuStampedData = z.infer<typeof WuStampedData>;
 

@@ -1,6 +1,6 @@
 import { SessionStatus, SYSTEM_IDENTITY } from '../../events/coordination/vocabulary.js';
 import { livenessOf, type SessionClock } from './liveness.js';
-import type { CoordinationState, SessionRecord } from './state.js';
+import type { CoordinationState, LapseRecord, SessionRecord } from './state.js';
 
 /** Session queries over the fold: effective status, reader identity, token resolution (§1, §6.2). */
 
@@ -18,6 +18,16 @@ export function effectiveStatus(session: SessionRecord, now: string): SessionSta
   const liveness = livenessOf(clockOf(session), now);
   if (liveness.kind === 'ended') return liveness.status;
   return liveness.kind === 'stale' ? SessionStatus.abandoned : SessionStatus.active;
+}
+
+/**
+ * The session's recorded lapse while it still stands: no sign of life since the `last_seen` it
+ * names (a later heartbeat or fact revived the session, and a lapse after that is a new one). Null
+ * when none was recorded. A fact, not the clock: liveness itself stays the TTL rule.
+ */
+export function currentLapse(session: SessionRecord): LapseRecord | null {
+  const lapse = session.lapse;
+  return lapse !== undefined && Date.parse(lapse.last_seen) >= Date.parse(session.last_heartbeat_at) ? lapse : null;
 }
 
 export function isLive(session: SessionRecord, now: string): boolean {

@@ -32,6 +32,18 @@ export interface SessionRecord {
   start_seq: number;
   /** The WU of the latest `wu.claimed` made by this session. */
   claimed_wu: string | null;
+  /** Its latest `session.lapsed`, absent until one; current while no later heartbeat (sessions.ts `currentLapse`). */
+  lapse?: LapseRecord;
+}
+
+/** A recorded lapse: when the session was last seen, when its lease lapsed, what it held; the event that said so. */
+export interface LapseRecord {
+  seq: number;
+  at: string;
+  last_seen: string;
+  lapsed_at: string;
+  ttl_seconds: number;
+  held_wus: string[];
 }
 
 export interface SignalRecord {
@@ -124,6 +136,8 @@ function applyFact(state: CoordinationState, event: BatonEvent): boolean {
       return applyHeartbeat(state, event);
     case 'session.ended':
       return applySessionEnded(state, event);
+    case 'session.lapsed':
+      return applySessionLapsed(state, event);
     case 'signal.sent':
       applySignal(state, event);
       return true;
@@ -157,6 +171,9 @@ function applyRejected(state: CoordinationState, event: RejectedEvent): boolean 
       return false;
     case 'session.ended':
       addFinding(state, event, 'end of an unknown session');
+      return false;
+    case 'session.lapsed':
+      addFinding(state, event, rejectionText(event));
       return false;
     case 'receipt.recorded':
       addFinding(state, event, rejectionText(event));
@@ -236,6 +253,18 @@ function applySessionEnded(state: CoordinationState, event: EventOf<'session.end
   session.finished_at = event.at;
   session.updated_at = event.at;
   if (state.names_held.get(session.display_name) === session.session_id) state.names_held.delete(session.display_name);
+  return true;
+}
+
+/**
+ * `session.lapsed`: the session's latest lapse, with the WUs it held; a lapse of an unknown session
+ * is a finding. Its actor is the command that noticed (kept alive as any actor), not the session.
+ */
+function applySessionLapsed(state: CoordinationState, event: EventOf<'session.lapsed'>): boolean {
+  const d = event.data;
+  const session = state.sessions.get(d.session_id);
+  if (!session) return (addFinding(state, event, 'lapse of an unknown session'), false);
+  session.lapse = { seq: event.seq, at: event.at, last_seen: d.last_seen, lapsed_at: d.lapsed_at, ttl_seconds: d.ttl_seconds, held_wus: d.held_wus };
   return true;
 }
 

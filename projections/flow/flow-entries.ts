@@ -32,6 +32,14 @@ export const Entry = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('mode'), at: time, message: z.string().nullable() }),
   z.strictObject({ kind: z.literal('complete'), agent: AgentName, at: time, message: z.string().nullable() }),
   z.strictObject({ kind: z.literal('abort'), reason: z.string(), at: time, message: z.string().nullable() }),
+  z.strictObject({
+    kind: z.literal('message'),
+    phase: z.enum(PHASES),
+    iteration: z.number().int(),
+    agent: AgentName.nullable(),
+    at: time,
+    message: z.string(),
+  }),
 ]);
 export type Entry = z.infer<typeof Entry>;
 type PhaseEntry = Extract<Entry, { kind: 'phase' }>;
@@ -100,9 +108,14 @@ export function applyEntry(entries: Entry[], fact: FlowFact, at: string): Entry[
       return [...entries, { kind: 'complete', agent: fact.data.agent, at, message: fact.data.message ?? null }];
     case FlowEventType.aborted:
       return [...entries, { kind: 'abort', reason: fact.data.reason, at, message: fact.data.message ?? null }];
+    case FlowEventType.message_logged: {
+      const d = fact.data;
+      return [...entries, { kind: 'message', phase: d.phase, iteration: d.iteration, agent: d.agent ?? null, at, message: d.message }];
+    }
     case FlowEventType.group_started:
     case FlowEventType.fields_set:
     case FlowEventType.observed:
+    case FlowEventType.extra_keys_set:
       return entries;
   }
 }

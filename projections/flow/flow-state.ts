@@ -4,7 +4,7 @@ import type { AcceptedEvent, BatonEvent } from '../../events/baton-event.js';
 import { FlowEventType, FlowFact } from '../../events/flow/flow-events.js';
 import { rejectionText } from '../rejection-text.js';
 import { Mode, Variant } from '../../events/flow/vocabulary.js';
-import { FlowContext, startedContext } from '../../machines/flow-context.js';
+import { applyFact, FlowContext, isOutsideMachine, occurredAtOf, startedAt, startedContext, withoutOccurredAt } from '../../machines/flow-context.js';
 import type { FlowMachineEvent } from '../../machines/flow-events.js';
 import { step } from '../../machines/flow-snapshot.js';
 import { compiledRecord, DeepDiveRecord, initializedRecord } from './deep-dive-state.js';
@@ -94,6 +94,8 @@ export function machineEventOf(fact: FlowFact, at: string): FlowMachineEvent | n
     case FlowEventType.fields_set:
       return { type: 'SET_FIELDS', fields: fact.data.fields, at };
     case FlowEventType.observed:
+    case FlowEventType.message_logged:
+    case FlowEventType.extra_keys_set:
       return null;
     case FlowEventType.iteration_started:
     case FlowEventType.group_started:
@@ -109,19 +111,23 @@ function finding(state: FlowState, event: BatonEvent, reason: string): FlowState
   return { ...state, findings: [...state.findings, { seq: event.seq, type: event.type, stream: event.stream, reason }] };
 }
 
-/** Apply one stored flow fact to its flow through the machine. */
-export function applyFlowFact(record: FlowRecord, fact: FlowFact, at: string): { record: FlowRecord } | { error: string } {
+/**
+ * Apply one stored flow fact to its flow through the machine, at `at` (its `occurred_at` when it
+ * has one). The machine emits facts without an original time, so they are compared without it.
+ */
+export function applyFlowFact(record: FlowRecord, stored: FlowFact, at: string): { record: FlowRecord } | { error: string } {
   const counted = { ...record, version: record.version + 1 };
+  const fact = withoutOccurredAt(stored);
   const next = record.expected[0];
   if (next !== undefined) {
-    if (sameJson(next, fact)) return { record: { ...counted, expected: record.expected.slice(1) } };
-    return { error: `expected ${next.type} (an automatic consequence of the event before it), found ${fact.type}` };
+    if (!sameJson(next, fact)) return { error: `expected ${next.type} (an automatic consequence of the event before it), found ${fact.type}` };
+    return { record: { ...counted, expected: record.expected.slice(1) } };
   }
   // An observation marks where an outside edit was read; the facts it amounts to follow it. It
-  // changes nothing itself, and only an active flow can take one.
-  if (fact.type === FlowEventType.observed) {
-    if (record.context.status !== 'active') return { error: `an observation of a flow that has ended (${record.context.status})` };
-    return { record: counted };
+  // changes nothing itself, and only an active flow can take one, like the facts outside the machine.
+  if (fact.type === FlowEventType.observed || isOutsideMachine(fact)) {
+    if (record.context.status !== 'active') return { error: `${fact.type} on a flow that has ended (${record.context.status})` };
+    return { record: { ...counted, context: applyFact(record.context, fact, at), entries: applyEntry(record.entries, fact, at) } };
   }
   const event = machineEventOf(fact, at);
   if (event === null) return { error: `${fact.type} is only ever a consequence of another event` };
@@ -160,7 +166,7 @@ export function applyFlowEvent(state: FlowState, event: BatonEvent): FlowState {
         version: 1,
         start_mode: event.data.mode,
         context: startedContext(event.data, event.at),
-        entries: initialEntries(event.at),
+        entries: initialEntries(startedAt(event.data, event.at)),
         expected: [],
       };
       return { ...withFlow(state, record), latest: event.data.variant };
@@ -175,7 +181,8 @@ export function applyFlowEvent(state: FlowState, event: BatonEvent): FlowState {
   if (!isFlowFact(event)) return state;
   const record = flowOf(state, event.stream);
   if (record === null) return finding(state, event, 'an event for a flow that is not the most recent of its variant');
-  const applied = applyFlowFact(record, factOf(event), event.at);
+  const fact = factOf(event);
+  const applied = applyFlowFact(record, fact, occurredAtOf(fact) ?? event.at);
   if ('error' in applied) {
     // Not applied; the stream still counts the event, so expected versions stay right.
     return finding(withFlow(state, { ...record, version: record.version + 1, expected: [] }), event, applied.error);

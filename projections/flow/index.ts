@@ -6,6 +6,7 @@ import { renderDeepDiveFile } from './render-deep-dive-file.js';
 import { renderFlowFile } from './render-flow-file.js';
 
 export * from './deep-dive-state.js';
+export * from './extra-keys.js';
 export * from './flow-entries.js';
 export * from './flow-envelopes.js';
 export * from './flow-state.js';
@@ -18,8 +19,8 @@ export * from './render-flow-file.js';
  * `deep_dive_file` (the rendered Markdown, a string). One fold, three views; each keeps its own
  * snapshot. Snapshots are parsed back through the state's schema, so a malformed one is rebuilt.
  */
-/** 2: contexts carry Agent Flow's v1.5+ fields; older snapshots are rebuilt. */
-const VERSION = 2;
+/** 3: contexts keep the state file's unknown keys, the log its messages; older snapshots are rebuilt. */
+const VERSION = 3;
 const deserialize = (json: unknown): FlowState => FlowState.parse(json);
 /** Identity of the flow fold (Projection.fold): its three views are folded once per run. */
 const FLOW_FOLD = Object.freeze({ fold: 'flow' });

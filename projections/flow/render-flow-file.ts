@@ -1,5 +1,6 @@
 import { GateStatus, PHASE_TITLE, Phase, VARIANT_GATES, Variant, type GateStatus as GateStatusT } from '../../events/flow/vocabulary.js';
 import type { FlowContext, Gate, SubPhase } from '../../machines/flow-context.js';
+import { withExtraKeys } from './extra-keys.js';
 import type { Entry } from './flow-entries.js';
 import type { FlowRecord } from './flow-state.js';
 import { fileTime, oneLine, stateFile } from './render-text.js';
@@ -34,7 +35,8 @@ function subFront(sub: SubPhase): Record<string, unknown> {
  * The frontmatter object, keys in Agent Flow's (v1.5+) order: the documented keys keep their
  * relative order, `codex_divergence_rounds` follows `max_iterations`, `task_complexity`,
  * `report_requested` and `intent` follow `task`, and the detector blocks (`graph`, `personal_kb`,
- * `codex`, `agentsview`) follow `deep_dive`.
+ * `codex`, `agentsview`) follow `deep_dive`. The keys Baton does not know are kept where the file
+ * had them (extra-keys.ts).
  */
 export function flowFrontmatter(ctx: FlowContext): Record<string, unknown> {
   const f = ctx.fields;
@@ -76,7 +78,7 @@ export function flowFrontmatter(ctx: FlowContext): Record<string, unknown> {
   front['gates'] = gates;
   if (ctx.status !== 'active') front['outcome'] = ctx.status;
   if (ctx.status === 'aborted') front['abort_reason'] = ctx.abort_reason ?? '';
-  return front;
+  return ctx.extra_keys.length === 0 ? front : withExtraKeys(front, ctx.extra_keys);
 }
 
 function deepDiveLine(ctx: FlowContext): string {
@@ -151,6 +153,14 @@ function entryLines(entry: Entry): string[] {
         `- Reason: ${oneLine(entry.reason)}`,
         `- Timestamp: ${fileTime(entry.at)}`,
         ...(entry.message === null ? [] : [`- Message: ${oneLine(entry.message)}`]),
+      ];
+    case 'message':
+      return [
+        `### Message${iterationSuffix(entry.iteration)}`,
+        `- Phase: ${PHASE_TITLE[entry.phase]}`,
+        ...(entry.agent === null ? [] : [`- Agent: ${entry.agent}`]),
+        `- Timestamp: ${fileTime(entry.at)}`,
+        `- Message: ${oneLine(entry.message)}`,
       ];
   }
 }

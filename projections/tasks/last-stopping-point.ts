@@ -6,6 +6,7 @@ import { effectiveStatus } from '../coordination/sessions.js';
 import type { SessionRecord } from '../coordination/state.js';
 import { isAuthProblem } from './auth-rule.js';
 import { shellJoin } from '../shell-quote.js';
+import type { HeldWorkUnit } from '../work-units/held.js';
 import type { TaskRecord, TasksState } from './state.js';
 import { wizardCheckpoint, wizardTask, type WizardCheckpoint, type WizardTask } from './wizard-shapes.js';
 
@@ -55,6 +56,8 @@ export interface LspInputs {
   invocation: readonly string[];
   /** A scope session id known to the fold, or undefined. */
   scope?: string | undefined;
+  /** Each session's held work units (projections/work-units/held.ts), when the work-unit fold was read. */
+  held?: ReadonlyMap<string, readonly HeldWorkUnit[]> | undefined;
 }
 
 export const RECENT_WINDOW_MS = 86_400_000;
@@ -94,12 +97,13 @@ interface CommandContext {
   cli: string[];
   /** `--dir <installDir>`. */
   dir: string[];
+  held: LspInputs['held'];
 }
 
 export function lastStoppingPoint(state: TasksState, inputs: LspInputs): LastStoppingPoint {
   const { now, installDir, invocation, scope } = inputs;
   const nowMs = Date.parse(now);
-  const ctx: CommandContext = { state, now, cli: [...invocation], dir: ['--dir', installDir] };
+  const ctx: CommandContext = { state, now, cli: [...invocation], dir: ['--dir', installDir], held: inputs.held };
   const buckets = taskBuckets(state, scope, nowMs);
   const { active, queued, stopped, completed } = buckets;
 
@@ -195,6 +199,9 @@ function nextActionOf(ctx: CommandContext, buckets: TaskBuckets, waiting: TaskRe
   const q = queued.find((t) => isLive(ctx, t));
   if (q) return { kind: NextActionKind.resume, description: `A task is queued and has not started: ${q.label}.`, command: taskCommand(ctx, q) };
   if (current && effectiveStatus(current, ctx.now) === SessionStatus.active) {
+    // A session holding work units goes on with the first of them, where its last checkpoint left it.
+    const held = heldNextAction(ctx.held?.get(current.session_id) ?? [], { cli, dir, session: current.session_id });
+    if (held !== null) return { kind: NextActionKind.resume, ...held };
     return {
       kind: NextActionKind.resume,
       description: 'Session is active but no task is running. Re-run the agent to continue.',
@@ -223,4 +230,71 @@ function waitingAction(ctx: CommandContext, w: TaskRecord): NextAction {
     return { kind: NextActionKind.await_verification, description: `A task is waiting for manual verification: ${s}.`, command: taskCommand(ctx, w) };
   }
   return { kind: NextActionKind.await_user_choice, description: `A task is waiting for user input: ${s}.`, command: taskCommand(ctx, w) };
+}
+
+/**
+ * The last stopping point of a session that holds work units (work-units.md §3.3): which WU to go
+ * on with, its last checkpoint and next steps, and the exact commands to go on. A function of the
+ * held WUs (projections/work-units/held.ts), the session and the resume invocation.
+ */
+interface HeldCommands {
+  /** The resume invocation, e.g. `["baton"]`. */
+  cli: readonly string[];
+  /** `--dir <installDir>`. */
+  dir: readonly string[];
+  session: string;
+}
+
+export interface HeldWorkUnitView extends Omit<HeldWorkUnit, 'last_seq'> {
+  /** What to run next, in order, each with why. */
+  commands: { command: string; why: string }[];
+}
+
+const oneLine = (text: string, max: number): string => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+function commandsOf(held: Pick<HeldWorkUnit, 'wu_id' | 'status'>, c: HeldCommands): { argv: string[]; why: string }[] {
+  const as = [...c.cli, '--session', c.session, 'wu'];
+  const id = held.wu_id;
+  const checkpoint = {
+    argv: [...as, 'checkpoint', id, '--note', '<what changed>', '--next-steps', '<what comes next>', ...c.dir],
+    why: 'record progress (the next session reads it)',
+  };
+  const done = { argv: [...as, 'done', id, ...c.dir], why: 'finish it (the done stamp)' };
+  const explain = { argv: [...c.cli, 'wu', 'explain', id, ...c.dir], why: 'see why it is in its state, with the evidence' };
+  switch (held.status) {
+    case 'blocked':
+      return [{ argv: [...as, 'unblock', id, ...c.dir], why: 'when the blocker is gone' }, checkpoint, explain];
+    case 'returned':
+      return [{ argv: [...c.cli, 'wu', 'prep', id, ...c.dir], why: 'check it is ready to finish' }, done, explain];
+    default:
+      return [checkpoint, done, explain];
+  }
+}
+
+/** The held WUs as `status` lists them, each with its commands (the invocation and `--dir` as the resume command's). */
+export function heldWorkUnitsView(
+  held: readonly HeldWorkUnit[],
+  inputs: Pick<LspInputs, 'invocation' | 'installDir'> & { session: string },
+): HeldWorkUnitView[] {
+  const c: HeldCommands = { cli: inputs.invocation, dir: ['--dir', inputs.installDir], session: inputs.session };
+  return held.map(({ last_seq: _seq, ...wu }) => ({ ...wu, commands: commandsOf(wu, c).map((x) => ({ command: shellJoin(x.argv), why: x.why })) }));
+}
+
+/** The next action when the session's first held WU is the work to go on with: show it, then the words of where it stopped. */
+function heldNextAction(held: readonly HeldWorkUnit[], c: HeldCommands): { description: string; command: string[] } | null {
+  const first = held[0];
+  if (first === undefined) return null;
+  const name = `${first.wu_id} (${oneLine(first.title, 80)})`;
+  const more = held.length > 1 ? ` (+${held.length - 1} more held work unit${held.length > 2 ? 's' : ''})` : '';
+  const cp = first.last_checkpoint;
+  let description: string;
+  if (first.status === 'blocked')
+    description = `${name} is blocked${first.blocked_reason ? `: ${oneLine(first.blocked_reason, 200)}` : ''}. Unblock it when the blocker is gone.`;
+  else if (first.status === 'returned') description = `${name} was returned; finish it with \`wu prep\`, then \`wu done\`.`;
+  else if (cp === null) description = `Continue ${name}: claimed, no checkpoint yet.`;
+  else description = `Continue ${name}: last checkpoint "${oneLine(cp.note, 200)}"${cp.next_steps ? `; next steps: ${oneLine(cp.next_steps, 200)}` : ''}.`;
+  return { description: description + more, command: [...c.cli, 'wu', 'show', first.wu_id, ...c.dir] };
 }

@@ -48,7 +48,8 @@ function tasksProjection<V>(
 ): Projection<TasksState, V | { v: 1; type: string; generated_at: string }> & { viewWith(state: TasksState, now: string, args: ViewArgs): V } {
   return {
     name,
-    version: 1,
+    // 2: its coordination fold keeps each session's latest lapse.
+    version: 2,
     fold: TASKS_FOLD,
     init: initTasks,
     apply: (state: TasksState, event: BatonEvent) => applyTasks(state, event),
@@ -93,7 +94,8 @@ export const lastStoppingPointProjection: Projection<LastStoppingPointState, Sta
   viewWith(state: LastStoppingPointState, now: string, args: ViewArgs): StatusEnvelope;
 } = {
   name: 'last_stopping_point',
-  version: 2,
+  // 3: the work-unit fold inside it counts session streams and keeps lapses (work-units/fold.ts 7).
+  version: 3,
   init: () => ({ tasks: initTasks(), work_units: initWorkUnits() }),
   apply: (state, event) => {
     state.tasks = applyTasks(state.tasks, event);

@@ -2,7 +2,8 @@ import { SessionStatus } from '../../events/coordination/vocabulary.js';
 import type { TaskState } from '../../events/tasks/terms.js';
 import { effectiveStatus, readerIdentityOf } from '../coordination/sessions.js';
 import { inboxRecords } from '../coordination/signals.js';
-import { lastStoppingPoint, type LastStoppingPoint } from './last-stopping-point.js';
+import type { HeldWorkUnit } from '../work-units/held.js';
+import { heldWorkUnitsView, lastStoppingPoint, type HeldWorkUnitView, type LastStoppingPoint } from './last-stopping-point.js';
 import { checkId, sessionNotFound, taskNotFound } from './refusal.js';
 import type { TasksState } from './state.js';
 import {
@@ -61,6 +62,8 @@ export interface StatusEnvelope extends Head<'orchestration_status'> {
     integrity_finding_count: number;
     /** The most recent findings (at most STATUS_FINDINGS_SHOWN, oldest first); the count is of all of them. */
     integrity_findings: { seq: number; stream: string; type: string; reason: string }[];
+    /** The work units the current session holds, in the order to go on with them, each with its commands. */
+    held_work_units: HeldWorkUnitView[];
   };
 }
 
@@ -76,6 +79,8 @@ export interface StatusInputs {
   acting?: string | undefined;
   /** Initiatives with open WUs and their next safe actions (work-units.md), when that fold exists. */
   initiatives?: InitiativeSummary[];
+  /** Each session's held work units, when the work-unit fold was read. */
+  held?: ReadonlyMap<string, readonly HeldWorkUnit[]>;
 }
 
 export function requireSession(state: TasksState, raw: string, field?: string): string {
@@ -92,8 +97,9 @@ export function requireTask(state: TasksState, raw: string, field?: string): str
 
 export function statusEnvelope(state: TasksState, ctx: ViewContext, inputs: StatusInputs): StatusEnvelope {
   const scope = inputs.scope === undefined ? undefined : requireSession(state, inputs.scope, 'session');
-  const lsp = lastStoppingPoint(state, { now: ctx.now, installDir: ctx.installDir, invocation: ctx.invocation, scope });
+  const lsp = lastStoppingPoint(state, { now: ctx.now, installDir: ctx.installDir, invocation: ctx.invocation, scope, held: inputs.held });
   const current = lsp.currentSessionId === null ? undefined : state.coordination.sessions.get(lsp.currentSessionId);
+  const held = current === undefined ? [] : (inputs.held?.get(current.session_id) ?? []);
   const readerSession = state.coordination.sessions.get(inputs.acting ?? scope ?? '') ?? current;
   const reader = readerSession ? readerIdentityOf(readerSession) : null;
   const count = reader === null ? 0 : inboxRecords(state.coordination, { reader, all: false, workspace: ctx.workspaceFilter }).length;
@@ -109,6 +115,8 @@ export function statusEnvelope(state: TasksState, ctx: ViewContext, inputs: Stat
       unread_signals: { reader, count },
       integrity_finding_count: state.findings.length,
       integrity_findings: state.findings.slice(-STATUS_FINDINGS_SHOWN).map((f) => ({ seq: f.seq, stream: f.stream, type: f.type, reason: f.reason })),
+      held_work_units:
+        current === undefined ? [] : heldWorkUnitsView(held, { invocation: ctx.invocation, installDir: ctx.installDir, session: current.session_id }),
     },
   };
 }
@@ -185,9 +193,15 @@ export interface ResumeEnvelope extends Head<'orchestration_resume'> {
   baton: { kind: string; resume_command: string };
 }
 
-export function resumeEnvelope(state: TasksState, ctx: ViewContext, rawSession: string, executed: boolean): ResumeEnvelope {
+export function resumeEnvelope(
+  state: TasksState,
+  ctx: ViewContext,
+  rawSession: string,
+  executed: boolean,
+  held?: ReadonlyMap<string, readonly HeldWorkUnit[]>,
+): ResumeEnvelope {
   const id = requireSession(state, rawSession);
-  const lsp = lastStoppingPoint(state, { now: ctx.now, installDir: ctx.installDir, invocation: ctx.invocation, scope: id });
+  const lsp = lastStoppingPoint(state, { now: ctx.now, installDir: ctx.installDir, invocation: ctx.invocation, scope: id, held });
   return {
     ...head('orchestration_resume', ctx),
     sessionId: id,

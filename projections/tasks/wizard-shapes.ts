@@ -2,6 +2,7 @@ import type { SessionStatus } from '../../events/coordination/vocabulary.js';
 import type { Ownership } from '../../events/tasks/ownership.js';
 import { orderedOwnership } from '../../events/tasks/ownership-terms.js';
 import type { TaskState, ErrorClass } from '../../events/tasks/terms.js';
+import { currentLapse } from '../coordination/sessions.js';
 import type { SessionRecord } from '../coordination/state.js';
 import type { HistoryEntry, SubagentRecord, TaskRecord, TasksState } from './state.js';
 
@@ -108,6 +109,33 @@ export interface WizardSession {
     client_type?: string;
     last_heartbeat_at: string;
     stored_status: SessionStatus;
+    /** Its recorded lapse while it stands (coordination/sessions.ts `currentLapse`): the WUs it held when its lease lapsed. */
+    lapse?: WizardLapse;
+  };
+}
+
+export interface WizardLapse {
+  last_seen: string;
+  lapsed_at: string;
+  ttl_seconds: number;
+  held_wus: string[];
+  /** The `session.lapsed` event that recorded it. */
+  seq: number;
+  recorded_at: string;
+}
+
+function lapseOf(s: SessionRecord): { lapse?: WizardLapse } {
+  const lapse = currentLapse(s);
+  if (lapse === null) return {};
+  return {
+    lapse: {
+      last_seen: lapse.last_seen,
+      lapsed_at: lapse.lapsed_at,
+      ttl_seconds: lapse.ttl_seconds,
+      held_wus: [...lapse.held_wus],
+      seq: lapse.seq,
+      recorded_at: lapse.at,
+    },
   };
 }
 
@@ -135,6 +163,7 @@ export function wizardSession(s: SessionRecord, status: SessionStatus, installDi
       ...opt('client_type', s.client_type),
       last_heartbeat_at: s.last_heartbeat_at,
       stored_status: s.stored_status,
+      ...lapseOf(s),
     },
   };
 }

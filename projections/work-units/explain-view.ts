@@ -4,7 +4,9 @@ import { DECISION_ROWS } from './decision-table.js';
 import type { WuEvidence } from './evidence.js';
 import { assessWu, computeInitiative } from './initiative-view.js';
 import type { WorkUnitsConfig } from './settings.js';
-import { initiativeOf, type IntegrityFinding, type Mark, type WorkUnitsState } from './state.js';
+import { initiativeOf, type IntegrityFinding, type Mark, type WorkUnitsState, type WuRecord } from './state.js';
+import { currentClaim, holderOf } from './claim-holder.js';
+import { holdsClaims } from '../coordination/liveness.js';
 import { DependencyCycleError } from './waves.js';
 
 /** `wu explain` (work-units.md §14): why a WU is in its state, predicate by predicate, with the events behind each. */
@@ -20,6 +22,40 @@ export interface WuExplanation {
   predicates: { name: string; value: unknown; evidence: number[] }[];
   evidence: { seq: number; type: string; at: string; actor: string; stream: string; summary: string }[];
   integrity_findings: IntegrityFinding[];
+  /** The current claim's holder and lease (null when unclaimed); an older log's sessionless claim is `unowned`. */
+  claim: ClaimHolding | null;
+}
+
+export interface ClaimHolding {
+  seq: number;
+  unowned: boolean;
+  session: string | null;
+  agent_identity: string | null;
+  live: boolean;
+  last_seen: string | null;
+  lease_until: string | null;
+  takeover_from: string | null;
+  /** Why it took over or overrode readiness, and which checks it overrode (`--force`). */
+  reason: string | null;
+  forced: string[];
+}
+
+function claimHolding(state: WorkUnitsState, wu: WuRecord, now: string): ClaimHolding | null {
+  const claim = currentClaim(wu);
+  if (claim === null) return null;
+  const holder = holderOf(state, wu, now);
+  return {
+    seq: claim.seq,
+    unowned: holder === null,
+    session: claim.session_id,
+    agent_identity: holder?.identity ?? null,
+    live: holder !== null && holdsClaims(holder.liveness),
+    last_seen: holder?.last_seen ?? null,
+    lease_until: holder?.lease_until ?? null,
+    takeover_from: claim.takeover_from ?? null,
+    reason: claim.reason ?? null,
+    forced: claim.forced ?? [],
+  };
 }
 
 /** Null when the log has never seen the WU. */
@@ -82,5 +118,6 @@ export function explainWu(state: WorkUnitsState, wuId: string, config: WorkUnits
       .sort((a, b) => a.seq - b.seq)
       .map((m) => ({ seq: m.seq, type: m.type, at: m.at, actor: m.actor, stream: m.stream, summary: m.summary })),
     integrity_findings: findings.sort((a, b) => a.seq - b.seq),
+    claim: claimHolding(state, wu, now),
   };
 }

@@ -14,9 +14,12 @@ export type ViewArgs = Readonly<Record<string, string | boolean | undefined>>;
 
 /**
  * 2: the snapshot holds one of snapshot-codec.ts's forms (plain, or compact: one copy of each mark
- * and key list). 3: a session's `ended` is how it ended (its status), not a boolean.
+ * and key list). 3: a session's `ended` is how it ended (its status), not a boolean. 4: a checkpoint
+ * keeps its note, progress and next steps; a session its worktree and branch. 5: a session its agent
+ * identity and role (who holds a claim, who may finish it). 6: a claim its reserved `paths`. 7: each
+ * session stream's version and a session's latest recorded lapse (what a `session.lapsed` expects).
  */
-const VERSION = 3;
+const VERSION = 7;
 /**
  * Events folded past the snapshot before a new one is written: at least the runner's usual 1,000,
  * and five per WU. Writing this fold's snapshot (encoding it, JSON, the file) costs about as much as

@@ -40,7 +40,9 @@ export interface WuDetail extends WuListRow {
   rule: number;
   reason: string | null;
   claim: { seq: number; at: string; session_id: string | null; mode: string; worktree_path: string | null; branch: string | null } | null;
-  last_checkpoint: { seq: number; at: string; actor: string; summary: string } | null;
+  last_checkpoint: { seq: number; at: string; actor: string; summary: string; note: string; progress: string | null; next_steps: string | null } | null;
+  /** The WU was read from a YAML file: `yaml_status` is the status that file says. */
+  has_yaml: boolean;
   blocked_reason: string | null;
   stamped: { seq: number; completed_date: string; stamp_path: string } | null;
   last_activity_at: string | null;
@@ -148,7 +150,9 @@ export function showWu(state: WorkUnitsState, wuId: string, config: WorkUnitsCon
       claim === null
         ? null
         : { seq: claim.seq, at: claim.at, session_id: claim.session_id, mode: claim.mode, worktree_path: claim.worktree_path, branch: claim.branch },
-    last_checkpoint: checkpoint === null ? null : markOf(checkpoint),
+    last_checkpoint:
+      checkpoint === null ? null : { ...markOf(checkpoint), note: checkpoint.note, progress: checkpoint.progress, next_steps: checkpoint.next_steps },
+    has_yaml: wu.yaml_content_hash !== null,
     blocked_reason: values.blocked ? (wu.blocked?.reason ?? d.blocked_reason ?? null) : null,
     stamped: wu.stamped === null ? null : { seq: wu.stamped.seq, completed_date: wu.stamped.completed_date, stamp_path: wu.stamped.stamp_path },
     last_activity_at: values.last_activity_at,

@@ -35,6 +35,22 @@ export interface ClaimFact extends Mark {
   mode: string;
   worktree_path: string | null;
   branch: string | null;
+  /** The lapsed holder it took over from. */
+  takeover_from?: string;
+  /** Why it took over or overrode readiness; which readiness checks it overrode. */
+  reason?: string;
+  forced?: ('dependencies' | 'lane')[];
+  /** The identity holding a claim made without a session. */
+  agent_identity?: string;
+  /** What the claim reserves besides the WU's code_paths (`wu claim --paths`). */
+  paths?: string[];
+}
+
+/** A checkpoint as its worker wrote it: the note, progress and next steps a resuming agent reads. */
+export interface CheckpointFact extends Mark {
+  note: string;
+  progress: string | null;
+  next_steps: string | null;
 }
 
 export interface HandoffFact extends Mark {
@@ -70,7 +86,7 @@ export interface WuRecord {
   claim: ClaimFact | null;
   /** The event that last made `claimed` true. */
   claimed_true_seq: number | null;
-  checkpoint: Mark | null;
+  checkpoint: CheckpointFact | null;
   unblock: Mark | null;
   pickup: Mark | null;
   returned: Mark | null;
@@ -113,8 +129,20 @@ export interface AttemptRecord extends Mark {
   handoffs: (HandoffFact & { wu_id: string; lane: string })[];
 }
 
-/** What liveness reads of a session (projections/coordination/liveness.ts): the same facts the coordination fold keeps. */
-export type SessionFacts = SessionClock;
+/**
+ * What liveness reads of a session (projections/coordination/liveness.ts): the same facts the
+ * coordination fold keeps; and the worktree and branch it started with, which its claims default to.
+ */
+export interface SessionFacts extends SessionClock {
+  worktree?: string;
+  branch?: string;
+  /** Who the session works as: a later session of the same identity holds its claims. */
+  agent_identity?: string;
+  /** `orchestrator` may finish a claim its worker returned or let lapse. */
+  role?: string;
+  /** Its latest `session.lapsed`: the lapse of `last_seen` is recorded (a later fact of the session starts a new one). */
+  lapse?: { seq: number; last_seen: string; lapsed_at: string };
+}
 
 export interface WorkUnitsState {
   head_seq: number;
@@ -130,10 +158,12 @@ export interface WorkUnitsState {
   recorded_settings?: RecordedSettings;
   /** Keys of the `wu-events.jsonl` lines imported so far → the seq that recorded each. */
   lumenflow_lines?: Record<string, number>;
+  /** `session/<id>` → how many events that stream holds (its version): what a recorded lapse expects. */
+  session_streams: Record<string, number>;
 }
 
 export function initWorkUnits(): WorkUnitsState {
-  return { head_seq: 0, initiatives: {}, slugs: {}, wus: {}, sessions: {}, dirty: null, attempts: {} };
+  return { head_seq: 0, initiatives: {}, slugs: {}, wus: {}, sessions: {}, dirty: null, attempts: {}, session_streams: {} };
 }
 
 export function newWuRecord(wuId: string): WuRecord {

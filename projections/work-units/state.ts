@@ -8,7 +8,7 @@ import { stepWu, type WuLifecycle } from '../../machines/work-unit-steps.js';
 import type { WuMachineEvent } from '../../machines/work-unit.js';
 import { applyInitiativeFields, applySettingsRecorded, lumenflowLifecycleEvent } from './lumenflow-fold.js';
 import { newWuRecord, machineEventOf } from './records.js';
-import type { Mark, WuRecord, WorkUnitsState } from './records.js';
+import type { Mark, SessionFacts, WuRecord, WorkUnitsState } from './records.js';
 
 /**
  * The work-unit fold (work-units.md §3–§5): every fact the reconciler reads, per WU, plus
@@ -18,7 +18,18 @@ import type { Mark, WuRecord, WorkUnitsState } from './records.js';
  */
 // The fold's records live in records.ts; importers of the fold find them here too.
 export { initWorkUnits, newWuRecord, yamlStatusClass, machineEventOf } from './records.js';
-export type { Mark, IntegrityFinding, ClaimFact, HandoffFact, WuRecord, InitiativeRecord, AttemptRecord, SessionFacts, WorkUnitsState } from './records.js';
+export type {
+  Mark,
+  IntegrityFinding,
+  ClaimFact,
+  CheckpointFact,
+  HandoffFact,
+  WuRecord,
+  InitiativeRecord,
+  AttemptRecord,
+  SessionFacts,
+  WorkUnitsState,
+} from './records.js';
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
@@ -59,6 +70,7 @@ function applyFields(wu: WuRecord, fields: DefinitionFields, removed: readonly (
 
 export function applyWorkUnits(state: WorkUnitsState, event: BatonEvent): WorkUnitsState {
   state.head_seq = event.seq;
+  if (event.stream.startsWith('session/')) countSessionStream(state, event.stream.slice('session/'.length));
   if (event.rejected !== undefined) return applyRejected(state, event);
   // Events of other domains (most of a long log) carry nothing for this fold but liveness: skip
   // building a mark and its summary for them.
@@ -71,14 +83,19 @@ export function applyWorkUnits(state: WorkUnitsState, event: BatonEvent): WorkUn
   switch (event.type) {
     case 'session.started': {
       const id = event.data.session_id;
-      if (ownValue(state.sessions, id) === undefined)
-        setOwnValue(state.sessions, id, { last_heartbeat_at: event.at, ended: false, ttl_seconds: event.data.ttl_seconds });
+      if (ownValue(state.sessions, id) === undefined) setOwnValue(state.sessions, id, sessionFactsOf(event));
       return state;
     }
     case 'session.ended': {
       const s = ownValue(state.sessions, event.data.session_id);
       if (s !== undefined && s.ended === false) s.ended = event.data.status;
       return state;
+    }
+    case 'session.lapsed': {
+      // The noticing command's actor is kept alive below; the lapsed session is not.
+      const s = ownValue(state.sessions, event.data.session_id);
+      if (s !== undefined) s.lapse = { seq: event.seq, last_seen: event.data.last_seen, lapsed_at: event.data.lapsed_at };
+      break;
     }
     case 'initiative.created':
       applyInitiativeCreated(state, event);
@@ -108,6 +125,22 @@ export function applyWorkUnits(state: WorkUnitsState, event: BatonEvent): WorkUn
   }
   bumpSessions(state, event);
   return state;
+}
+
+/** Every event on `session/<id>`, whatever its type or fate, counts in that stream's version. */
+function countSessionStream(state: WorkUnitsState, id: string): void {
+  setOwnValue(state.session_streams, id, (ownValue(state.session_streams, id) ?? 0) + 1);
+}
+
+/** A started session's facts: its clock, and the worktree, branch, agent identity and role it named, when it named them. */
+function sessionFactsOf(event: EventOf<'session.started'>): SessionFacts {
+  const { ttl_seconds, worktree, branch, agent_identity, role } = event.data;
+  const facts: SessionFacts = { last_heartbeat_at: event.at, ended: false, ttl_seconds };
+  if (worktree !== undefined && worktree !== null) facts.worktree = worktree;
+  if (branch !== undefined && branch !== null) facts.branch = branch;
+  if (agent_identity !== undefined && agent_identity !== null) facts.agent_identity = agent_identity;
+  if (role !== undefined && role !== null) facts.role = role;
+  return facts;
 }
 
 /** `initiative.created`: the first definition of an id wins; its slug resolves to it. */
@@ -341,12 +374,17 @@ function applyLifecycleFact(wu: WuRecord, wuId: string, event: WuFact, mark: Mar
         mode: event.data.mode,
         worktree_path: event.data.worktree_path,
         branch: event.data.branch,
+        ...(event.data.takeover_from !== null ? { takeover_from: event.data.takeover_from } : {}),
+        ...(event.data.reason !== undefined ? { reason: event.data.reason } : {}),
+        ...(event.data.forced !== undefined ? { forced: event.data.forced } : {}),
+        ...(event.data.agent_identity !== undefined ? { agent_identity: event.data.agent_identity } : {}),
+        ...(event.data.paths !== undefined ? { paths: event.data.paths } : {}),
       });
       wu.claimed_true_seq = event.seq;
       setYaml(wu, mark, YamlStatus.in_progress);
       return;
     case 'wu.checkpointed':
-      wu.checkpoint = mark;
+      wu.checkpoint = withMark(mark, { note: event.data.note, progress: event.data.progress, next_steps: event.data.next_steps });
       return;
     case 'wu.worker_returned':
     case 'delegation.completed':

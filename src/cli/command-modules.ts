@@ -19,13 +19,16 @@
  */
 export const COMMAND_MODULES = {
   completion: () => import('./commands/completion.js'),
+  'completion-words': () => import('./commands/completion-words.js'),
   'deep-dive': () => import('./commands/deep-dive.js'),
   'flow-adopt': () => import('./commands/flow-adopt.js'),
   'flow-init': () => import('./commands/flow-init.js'),
   'flow-merge': () => import('./commands/flow-merge.js'),
   'flow-status': () => import('./commands/flow-status.js'),
   'flow-update': () => import('./commands/flow-update.js'),
+  guard: () => import('./commands/guard.js'),
   'hook-claude-code': () => import('./commands/hook-claude-code.js'),
+  'hook-pre-tool-use': () => import('./commands/hook-pre-tool-use.js'),
   'hooks-drain': () => import('./commands/hooks-drain.js'),
   'import-lumenflow': () => import('./commands/import-lumenflow.js'),
   init: () => import('./commands/init.js'),

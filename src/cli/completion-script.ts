@@ -17,20 +17,39 @@ export interface CompletionNode {
   options: string[];
   /** The options among them that take a value. */
   valueOptions: string[];
+  /** Its first argument is a WU id (`wu claim <WU>`). */
+  wuArgument: boolean;
+  /** The options whose value is a WU id (`--wu <WU>`). */
+  wuOptions: string[];
+  /** Which WU ids it completes (`baton __complete KIND`): every WU for a read, else the WUs not done; null when it takes none. */
+  wuIds: WuIdsKind | null;
 }
+
+export type WuIdsKind = 'wu-ids' | 'open-wu-ids';
+
+/** The commands that read a WU, or define one (an upsert): they complete every WU id, done ones included. */
+const EVERY_WU = new Set(['wu show', 'wu explain', 'wu create', 'mem inbox', 'replay']);
+
+/** Commands the scripts run themselves (`__complete`) are hidden: never offered. */
+const visibleSubcommands = (command: Command): Command[] => command.commands.filter((c) => !c.name().startsWith('__'));
 
 export function completionTree(program: Command): CompletionNode[] {
   const globalOptions = program.options.filter((o) => o.long !== undefined);
   const nodes: CompletionNode[] = [];
   const visit = (command: Command, path: string): void => {
     const options = [...(command === program ? [] : command.options), ...globalOptions].filter((o) => o.long !== undefined && !o.hidden);
+    const wuArgument = command.registeredArguments[0]?.name() === 'WU';
+    const wuOptions = options.filter((o) => / <WU>$/.test(o.flags)).map((o) => o.long!);
     nodes.push({
       path,
-      subcommands: command.commands.map((c) => c.name()),
+      subcommands: visibleSubcommands(command).map((c) => c.name()),
       options: [...new Set([...options.map((o) => o.long!), '--help'])],
       valueOptions: [...new Set(options.filter((o) => o.required || o.optional).map((o) => o.long!))],
+      wuArgument,
+      wuOptions,
+      wuIds: !wuArgument && wuOptions.length === 0 ? null : EVERY_WU.has(path) ? 'wu-ids' : 'open-wu-ids',
     });
-    for (const sub of command.commands) visit(sub, path === '' ? sub.name() : `${path} ${sub.name()}`);
+    for (const sub of visibleSubcommands(command)) visit(sub, path === '' ? sub.name() : `${path} ${sub.name()}`);
   };
   visit(program, '');
   return nodes;
@@ -55,6 +74,14 @@ function bashCases(nodes: readonly CompletionNode[], pick: (node: CompletionNode
   return nodes.map((n) => `    ${words([n.path])}) echo ${words(pick(n))} ;;`).join('\n');
 }
 
+/** The cases of the paths that complete WU ids: which list, whether the first argument is one, which options take one. */
+function bashWuCases(nodes: readonly CompletionNode[], pick: (node: CompletionNode) => string[]): string {
+  return bashCases(
+    nodes.filter((n) => n.wuIds !== null),
+    pick,
+  );
+}
+
 /** The bash function; zsh runs the same one through bashcompinit. */
 function bashFunction(nodes: readonly CompletionNode[]): string {
   return `_baton_subcommands() {
@@ -72,20 +99,59 @@ _baton_value_options() {
 ${bashCases(nodes, (n) => n.valueOptions)}
   esac
 }
+_baton_wu_kind() {
+  case "$1" in
+${bashWuCases(nodes, (n) => (n.wuIds === null ? [] : [n.wuIds]))}
+  esac
+}
+_baton_wu_argument() {
+  case "$1" in
+${bashWuCases(nodes, (n) => (n.wuArgument ? ['yes'] : []))}
+  esac
+}
+_baton_wu_options() {
+  case "$1" in
+${bashWuCases(nodes, (n) => n.wuOptions)}
+  esac
+}
+# The WU ids of the workspace (the --dir typed, if any), from the baton being completed.
+_baton_wu_ids() {
+  local kind w
+  kind="$(_baton_wu_kind "$1")"
+  [[ -n "$kind" ]] || return 0
+  for w in $(command "\${COMP_WORDS[0]}" \${2:+--dir "$2"} __complete "$kind" 2>/dev/null); do
+    [[ "$w" == WU-* ]] && printf '%s\n' "$w"
+  done
+  return 0
+}
 _baton() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" word i skip=0
+  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" word i skip=0 valueof="" dir="" npos=0
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="\${COMP_WORDS[i]}"
-    if ((skip)); then skip=0; continue; fi
+    if ((skip)); then
+      skip=0
+      if [[ "$valueof" == --dir ]]; then dir="$word"; fi
+      continue
+    fi
     case "$word" in
+      --dir=*) dir="\${word#--dir=}"; continue ;;
       -*=*) continue ;;
-      -*) if [[ " $(_baton_value_options "$path") " == *" $word "* ]]; then skip=1; fi; continue ;;
+      -*) if [[ " $(_baton_value_options "$path") " == *" $word "* ]]; then skip=1; valueof="$word"; fi; continue ;;
     esac
-    if [[ " $(_baton_subcommands "$path") " == *" $word "* ]]; then path="\${path:+$path }$word"; fi
+    if [[ " $(_baton_subcommands "$path") " == *" $word "* ]]; then path="\${path:+$path }$word"; else npos=$((npos + 1)); fi
   done
-  if ((skip)); then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
+  if ((skip)); then
+    if [[ " $(_baton_wu_options "$path") " == *" $valueof "* ]]; then
+      COMPREPLY=($(compgen -W "$(_baton_wu_ids "$path" "$dir")" -- "$cur"))
+    else
+      COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+    return 0
+  fi
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$(_baton_options "$path")" -- "$cur"))
+  elif ((npos == 0)) && [[ -n "$(_baton_wu_argument "$path")" ]]; then
+    COMPREPLY=($(compgen -W "$(_baton_wu_ids "$path" "$dir")" -- "$cur"))
   else
     COMPREPLY=($(compgen -W "$(_baton_subcommands "$path")" -- "$cur"))
   fi
@@ -146,13 +212,22 @@ function fishScript(nodes: readonly CompletionNode[]): string {
     '  set -l path (__baton_path)',
     '  test "$path" = "$argv[1]"',
     'end',
+    '# The WU ids of the workspace, from the baton being completed.',
+    'function __baton_wu_ids',
+    '  for w in (command (commandline -opc)[1] __complete $argv[1] 2>/dev/null)',
+    "    if string match -q -- 'WU-*' $w; echo $w; end",
+    '  end',
+    'end',
     'complete -c baton -f',
   ];
   for (const n of nodes) {
     const when = `'__baton_at ${JSON.stringify(n.path)}'`;
     for (const sub of n.subcommands) lines.push(`complete -c baton -n ${when} -a ${sub}`);
+    const ids = n.wuIds === null ? '' : ` -a '(__baton_wu_ids ${n.wuIds})'`;
+    if (n.wuArgument) lines.push(`complete -c baton -n ${when}${ids}`);
     for (const option of n.options) {
-      lines.push(`complete -c baton -n ${when} -l ${option.slice(2)}${n.valueOptions.includes(option) ? ' -r' : ''}`);
+      const value = n.wuOptions.includes(option) ? ` -x${ids}` : n.valueOptions.includes(option) ? ' -r' : '';
+      lines.push(`complete -c baton -n ${when} -l ${option.slice(2)}${value}`);
     }
   }
   return lines.join('\n') + '\n';

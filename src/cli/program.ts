@@ -15,6 +15,7 @@ import { registerTask } from './groups/task.js';
 import { registerSubagent } from './groups/subagent.js';
 import { registerOrchestration } from './groups/orchestration.js';
 import { registerHook, registerMcp, registerSetup } from './groups/setup.js';
+import { registerGuard } from './groups/guard.js';
 import { registerServe } from './groups/serve.js';
 import { registerImport } from './groups/import.js';
 import { registerCompletion } from './groups/completion.js';
@@ -71,10 +72,11 @@ export const REGISTRARS: readonly { names: readonly string[]; register: Registra
   { names: ['status', 'resume', 'sessions', 'session'], register: registerOrchestration },
   { names: ['setup'], register: registerSetup },
   { names: ['hook'], register: registerHook },
+  { names: ['guard'], register: registerGuard },
   { names: ['mcp'], register: registerMcp },
   { names: ['serve'], register: registerServe },
   { names: ['import'], register: registerImport },
-  { names: ['completion'], register: registerCompletion },
+  { names: ['completion', '__complete'], register: registerCompletion },
   { names: ['version'], register: registerVersion },
 ];
 

@@ -11,7 +11,7 @@ import { readDeepDiveFile } from './agent-flow-deep-dive.js';
  * compile with every section the file holds (sections Baton does not own included), marked
  * complete when the file's phase is `complete`. Null when there is no file.
  */
-export type AdoptedDeepDive = { rel: string; bytes: Buffer; events: NewEvent[] } | { rel: string; key: string; rule: string };
+export type AdoptedDeepDive = { rel: string; bytes: Buffer; events: NewEvent[]; complete: boolean; scope: string } | { rel: string; key: string; rule: string };
 
 export function adoptDeepDiveEvents(workspace: string): AdoptedDeepDive | null {
   const bytes = readIfFile(workspace, join(workspace, DEEP_DIVE_FILE));
@@ -42,5 +42,5 @@ export function adoptDeepDiveEvents(workspace: string): AdoptedDeepDive | null {
     };
     events.push({ type: DeepDiveEventType.compiled, stream, data: compiled });
   }
-  return { rel: DEEP_DIVE_FILE, bytes, events };
+  return { rel: DEEP_DIVE_FILE, bytes, events, complete: f.phase === 'complete', scope: f.scope };
 }

@@ -13,7 +13,8 @@ const DeepDiveFront = z.looseObject({
   scope: z.enum(DEEP_DIVE_SCOPES),
   focus_path: focusPath.nullable().optional(),
   phase: z.string(),
-  agent_count: z.number().int().min(1),
+  /** Absent in some compiled documents: the documented default. */
+  agent_count: z.number().int().min(1).default(5),
   phases: z
     .looseObject({
       parallel_exploration: z
@@ -41,14 +42,40 @@ const OWNED: Record<string, DeepDiveSection> = {
   'Key Files Quick Reference': 'quick_reference',
   'Agent Notes': 'agent_notes',
 };
-const BULLETS: Record<string, DeepDiveSection> = { 'Tech stack': 'tech_stack', 'Entry points': 'entry_points', 'Key patterns': 'key_patterns' };
-/** Placeholders Baton and Agent Flow write for a section never given. */
-const PLACEHOLDER = /^_(Not documented yet|No .* documented yet)_$/;
+/** The overview's bullets, by name in any capitalization. */
+const BULLETS: Record<string, DeepDiveSection> = { 'tech stack': 'tech_stack', 'entry points': 'entry_points', 'key patterns': 'key_patterns' };
+/**
+ * Placeholders written for a section never given: one italic line saying there is nothing yet
+ * (`_Not documented yet_`, `_No conventions documented yet_`, `_No … provided yet_`), or a table
+ * whose every cell is `_pending_`.
+ */
+const PLACEHOLDER = /^_(Not documented yet|No [^_]*)_$/;
+function isPlaceholder(text: string): boolean {
+  const t = text.trim();
+  if (PLACEHOLDER.test(t)) return true;
+  const rows = t
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !/^\|[\s:|-]+\|$/.test(l));
+  if (rows.length < 2 || !rows.every((l) => l.startsWith('|'))) return false;
+  return rows.slice(1).every((r) =>
+    r
+      .split('|')
+      .slice(1, -1)
+      .every((c) => c.trim() === '_pending_'),
+  );
+}
 const OVERVIEW = 'Repository Overview';
-const LOG = 'Deep-Dive Log';
+/** The log a writer keeps at the end (Baton's, or a compile log): rendered, never read back. */
+const LOG = /^(Deep-Dive|Compilation) Log$/i;
 
+/** A section's text: blank lines and a closing rule (`---`, `***`) around it dropped. */
 function trimBlank(lines: string[]): string {
-  return lines.join('\n').replace(/^\n+/, '').replace(/\n+$/, '');
+  return lines
+    .join('\n')
+    .replace(/^\n+/, '')
+    .replace(/(\n\s*(-{3,}|\*{3,})\s*)+\s*$/, '')
+    .replace(/\n+$/, '');
 }
 
 export function readDeepDiveFile(text: string): { file: DeepDiveFile } | { key: string; rule: string } {
@@ -72,24 +99,24 @@ export function readDeepDiveFile(text: string): { file: DeepDiveFile } | { key: 
     else chunks.at(-1)?.lines.push(line);
   }
   for (const chunk of chunks) {
-    if (chunk.title === LOG) continue;
+    if (LOG.test(chunk.title)) continue;
     if (chunk.title === OVERVIEW) {
       const rest: string[] = [];
       for (const line of chunk.lines) {
         const bullet = /^- \*\*(.+?)\*\*: (.*)$/.exec(line);
-        const name = bullet ? BULLETS[bullet[1]!] : undefined;
+        const name = bullet ? BULLETS[bullet[1]!.toLowerCase()] : undefined;
         if (bullet && name) {
-          if (!PLACEHOLDER.test(bullet[2]!.trim())) sections[name] = bullet[2]!.trim();
+          if (!isPlaceholder(bullet[2]!)) sections[name] = bullet[2]!.trim();
         } else rest.push(line);
       }
       const overview = trimBlank(rest);
-      if (overview !== '') sections.overview = overview;
+      if (overview !== '' && !isPlaceholder(overview)) sections.overview = overview;
       continue;
     }
     const text = trimBlank(chunk.lines);
     const owned = OWNED[chunk.title];
     if (owned !== undefined) {
-      if (text !== '' && !PLACEHOLDER.test(text)) sections[owned] = text;
+      if (text !== '' && !isPlaceholder(text)) sections[owned] = text;
     } else if (text === '') {
       continue;
     } else if (text.length <= MAX_SECTION_LENGTH && chunk.title.length <= 200) {

@@ -1,8 +1,17 @@
 import { join } from 'node:path';
 import type { Decision } from '../../deciders/decision.js';
-import { DEEP_DIVE_FILE, flowProjection, latestFlow, renderDeepDiveFile, renderFlowFile, STATE_FILE, type FlowState } from '../../projections/flow/index.js';
+import {
+  DEEP_DIVE_FILE,
+  flowProjection,
+  latestFlow,
+  renderDeepDiveFile,
+  renderFlowFile,
+  STATE_FILE,
+  type FlowRecord,
+  type FlowState,
+} from '../../projections/flow/index.js';
 import { withArtifactLock } from '../artifacts/artifact-lock.js';
-import { FileAccess, writeIfChanged } from '../artifacts/atomic-write.js';
+import { FileAccess, readIfFile, writeIfChanged } from '../artifacts/atomic-write.js';
 import type { AppContext } from '../app/context.js';
 import { BatonError, ErrorCode } from '../errors.js';
 import type { SessionClock } from '../../projections/coordination/liveness.js';
@@ -11,7 +20,8 @@ import { clockOf } from '../../projections/coordination/sessions.js';
 import { handleCommand } from '../store/handle-command.js';
 import { runProjection, runProjections } from '../store/projection-runner.js';
 import type { EventStore } from '../store/contract.js';
-import { rememberRendering } from './state-file-memory.js';
+import { isActiveAgentFlowRun } from './agent-flow-file.js';
+import { editedOutside, rememberRendering } from './state-file-memory.js';
 
 /** The shell around the pure flow core: fold the log, append a decision, write the state files. */
 export async function foldFlows(ctx: AppContext): Promise<FlowState> {
@@ -73,12 +83,22 @@ export async function decideAndAppend<R>(
   return { result: handled.decision!.outcome, appended: handled.appended.length > 0, state: handled.state.state };
 }
 
+/** Whether rendering this ended flow would overwrite a running Agent Flow run someone else wrote in its file. */
+async function replacesAgentFlowRun(ctx: AppContext, workspace: string, record: FlowRecord, rendering: string): Promise<boolean> {
+  if (record.context.status === 'active') return false;
+  const rel = STATE_FILE[record.context.variant];
+  const bytes = readIfFile(workspace, join(workspace, rel));
+  if (bytes === undefined || !(await editedOutside(ctx, rel, bytes, rendering))) return false;
+  return isActiveAgentFlowRun(bytes.toString('utf8')) !== null;
+}
+
 export const StateFileKind = { flow: 'flow', deepDive: 'deep_dive' } as const;
 export type StateFileKind = (typeof StateFileKind)[keyof typeof StateFileKind];
 
 /**
  * Render the files of `kinds` from the log head read under the artifact lock, and replace each
- * only when its content changed. A failure after the append is R5's UNEXPECTED.
+ * only when its content changed. A flow that has ended never replaces an Agent Flow run started
+ * in its file since (`flow adopt` takes that over). A failure after the append is R5's UNEXPECTED.
  */
 export async function syncStateFiles(ctx: AppContext, kinds: readonly StateFileKind[]): Promise<FlowState> {
   const workspace = await ctx.workspace();
@@ -86,8 +106,8 @@ export async function syncStateFiles(ctx: AppContext, kinds: readonly StateFileK
     return await withArtifactLock(workspace, async () => {
       const state = await foldFlows(ctx);
       const record = latestFlow(state);
-      if (kinds.includes(StateFileKind.flow) && record !== null) {
-        const content = renderFlowFile(record);
+      const content = record === null ? '' : renderFlowFile(record);
+      if (kinds.includes(StateFileKind.flow) && record !== null && !(await replacesAgentFlowRun(ctx, workspace, record, content))) {
         writeIfChanged(workspace, join(workspace, STATE_FILE[record.context.variant]), content, FileAccess.shared);
         await rememberRendering(ctx, STATE_FILE[record.context.variant], content);
       }

@@ -11,6 +11,8 @@ import { handleCommand } from '../store/handle-command.js';
 import { foldFlows } from './flow-workspace.js';
 import { editedOutside, readMemory, rememberRendering, sha256 } from './state-file-memory.js';
 import { observeEdit, readFrontmatter } from './observe-edit.js';
+import { appendedEntries } from './appended-log.js';
+import { isActiveAgentFlowRun } from './agent-flow-file.js';
 
 /**
  * Outside edits of the flow state files become facts, never silent losses. Baton keeps
@@ -92,10 +94,13 @@ async function readFlowFile(ctx: AppContext, workspace: string): Promise<FlowFil
   const bytes = readIfFile(workspace, join(workspace, rel));
   const rendering = renderFlowFile(record);
   if (bytes === undefined || !(await editedOutside(ctx, rel, bytes, rendering))) return null;
-  const read = readFrontmatter(bytes.toString('utf8'));
+  const text = bytes.toString('utf8');
+  // A new Agent Flow run over a flow that has ended is no edit of that flow: `flow adopt` takes it over.
+  if (record.context.status !== 'active' && isActiveAgentFlowRun(text) !== null) return null;
+  const read = readFrontmatter(text);
   const seen =
     'front' in read
-      ? observeEdit(record.context, read.front, rel, sha256(bytes), ctx.now)
+      ? observeEdit(record.context, read.front, rel, sha256(bytes), ctx.now, appendedEntries(text, rendering))
       : { kind: 'illegal' as const, key: '(frontmatter)', rule: read.error };
   const edit: FlowFileEdit =
     seen.kind === 'unchanged'

@@ -106,9 +106,9 @@ export function parseFlowFields(input: FlowUpdateInput): FlowFieldsPatch | undef
 }
 
 /** Agent Flow's documented abort: `complete` with the message "Aborted: <why>". */
-const ABORT_MESSAGE = /^\s*aborted\s*:/i;
+export const ABORT_MESSAGE = /^\s*aborted\s*:/i;
 
-function abortReasonOf(message: string): string {
+export function abortReasonOf(message: string): string {
   const reason = message.replace(ABORT_MESSAGE, '').replace(/\s+/g, ' ').trim();
   return reason === '' ? 'aborted' : reason.slice(0, MAX_REASON_LENGTH);
 }
@@ -172,16 +172,10 @@ function conflict(field: Field, say: (name: string, ...others: string[]) => stri
   return invalidFlowInput(field, (name, ...rest) => `Conflicting flags: ${say(name, ...rest)}`, others);
 }
 
-/** `agent` or `message` without a form: both are named, the one given first is the field at fault. */
-function agentOrMessageAlone(given: readonly Field[]): Error {
-  const needs: Field[] = ['gate_result', 'phase', 'complete', 'abort', 'fallback_sequential'];
-  const alone = given.includes('agent') ? 'agent' : 'message';
-  const other = alone === 'agent' ? 'message' : 'agent';
-  return conflict(
-    alone,
-    (first, second, g, p, c, a, f) => `${alone === 'agent' ? first : second} and ${alone === 'agent' ? second : first} need ${g}, ${p}, ${c}, ${a} or ${f}`,
-    [other, ...needs],
-  );
+/** `agent` without a message or a form: it names who did nothing. */
+function agentAlone(): Error {
+  const needs: Field[] = ['message', 'gate_result', 'phase', 'complete', 'abort', 'fallback_sequential'];
+  return conflict('agent', (agent, m, g, p, c, a, f) => `${agent} needs ${m}, ${g}, ${p}, ${c}, ${a} or ${f}`, needs);
 }
 
 const opt = <T>(key: string, value: T | undefined): Record<string, T> => (value === undefined ? {} : { [key]: value });
@@ -216,8 +210,8 @@ function updateFormOf(input: FlowUpdateInput, given: Field[], values: UpdateValu
   }
   if (has('merge_parallel')) {
     if (!has('parallel_group')) throw conflict('merge_parallel', (m, g) => `${m} needs ${g} ${GROUP}`, ['parallel_group']);
-    allowOnly('merge_parallel', ['parallel_group']);
-    return { kind: 'merge' };
+    allowOnly('merge_parallel', ['parallel_group', 'message']);
+    return { kind: 'merge', ...opt('message', message) };
   }
   if (has('teammate')) {
     if (!has('parallel_group')) throw conflict('teammate', (t, g) => `${t} needs ${g} ${GROUP}`, ['parallel_group']);
@@ -238,7 +232,9 @@ function updateFormOf(input: FlowUpdateInput, given: Field[], values: UpdateValu
     allowOnly('gate_result', ['agent', 'message']);
     return { kind: 'gate', result: result!, ...opt('agent', agent), ...opt('message', message) };
   }
-  if ((has('agent') || has('message')) && fields === undefined) throw agentOrMessageAlone(given);
+  // Agent Flow's message-only update (`--agent Loid --message "Completed step 3 of 5"`) logs the message.
+  if (message !== undefined) return { kind: 'message', ...opt('agent', agent), message };
+  if (has('agent') && fields === undefined) throw agentAlone();
   return { kind: 'assert' };
 }
 

@@ -1,20 +1,24 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { EndStatus } from '../../events/coordination/vocabulary.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BatonAppContext } from '../app/app-context.js';
+import { readRoster } from '../app/commands/coordination-views.js';
+import { checkPaths } from '../app/commands/guard.js';
 import { readInboxEnvelope } from '../app/commands/inbox.js';
 import { readInitiativeStatus } from '../app/commands/initiative-status.js';
-import { startSessionEnvelope } from '../app/commands/sessions.js';
+import { listWorkUnits } from '../app/commands/listing.js';
+import { endSessionEnvelope, startSessionEnvelope } from '../app/commands/sessions.js';
 import { sendSignalEnvelope } from '../app/commands/signals.js';
 import { readStatus } from '../app/commands/status.js';
-import { transitionTask } from '../app/commands/tasks.js';
-import { checkpointWorkUnit, claimWorkUnit, finishWorkUnit } from '../app/commands/work-units.js';
+import { createTaskEnvelope, transitionTask } from '../app/commands/tasks.js';
+import { checkpointWorkUnit, claimWorkUnit, finishWorkUnit, releaseWorkUnit, returnWorkUnit } from '../app/commands/work-units.js';
 import type { AppContext } from '../app/context.js';
 import { errorEnvelope } from '../app/error-envelope.js';
-import { MCP_TOOLS, type McpToolName } from './tools.js';
+import { MCP_INSTRUCTIONS, MCP_TOOLS, type McpToolName } from './tools.js';
 
 /**
  * `baton mcp`: a stdio MCP server bound to one session — `--session` / `BATON_SESSION`, or one it
- * starts on the first tool call and keeps. A tool call runs the application's command function
+ * starts on the first tool call and keeps until its client disconnects (`endStartedSession`). A tool call runs the application's command function
  * (src/app/commands/, the one the CLI's command calls too) with a fresh context: the result is its
  * envelope as JSON; an error is the error envelope the CLI prints (src/app/error-envelope.ts), with
  * isError, naming the tool's argument at fault. Nothing is printed, so nothing is captured.
@@ -28,6 +32,12 @@ export interface McpOptions {
   client: string;
   env: NodeJS.ProcessEnv;
   version: string;
+  /**
+   * The server's own configuration was refused at start-up (an empty or malformed BATON_SESSION, a
+   * bad --dir or --client): the error envelope every tool call answers with, so the client sees
+   * why instead of a closed connection.
+   */
+  refused?: string | undefined;
 }
 
 type Args = Record<string, unknown>;
@@ -37,9 +47,14 @@ const flag = (args: Args, key: string): true | undefined => (args[key] === true 
 /** Each tool as the application command it is, its arguments (named as the domain names them) as the command's input. */
 const RUN: Record<McpToolName, (app: AppContext, args: Args) => Promise<unknown>> = {
   status: (app) => readStatus(app),
+  wu_list: (app, a) => listWorkUnits(app, { state: str(a, 'state'), initiative: str(a, 'initiative') }),
+  roster: (app) => readRoster(app, {}),
   claim: (app, a) => claimWorkUnit(app, { wu: str(a, 'wu')!, mode: str(a, 'mode') }),
   checkpoint: (app, a) => checkpointWorkUnit(app, { wu: str(a, 'wu')!, note: str(a, 'note'), progress: str(a, 'progress'), next_steps: str(a, 'next_steps') }),
   finish: (app, a) => finishWorkUnit(app, { wu: str(a, 'wu')! }),
+  return: (app, a) => returnWorkUnit(app, { wu: str(a, 'wu')!, note: str(a, 'note') }),
+  release: (app, a) => releaseWorkUnit(app, { wu: str(a, 'wu')!, reason: str(a, 'reason') }),
+  task_create: (app, a) => createTaskEnvelope(app, { label: str(a, 'label'), state: str(a, 'state'), parent: str(a, 'parent') }),
   task_transition: (app, a) => transitionTask(app, { task: str(a, 'task')!, state: str(a, 'state')!, reason: str(a, 'reason'), summary: str(a, 'summary') }),
   send_signal: async (app, a) =>
     (
@@ -54,6 +69,7 @@ const RUN: Record<McpToolName, (app: AppContext, args: Args) => Promise<unknown>
     ).envelope,
   inbox: (app, a) => readInboxEnvelope(app, { all: a['all'] === true, mark: a['mark'] !== false }),
   orchestrate_status: (app, a) => readInitiativeStatus(app, { initiative: str(a, 'initiative')! }),
+  check_paths: (app, a) => checkPaths(app, { paths: Array.isArray(a['paths']) ? (a['paths'] as string[]) : [] }),
 };
 
 /**
@@ -65,6 +81,7 @@ const argumentName = (field: string): string => field;
 export class BatonMcp {
   private session: string | undefined;
   private starting: Promise<string> | undefined;
+  private ending: Promise<{ ok: boolean; text: string } | null> | undefined;
 
   constructor(private readonly options: McpOptions) {
     this.session = options.session;
@@ -106,7 +123,24 @@ export class BatonMcp {
     return this.session;
   }
 
+  /**
+   * The client went away (stdin closed, SIGTERM): the session this server started ends as
+   * `succeeded` (a clean disconnect), so it holds no claims past the server. A session it was given
+   * (`--session`, BATON_SESSION) is its caller's to end. Once, however often it is asked; never
+   * throws: null when there was nothing to end, else the end's envelope or error envelope.
+   */
+  endStartedSession(): Promise<{ ok: boolean; text: string } | null> {
+    this.ending ??= (async () => {
+      if (this.options.session !== undefined || this.starting === undefined) return null;
+      const session = await this.starting.catch(() => undefined);
+      if (session === undefined) return null;
+      return this.run(session, async (app) => (await endSessionEnvelope(app, { session_id: session, status: EndStatus.succeeded })).envelope);
+    })();
+    return this.ending;
+  }
+
   async call(name: McpToolName, args: Args): Promise<CallToolResult> {
+    if (this.options.refused !== undefined) return { content: [{ type: 'text', text: this.options.refused }], isError: true };
     let session: string;
     try {
       session = await this.boundSession();
@@ -118,7 +152,7 @@ export class BatonMcp {
   }
 
   server(): McpServer {
-    const server = new McpServer({ name: 'baton', version: this.options.version });
+    const server = new McpServer({ name: 'baton', version: this.options.version }, { instructions: MCP_INSTRUCTIONS });
     for (const name of Object.keys(MCP_TOOLS) as McpToolName[]) {
       const tool = MCP_TOOLS[name];
       server.registerTool(name, { description: tool.description, inputSchema: tool.input }, (args: Args) => this.call(name, args ?? {}));

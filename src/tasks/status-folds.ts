@@ -3,7 +3,8 @@ import { tasksStateProjection } from '../../projections/tasks/projections.js';
 import { initTasks, type TasksState } from '../../projections/tasks/state.js';
 import type { InitiativeSummary } from '../../projections/tasks/views.js';
 import { workUnitsStateProjection } from '../../projections/work-units/fold.js';
-import { initWorkUnits } from '../../projections/work-units/state.js';
+import { heldWorkUnits, type HeldWorkUnit } from '../../projections/work-units/held.js';
+import { initWorkUnits, type WorkUnitsState } from '../../projections/work-units/state.js';
 import { runProjections } from '../store/projection-runner.js';
 import { loadWorkUnitsConfig } from '../config/work-units.js';
 import { readConfigText } from '../workspace.js';
@@ -11,16 +12,23 @@ import type { TasksEnv } from './env.js';
 
 /**
  * What `baton status` folds (tasks.md §10.5): the tasks fold and the work-unit fold, in one pass
- * over the log (each from its own snapshot), and the initiatives' next safe actions computed from
- * the work-unit fold with the workspace's settings. Projections only: no probe runs.
+ * over the log (each from its own snapshot), and from the work-unit fold the initiatives' next safe
+ * actions (with the workspace's settings) and the work units each session holds. Projections only:
+ * no probe runs.
  */
-export async function loadStatusFolds(env: TasksEnv): Promise<{ state: TasksState; initiatives: InitiativeSummary[] }> {
+export async function loadStatusFolds(env: TasksEnv): Promise<{ state: TasksState; initiatives: InitiativeSummary[]; held: Map<string, HeldWorkUnit[]> }> {
   const config = await loadWorkUnitsConfig(readConfigText(env.workspace));
-  if (!env.hasStore) return { state: initTasks(), initiatives: initiativeSummaries(initWorkUnits(), config, env.now) };
+  const { state, workUnits } = await loadTasksAndWorkUnits(env);
+  return { state, initiatives: initiativeSummaries(workUnits, config, env.now), held: heldWorkUnits(workUnits) };
+}
+
+/** The tasks fold and the work-unit fold, in one pass over the log; both empty without a store. */
+export async function loadTasksAndWorkUnits(env: TasksEnv): Promise<{ state: TasksState; workUnits: WorkUnitsState }> {
+  if (!env.hasStore) return { state: initTasks(), workUnits: initWorkUnits() };
   const [tasks, workUnits] = await runProjections(await env.store(), [tasksStateProjection, workUnitsStateProjection] as const, {
     catalog: env.catalog,
     now: env.now,
     ...(env.cacheDir !== undefined ? { cacheDir: env.cacheDir } : {}),
   });
-  return { state: tasks.state, initiatives: initiativeSummaries(workUnits.state, config, env.now) };
+  return { state: tasks.state, workUnits: workUnits.state };
 }

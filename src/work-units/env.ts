@@ -52,6 +52,14 @@ export function sessionOf(env: WorkUnitsEnv): string | null {
   return env.session !== undefined && SESSION_ID_PATTERN.test(env.session) ? env.session : null;
 }
 
+/**
+ * Who the rules see acting: the session the surface was told as given (an id, or a token that names
+ * no live session, which the handler then refuses UNKNOWN_SESSION), else null.
+ */
+export function actingSessionOf(env: WorkUnitsEnv): string | null {
+  return env.session ?? null;
+}
+
 /** A WU id, named by its domain field (`wu`; the CLI calls its argument `WU`). */
 export function checkWuId(id: string, field = 'wu'): string {
   if (!WU_ID_PATTERN.test(id)) throw invalidField(`must match ^WU-[0-9]{1,9}$, got ${JSON.stringify(id)}`, field);

@@ -1,4 +1,7 @@
+import type { ProposedEvent } from '../../deciders/decision.js';
+import { decideLapses } from '../../deciders/sessions.js';
 import { applyWorkUnits, type WorkUnitsState } from '../../projections/work-units/state.js';
+import { ConflictError } from '../errors.js';
 import { probeWorkUnits } from '../probes/work-units.js';
 import { loadWorkUnits, requireLiveActingSession, type WorkUnitsEnv } from './env.js';
 import { workspaceLayout } from '../store/jsonl/layout.js';
@@ -38,34 +41,55 @@ export async function observeInto(
   const yaml = compareYaml === undefined ? { events: [], warnings: [] } : await compareYaml(state);
   for (const warning of yaml.warnings) env.warn?.(`YAML probe skipped ${warning}`);
   const proposed = [...yaml.events, ...probeWorkUnits(env.workspace, state, env.config, env.now)];
-  if (proposed.length === 0) return { state, seq, observed: 0 };
-  if (!options.append) {
-    let next = seq;
-    for (const e of proposed) {
-      next += 1;
-      // Decoded as the log would hand it back, so a probe's event the catalog refuses is a finding here too.
-      applyWorkUnits(
-        state,
-        env.catalog.toBatonEvent({
-          v: 1,
-          seq: next,
-          id: `dry-${next}`,
-          type: e.type,
-          stream: e.stream,
-          at: env.now,
-          actor: env.actor,
-          data: e.data,
-          prev: '',
-          hash: '',
-        }),
-      );
-    }
-    return { state, seq: next, observed: proposed.length };
+  if (options.append) return appendObserved(env, { state, seq }, proposed);
+  let next = seq;
+  for (const e of proposed) {
+    next += 1;
+    // Decoded as the log would hand it back, so a probe's event the catalog refuses is a finding here too.
+    applyWorkUnits(
+      state,
+      env.catalog.toBatonEvent({
+        v: 1,
+        seq: next,
+        id: `dry-${next}`,
+        type: e.type,
+        stream: e.stream,
+        at: env.now,
+        actor: env.actor,
+        data: e.data,
+        prev: '',
+        hash: '',
+      }),
+    );
   }
-  // Stays a direct append: an observation records what the probes saw on disk, not a rule over the
-  // fold, so a later event cannot make it wrong and there is no expected version to guard.
-  requireLiveActingSession(env, state, proposed);
-  const result = await env.store.append(proposed.map((e) => ({ ...e, actor: env.actor, at: env.now })));
+  return { state, seq: next, observed: proposed.length };
+}
+
+/**
+ * The observations appended and folded in, in one batch with the lapses the fold shows and has not
+ * recorded yet (deciders/sessions.ts `decideLapses`). The observations stay a direct append: one
+ * records what the probes saw on disk, not a rule over the fold, so a later event cannot make it
+ * wrong. A lapse expects its session stream's version: when another command recorded it (or the
+ * session came back) first, the observations are appended alone and the next command decides again.
+ */
+async function appendObserved(
+  env: WorkUnitsEnv,
+  { state, seq }: { state: WorkUnitsState; seq: number },
+  proposed: readonly ProposedEvent[],
+): Promise<{ state: WorkUnitsState; seq: number; observed: number }> {
+  const lapses = decideLapses(state, env.now, env.actor);
+  const batch = [...(lapses?.events ?? []), ...proposed];
+  if (batch.length === 0) return { state, seq, observed: 0 };
+  requireLiveActingSession(env, state, batch);
+  const stamped = (events: readonly ProposedEvent[]) => events.map((e) => ({ ...e, actor: env.actor, at: env.now }));
+  let result;
+  try {
+    result = await env.store.append(stamped(batch), lapses === null ? {} : { expectedVersion: lapses.expected });
+  } catch (error) {
+    if (!(error instanceof ConflictError) || lapses === null) throw error;
+    if (proposed.length === 0) return { state, seq, observed: 0 };
+    result = await env.store.append(stamped(proposed));
+  }
   for (const stored of result.events) applyWorkUnits(state, env.catalog.upcast(stored));
   return { state, seq: result.events.at(-1)?.seq ?? seq, observed: result.events.length };
 }

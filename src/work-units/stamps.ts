@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { FileAccess, readIfFile, writeIfChanged } from '../artifacts/atomic-write.js';
 import type { WorkUnitsState } from '../../projections/work-units/state.js';
-import { appendedEvents, checkWuId, readStreamAndFold, runWorkUnitsCommand, type WorkUnitsEnv } from './env.js';
+import { appendedEvents, checkWuId, readStreamAndFold, runWorkUnitsCommand, actingSessionOf, type WorkUnitsEnv } from './env.js';
 import { decideDone } from '../../deciders/work-unit-definitions.js';
 import { STAMPS_RELATIVE_DIR } from '../store/jsonl/layout.js';
 
@@ -42,7 +42,15 @@ export async function doneWu(env: WorkUnitsEnv, wuId: string): Promise<DoneResul
   const path = join(env.workspace, rel);
   // The stamp file as it is before the command: a valid hand-written (or LumenFlow) one is kept.
   const onDisk = readIfFile(env.workspace, path);
-  const command = { wuId, today: env.now.slice(0, 10), stampFileValid: isValidStamp(wuId, onDisk), stampPath: rel };
+  const command = {
+    wuId,
+    today: env.now.slice(0, 10),
+    stampFileValid: isValidStamp(wuId, onDisk),
+    stampPath: rel,
+    session: actingSessionOf(env),
+    actor: env.actor,
+    now: env.now,
+  };
   const handled = await runWorkUnitsCommand(env, readStreamAndFold(env, `wu/${wuId}`), (state) => decideDone(command, state));
   const done = handled.decision!.outcome;
   // The file is a projection of `wu.stamped`: (re)written unless a valid one was already there.

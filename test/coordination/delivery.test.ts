@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -15,7 +15,7 @@ import {
   WuPrepEnvelope,
   type Workspace,
 } from '../helpers/coordination.js';
-import { BATON_BIN, childEnv, errorEnvelopeOf, jsonLines, startBaton } from '../helpers/cli.js';
+import { batonOnPathDir, childEnv, errorEnvelopeOf, jsonLines, startBaton } from '../helpers/cli.js';
 import { ClientSetupEnvelope } from '../../src/app/envelopes/integrations.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 import { CountingContext } from '../helpers/counting-store.js';
@@ -36,14 +36,14 @@ describe('hooks install (35)', () => {
     const ws = await workspace();
     mkdirSync(join(ws.dir, '.claude'));
     writeFileSync(join(ws.dir, '.claude', 'settings.json'), '{"permissions":{"allow":["Bash(ls)"]}}');
-    const first = await ws.okAs(ClientSetupEnvelope, ['hooks', 'install', 'claude-code']);
+    const onPath = { env: { PATH: `${batonOnPathDir(ws.dir)}${delimiter}${process.env['PATH'] ?? ''}` } };
+    const first = await ws.okAs(ClientSetupEnvelope, ['hooks', 'install', 'claude-code'], onPath);
     expect(first).toMatchObject({ type: 'client_setup', client: 'claude-code', changed: true });
     const settings = readSettings(ws);
     expect(settings['permissions']).toEqual({ allow: ['Bash(ls)'] });
-    expect(settings.hooks.PostToolUse).toEqual([
-      { matcher: '*', hooks: [{ type: 'command', command: `${process.execPath} ${BATON_BIN} hook claude-code PostToolUse`, timeout: 10 }] },
-    ]);
-    const second = await ws.okAs(ClientSetupEnvelope, ['hooks', 'install', 'claude-code']);
+    // The team's file calls `baton` by name (it is on PATH), never this machine's node and script.
+    expect(settings.hooks.PostToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: 'baton hook claude-code PostToolUse', timeout: 10 }] }]);
+    const second = await ws.okAs(ClientSetupEnvelope, ['hooks', 'install', 'claude-code'], onPath);
     expect(second.changed).toBe(false);
     expect(readSettings(ws).hooks.PostToolUse).toHaveLength(1);
     expect(ws.head()).toBe(0);
@@ -117,7 +117,8 @@ describe('hooks drain (36–38) and the hook script', () => {
 
   it('the installed PostToolUse command, run by a real shell, hands the pending signal to the agent once (additionalContext, exit 0)', async () => {
     const { ws, s1, d } = await setup36();
-    await ws.ok(['hooks', 'install', 'claude-code']);
+    const PATH = `${batonOnPathDir(ws.dir)}${delimiter}${process.env['PATH'] ?? ''}`;
+    await ws.ok(['hooks', 'install', 'claude-code'], { env: { PATH } });
     const command = (readSettings(ws).hooks.PostToolUse.at(-1) as { hooks: { command: string }[] }).hooks[0]!.command;
     // The Claude session that started s1 is not known to Baton: the hook works for the session it
     // derives from Claude Code's session_id, so s1's signal is sent again to that one.
@@ -126,7 +127,7 @@ describe('hooks drain (36–38) and the hook script', () => {
         const child = execFile(
           '/bin/sh',
           ['-c', command],
-          { env: childEnv({ CLAUDE_PROJECT_DIR: ws.dir, BATON_NOW: at(10), BATON_HOOK_DEADLINE_MS: '30000' }) },
+          { env: childEnv({ CLAUDE_PROJECT_DIR: ws.dir, BATON_NOW: at(10), BATON_HOOK_DEADLINE_MS: '30000', PATH }) },
           (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
         );
         child.stdin!.end(JSON.stringify({ session_id: claudeSession, hook_event_name: 'PostToolUse', cwd: ws.dir, tool_name: 'Read' }));

@@ -19,6 +19,8 @@ const init = (over: Partial<InitFlow> = {}): InitFlow => ({
   maxIterations: 10,
   useDeepDive: false,
   agentFlowRun: null,
+  deepDive: null,
+  now: T0,
   ...over,
 });
 const inits = specify({ decide: decideFlowInit, state: flowsRead });
@@ -75,18 +77,98 @@ describe('flow init', () => {
       .thenRefuses('FLOW_ACTIVE', 'An Agent Flow run is in progress: adopt it (or move the file away to start afresh).');
   });
 
+  it('a deep dive Agent Flow completed is taken in the same batch when the log records none, and used', () => {
+    const dd = 'deep_dive/deepdive_z';
+    const events: ProposedEvent[] = [
+      {
+        type: 'deep_dive.initialized',
+        stream: dd,
+        data: { deep_dive_id: 'deepdive_z', scope: 'full', focus_path: null, agent_count: 5, refresh: false, backup_path: null },
+      },
+      {
+        type: 'deep_dive.compiled',
+        stream: dd,
+        data: { deep_dive_id: 'deepdive_z', sections: {}, agents_spawned: 0, agents_completed: 0, mark_complete: true },
+      },
+    ];
+    const decision = inits
+      .given([])
+      .when(init({ useDeepDive: true, deepDive: { events, scope: 'full' } }))
+      .decision()!;
+    expect(decision.events.map((e) => e.type)).toEqual(['deep_dive.initialized', 'deep_dive.compiled', 'flow.started', 'flow_registry.registered']);
+    expect(decision.expected).toMatchObject({ [dd]: 'no_stream', [stream]: 'no_stream' });
+    expect(decision.events[2]!.data['deep_dive']).toEqual({ available: true, using: true, scope: 'full', generated: T0, requested: true });
+    expect(decision.outcome).toEqual({ deepDiveMissing: false, deepDiveAdopted: true });
+    // One the log records wins: the file's is not taken.
+    const recorded = inits
+      .given(asFacts(events.slice(0, 1)))
+      .when(init({ useDeepDive: true, deepDive: { events, scope: 'full' } }))
+      .decision()!;
+    expect(recorded.events.map((e) => e.type)).toEqual(['flow.started', 'flow_registry.registered']);
+    expect(recorded.outcome).toEqual({ deepDiveMissing: true, deepDiveAdopted: false });
+  });
+
   it('a deep dive asked for and not complete is reported missing, and not used', () => {
     const decision = inits
       .given([])
       .when(init({ useDeepDive: true }))
       .decision()!;
-    expect(decision.outcome).toEqual({ deepDiveMissing: true });
+    expect(decision.outcome).toEqual({ deepDiveMissing: true, deepDiveAdopted: false });
     expect(decision.events[0]!.data['deep_dive']).toMatchObject({ available: false, using: false, requested: true });
   });
 });
 
 describe('flow update', () => {
   const updates = specify({ decide: decideFlowUpdate, state: (facts) => given(flowProjection, facts) });
+
+  it('a message alone is logged in the current phase, by the agent given; a message a record carries is not logged twice', () => {
+    updates
+      .given(started)
+      .when({ update: { form: { kind: 'message', agent: 'Loid', message: 'Completed step 3 of 5' }, group: false }, now: T0 })
+      .then([
+        {
+          type: 'flow.message_logged',
+          stream,
+          data: { flow_id: 'flow_aaaaaaaaaaaaaaaaaaaaaaaa', phase: 'exploration', iteration: 1, agent: 'Loid', message: 'Completed step 3 of 5' },
+        },
+      ]);
+    const recorded = updates
+      .given(started)
+      .when({ update: { form: { kind: 'gate', result: 'passed', message: 'Found 5 relevant files' }, group: false }, now: T0 })
+      .decision()!;
+    expect(recorded.events.map((e) => e.type)).toEqual(['flow.gate_recorded']);
+    // A move that does not carry the message logs it in the phase the call starts from.
+    const moved = walk(started, { kind: 'gate', result: 'passed' });
+    const decision = updates
+      .given(moved)
+      .when({ update: { form: { kind: 'phase', phase: 'planning', message: 'On to the plan' }, group: false }, now: T0 })
+      .decision()!;
+    expect(decision.events.map((e) => [e.type, e.data['phase'] ?? e.data['to']])).toEqual([
+      ['flow.message_logged', 'exploration'],
+      ['flow.phase_changed', 'planning'],
+    ]);
+  });
+
+  it('a call that changes nothing stays a no-op even with a message (the group start while it runs)', () => {
+    const inGroup = walk(
+      started,
+      { kind: 'phase', phase: 'planning', result: 'passed' },
+      { kind: 'phase', phase: 'implementation', result: 'passed' },
+      { kind: 'phase', phase: 'review_verification', result: 'passed' },
+    );
+    updates
+      .given(inGroup)
+      .when({ update: { form: { kind: 'group_start', result: 'in_progress', message: 'Starting parallel review' }, group: true }, now: T0 })
+      .thenNothing();
+  });
+
+  it('a message on a flow that has ended is FLOW_ENDED', () => {
+    const aborted = walk(started, { kind: 'abort', reason: 'stop' });
+    updates
+      .given(aborted)
+      .when({ update: { form: { kind: 'message', message: 'late' }, group: false }, now: T0 })
+      .thenRefuses('FLOW_ENDED');
+  });
 
   it('no flow is NO_FLOW', () => {
     updates

@@ -81,7 +81,15 @@ describe('wu done', () => {
     stream: 'wu/WU-1',
     data: { wu_id: 'WU-1', session_id: null, mode: 'worktree', worktree_path: 'w', branch: 'b', takeover_from: null },
   };
-  const done = { wuId: 'WU-1', today: '2026-06-01', stampFileValid: false, stampPath: '.baton/stamps/WU-1.done' };
+  const done = {
+    wuId: 'WU-1',
+    today: '2026-06-01',
+    stampFileValid: false,
+    stampPath: '.baton/stamps/WU-1.done',
+    session: null,
+    actor: 'system',
+    now: '2026-06-01T12:00:00.000Z',
+  };
 
   it('stamps a claimed WU once; a stamped WU appends nothing', () => {
     const decision = decideDone(done, wuState([initiative, defined, claimed]));

@@ -78,10 +78,11 @@ describe('a flow refusal names the domain field; the CLI alone names the flag', 
       domain: 'Conflicting flags: complete cannot be combined with teammate, abort',
       cli: 'Conflicting flags: --complete cannot be combined with --teammate, --abort',
     });
-    expect(await refusal(updateFlow(app, { message: 'hi' }))).toMatchObject({
-      field: 'message',
-      domain: 'Conflicting flags: agent and message need gate_result, phase, complete, abort or fallback_sequential',
-      cli: 'Conflicting flags: --agent and --message need --gate-result, --phase, --complete, --abort or --fallback-sequential',
+    // A message alone is logged (Agent Flow's message-only update); an agent alone says nothing.
+    expect(await refusal(updateFlow(app, { agent: 'Loid' }))).toMatchObject({
+      field: 'agent',
+      domain: 'Conflicting flags: agent needs message, gate_result, phase, complete, abort or fallback_sequential',
+      cli: 'Conflicting flags: --agent needs --message, --gate-result, --phase, --complete, --abort or --fallback-sequential',
     });
     const complexity = await refusal(updateFlow(app, { task_complexity: 'huge' }));
     expect(complexity.field).toBe('task_complexity');

@@ -1,4 +1,6 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { expect } from 'vitest';
@@ -140,4 +142,16 @@ export function expectRefused(r: CliResult, exit: number, code: string, names: s
   const error = errorEnvelopeOf(r);
   expect(error.code).toBe(code);
   expect(error.message).toContain(names);
+}
+
+/**
+ * A folder holding an executable `baton` that runs the built binary, to put on PATH: `setup` then
+ * writes the portable `baton …` into the team's files, and a real shell can run what it wrote.
+ */
+export function batonOnPathDir(parent: string): string {
+  const dir = join(parent, 'path-bin');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'baton'), `#!/bin/sh\nexec '${process.execPath}' '${BATON_BIN}' "$@"\n`);
+  chmodSync(join(dir, 'baton'), 0o755);
+  return dir;
 }

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { acquireProcessLock, lockNameFor } from '../../src/store/jsonl/process-lock.js';
@@ -219,6 +219,14 @@ describe('baton hook claude-code never blocks the agent', () => {
   });
 });
 
+/** A folder holding an executable `baton`, to put on PATH. */
+function fakeBatonDir(): string {
+  const dir = makeTempDir('baton-path-');
+  writeFileSync(join(dir, 'baton'), '#!/bin/sh\nexit 0\n');
+  chmodSync(join(dir, 'baton'), 0o755);
+  return dir;
+}
+
 describe('baton setup claude-code', () => {
   const settingsPath = (dir: string) => join(dir, '.claude', 'settings.json');
   const USER_SETTINGS = {
@@ -235,32 +243,36 @@ describe('baton setup claude-code', () => {
     mkdirSync(join(ws.dir, '.claude'));
     writeFileSync(settingsPath(ws.dir), JSON.stringify(USER_SETTINGS, null, 2));
     writeFileSync(join(ws.dir, 'CLAUDE.md'), '# Project rules\n\nUse pnpm.\n');
-    const first = await ws.ok(['setup', 'claude-code']);
+    // baton on PATH: the team's files call it by name.
+    const onPath = { env: { PATH: `${fakeBatonDir()}${delimiter}${process.env['PATH'] ?? ''}` } };
+    const first = await ws.ok(['setup', 'claude-code'], onPath);
     expect(first.json).toMatchObject({ type: 'client_setup', client: 'claude-code', changed: true, warnings: [] });
     const settings = JSON.parse(readFileSync(settingsPath(ws.dir), 'utf8')) as {
       permissions: unknown;
       hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
     };
     expect(settings.permissions).toEqual(USER_SETTINGS.permissions);
-    expect(settings.hooks['PreToolUse']).toEqual(USER_SETTINGS.hooks.PreToolUse);
+    // The user's PreToolUse entries as they were, then Baton's (the reservation guard on writes).
+    expect(settings.hooks['PreToolUse']!.slice(0, -1)).toEqual(USER_SETTINGS.hooks.PreToolUse);
+    expect(settings.hooks['PreToolUse']!.at(-1)!.matcher).toBe('Edit|Write|MultiEdit|NotebookEdit');
     expect(settings.hooks['PostToolUse']![0]).toEqual(USER_SETTINGS.hooks.PostToolUse[0]);
     expect(settings.hooks['SessionStart']![0]).toEqual(USER_SETTINGS.hooks.SessionStart[0]);
-    for (const event of ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'SubagentStart', 'SubagentStop', 'Stop', 'SessionEnd']) {
+    for (const event of ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'SubagentStart', 'SubagentStop', 'Stop', 'SessionEnd']) {
       const ours = settings.hooks[event]!.at(-1)!.hooks[0]!.command;
-      // The absolute node and baton that ran setup: PATH does not matter.
-      expect(ours).toBe(`${process.execPath} ${join(process.cwd(), 'dist', 'bin', 'baton.js')} hook claude-code ${event}`);
+      // A file the team shares: the portable command, never this machine's node or script.
+      expect(ours).toBe(`baton hook claude-code ${event}`);
     }
     const claudeMd = readFileSync(join(ws.dir, 'CLAUDE.md'), 'utf8');
     expect(claudeMd.startsWith('# Project rules\n\nUse pnpm.\n')).toBe(true);
     expect(claudeMd).toContain('baton wu checkpoint');
 
     const bytes = [readFileSync(settingsPath(ws.dir)), readFileSync(join(ws.dir, 'CLAUDE.md'))];
-    const second = await ws.ok(['setup', 'claude-code']);
+    const second = await ws.ok(['setup', 'claude-code'], onPath);
     expect(second.json).toMatchObject({ changed: false });
     expect(readFileSync(settingsPath(ws.dir)).equals(bytes[0]!)).toBe(true);
     expect(readFileSync(join(ws.dir, 'CLAUDE.md')).equals(bytes[1]!)).toBe(true);
     // The alias does the same, and changes nothing either.
-    expect((await ws.ok(['hooks', 'install', 'claude-code'])).json).toMatchObject({ type: 'client_setup', changed: false });
+    expect((await ws.ok(['hooks', 'install', 'claude-code'], onPath)).json).toMatchObject({ type: 'client_setup', changed: false });
     expect(ws.head()).toBe(0);
   });
 

@@ -1,11 +1,12 @@
 import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { LumenflowImportEnvelope, InitiativeUpdateEnvelope } from '../../src/app/envelopes/lumenflow.js';
 import { InitiativeStatusEnvelope } from '../../src/app/envelopes/work-units.js';
 import { runBaton } from '../helpers/cli.js';
-import { makeTempDir } from '../helpers/workspace.js';
+import { makeTempDir, storedEvents } from '../helpers/workspace.js';
 import { WuWorkspace } from '../work-units/helpers.js';
 
 /**
@@ -287,6 +288,31 @@ describe('baton import lumenflow', () => {
     const dry = LumenflowImportEnvelope.parse(JSON.parse(r.stdout.trim().split('\n').at(-1)!));
     expect(dry).toMatchObject({ dry_run: true, appended: 0, wus: { defined: 14 }, wu_events: { imported: 15, malformed: 1 } });
     expect(ws.events()).toHaveLength(0);
+  });
+
+  it('the same commit imported from a linked worktree, then from the main checkout, appends nothing the second time: files are keyed by their path in the repository', async () => {
+    const main = makeTempDir('baton-lf-main-');
+    buildRepository(main);
+    const git = (cwd: string, ...args: string[]): void => {
+      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', ...args], { cwd, stdio: 'ignore' });
+    };
+    git(main, 'init', '-q', '-b', 'main');
+    git(main, 'add', '.');
+    git(main, 'commit', '-q', '-m', 'LumenFlow repository');
+    const tree = join(makeTempDir('baton-lf-wt-'), 'wt');
+    git(main, 'worktree', 'add', '-q', tree);
+    const env = { BATON_NOW: NOW };
+    // From the worktree (its store is the main checkout's), then from the main checkout.
+    const first = await runBaton(['--json', 'import', 'lumenflow'], { cwd: tree, env });
+    expect(first.code).toBe(0);
+    const firstEnvelope = LumenflowImportEnvelope.parse(JSON.parse(first.stdout.trim().split('\n').at(-1)!));
+    expect(firstEnvelope.appended).toBeGreaterThan(20);
+    const again = await runBaton(['--json', 'import', 'lumenflow'], { cwd: main, env });
+    expect(again.code).toBe(0);
+    expect(LumenflowImportEnvelope.parse(JSON.parse(again.stdout.trim().split('\n').at(-1)!)).appended).toBe(0);
+    const stamps = storedEvents(main).filter((e) => e.type === 'observation.stamp_file' || e.type === 'settings.recorded');
+    expect(stamps.length).toBeGreaterThan(0);
+    for (const e of stamps) expect(JSON.stringify(e.data)).not.toContain(tree);
   });
 
   it('initiative update changes only the fields that differ, and nothing when none do', async () => {

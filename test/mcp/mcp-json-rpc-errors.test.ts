@@ -92,7 +92,22 @@ function toolNames(reply: Reply | undefined): string[] {
   return (result.result['tools'] as { name: string }[]).map((t) => t.name).sort();
 }
 
-const TOOLS = ['checkpoint', 'claim', 'finish', 'inbox', 'orchestrate_status', 'send_signal', 'status', 'task_transition'];
+const TOOLS = [
+  'check_paths',
+  'checkpoint',
+  'claim',
+  'finish',
+  'inbox',
+  'orchestrate_status',
+  'release',
+  'return',
+  'roster',
+  'send_signal',
+  'status',
+  'task_create',
+  'task_transition',
+  'wu_list',
+];
 
 /** Every malformed line, the code it must be answered with and the id the answer must carry. */
 const MALFORMED: readonly { name: string; input: string | Buffer; code: number; id: string | number | null }[] = [

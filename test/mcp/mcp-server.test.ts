@@ -52,14 +52,20 @@ describe('baton mcp through the SDK client (stdio)', () => {
     try {
       const { tools } = await a.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([
+        'check_paths',
         'checkpoint',
         'claim',
         'finish',
         'inbox',
         'orchestrate_status',
+        'release',
+        'return',
+        'roster',
         'send_signal',
         'status',
+        'task_create',
         'task_transition',
+        'wu_list',
       ]);
       const size = JSON.stringify({ tools }).length;
       expect(size).toBeLessThanOrEqual(TOOLS_LIST_BUDGET_CHARS);

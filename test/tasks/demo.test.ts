@@ -36,7 +36,8 @@ describe('the tasks demo', () => {
 
     // The returning agent sees the orchestrator's session abandoned (no heartbeat for five hours).
     const sessions = shown.find((s) => s.cmd === '--human sessions')!;
-    expect(sessions.stdout).toContain(`${ids.session}  abandoned  Instrument checkout analytics`);
+    expect(sessions.stdout).toMatch(/^SESSION +NAME +STATUS +CREATED +FINISHED +GOAL$/m);
+    expect(sessions.stdout).toMatch(new RegExp(`^${ids.session} +\\S+ +abandoned +\\S+ +- +Instrument checkout analytics$`, 'm'));
 
     // The last thing shown is the returning agent's `baton status` (human).
     const last = shown.at(-1)!;

@@ -46,7 +46,8 @@ async function described(run: Promise<unknown>): Promise<{ code: string; message
 
 describe('work-unit refusals name the domain field', () => {
   it('wu claim: a bad mode, a worktree for a branch-only claim', async () => {
-    const e = await env();
+    // A claim needs a holder: the caller acts as an agent identity, so the refusals below are the input's.
+    const e = { ...(await env()), actor: 'agent:fields' };
     const mode = await described(claimWu(e, 'WU-1', { mode: 'fork' }));
     expect(mode).toMatchObject({ code: 'INVALID_INPUT', details: { problems: [{ field: 'mode' }] } });
     expect(mode.message).toMatch(/^mode: must be one of /);

@@ -42,6 +42,18 @@ export interface CallOptions {
   input?: string;
 }
 
+/**
+ * A claim needs a holder (a session or an agent identity): a scenario that names no session acts
+ * as one agent identity throughout, so its claims, checkpoints and finishes are one holder's. A
+ * test about identities passes its own `BATON_AGENT_IDENTITY` (or `undefined`) in `env`.
+ */
+export const SCENARIO_IDENTITY = { BATON_AGENT_IDENTITY: 'agent:scenario' };
+
+/** The scenario's identity for a command that names no session; sessions are started without it (each its own agent). */
+function scenarioIdentity(options: CallOptions, startsSession: boolean): Record<string, string> {
+  return options.session === undefined && !startsSession ? SCENARIO_IDENTITY : {};
+}
+
 export class WuWorkspace {
   readonly dir: string;
 
@@ -87,7 +99,7 @@ export class WuWorkspace {
   }
 
   async run(args: readonly string[], options: CallOptions = {}): Promise<Run> {
-    const env = { BATON_NOW: options.now ?? T0, ...options.env };
+    const env = { BATON_NOW: options.now ?? T0, ...scenarioIdentity(options, args[0] === 'session'), ...options.env };
     const full = ['--json', ...(options.session !== undefined ? ['--session', options.session] : []), ...args];
     const result = await batonIn(this.dir, full, { env, ...(options.input !== undefined ? { input: options.input } : {}) });
     let lines: unknown[] = [];
@@ -140,7 +152,7 @@ export class WuWorkspace {
 
   /** `session start`, run in this process: for a session a scenario needs but does not test. */
   async setUpSession(options: CallOptions = {}): Promise<string> {
-    return (await this.inProcess(options, (app) => startSessionEnvelope(app, {}))).session.id;
+    return (await this.inProcess(options, (app) => startSessionEnvelope(app, {}), { startsSession: true })).session.id;
   }
 
   /** `wu claim WU [--mode M]`, run in this process: for a claim a scenario needs but does not test. */
@@ -148,8 +160,9 @@ export class WuWorkspace {
     await this.inProcess(options, (app) => claimWorkUnit(app, { wu, ...input }));
   }
 
-  private inProcess<T>(options: CallOptions, step: (app: BatonAppContext) => Promise<T>): Promise<T> {
-    return inProcess(this.dir, { now: options.now ?? T0, session: options.session, env: options.env }, step);
+  private inProcess<T>(options: CallOptions, step: (app: BatonAppContext) => Promise<T>, what = { startsSession: false }): Promise<T> {
+    const env = { ...scenarioIdentity(options, what.startsSession), ...options.env };
+    return inProcess(this.dir, { now: options.now ?? T0, session: options.session, env }, step);
   }
 
   async status(options: CallOptions & { args?: readonly string[] } = {}): Promise<StatusEnvelope> {

@@ -28,10 +28,10 @@ beforeAll(async () => {
   await ws.ok(['wu', 'create', 'WU-4', '--initiative', 'payments', '--lane', 'L1', '--title', 'Pay']);
   await ws.ok(['wu', 'claim', 'WU-1']);
   await ws.ok(['wu', 'checkpoint', 'WU-1', '--note', 'parser done', '--progress', '50%']);
-  await ws.ok(['wu', 'claim', 'WU-3']);
+  await ws.ok(['wu', 'claim', 'WU-3', '--force', '--reason', 'scenario: two WUs of lane L1 in flight']);
   await ws.ok(['wu', 'done', 'WU-3']);
   headBefore = ws.headSeq();
-}, 60_000);
+}, 180_000);
 
 describe('wu list', () => {
   it('lists every defined WU in numeric order with its orchestration state', async () => {
@@ -62,12 +62,13 @@ describe('wu list', () => {
     expect(e.filters.initiative).toBe('INIT-2');
   });
 
-  it('prints one line per WU with --human', async () => {
+  it('prints a header and one line per WU with --human', async () => {
     const r = await ws.ok(['--human', 'wu', 'list', '--initiative', 'INIT-1']);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/^WU-1 +active +in_progress +INIT-1 +L1 +T1$/);
-    expect(lines[3]).toMatch(/^WU-10 +eligible +ready +INIT-1 +L3 +T10$/);
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^WU +STATE +INITIATIVE +LANE +TITLE$/);
+    expect(lines[1]).toMatch(/^WU-1 +active +INIT-1 +L1 +T1$/);
+    expect(lines[4]).toMatch(/^WU-10 +eligible +INIT-1 +L3 +T10$/);
   });
 
   it('refuses bad filters with exit 2 naming the flag, and an unknown initiative with UNKNOWN_ID', async () => {
@@ -137,8 +138,9 @@ describe('initiative list and show', () => {
       { initiative: 'INIT-3', title: 'Empty', slug: null, lanes: [], wus: 0, by_state: {} },
     ]);
     const human = (await ws.ok(['--human', 'initiative', 'list'])).stdout.trimEnd().split('\n');
-    expect(human).toHaveLength(3);
-    expect(human[0]).toMatch(/^INIT-1 +4 WUs \(1 done, 1 active, 1 eligible, 1 planned\) {2}One$/);
+    expect(human).toHaveLength(4);
+    expect(human[0]).toMatch(/^INITIATIVE +WUS +BY STATE +TITLE$/);
+    expect(human[1]).toMatch(/^INIT-1 +4 +1 done, 1 active, 1 eligible, 1 planned {2}One$/);
   });
 
   it('shows one initiative (by id or slug) with its members', async () => {
@@ -148,8 +150,9 @@ describe('initiative list and show', () => {
     const bySlug = InitiativeShowEnvelope.parse((await ws.ok(['initiative', 'show', 'payments'])).last);
     expect(bySlug).toMatchObject({ initiative: 'INIT-2', members: [expect.objectContaining({ wu_id: 'WU-4', initiative: 'payments' })] });
     const human = (await ws.ok(['--human', 'initiative', 'show', 'INIT-1'])).stdout.trimEnd().split('\n');
-    expect(human).toHaveLength(2 + 4);
-    expect(human[2]).toMatch(/^ {2}WU-1 +active/);
+    expect(human).toHaveLength(2 + 1 + 4);
+    expect(human[2]).toMatch(/^ {2}WU +STATE +INITIATIVE +LANE +TITLE$/);
+    expect(human[3]).toMatch(/^ {2}WU-1 +active/);
   });
 
   it('refuses a malformed id (exit 2) and an unknown one (UNKNOWN_ID)', async () => {

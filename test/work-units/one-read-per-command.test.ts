@@ -99,13 +99,14 @@ describe('one read per wu command, one meaning of live', () => {
     expect((await claimWu(envFor(store, A, later), 'WU-2', {})).claim?.session_id).toBe(A);
   });
 
-  it('a stale claimant is taken over by a live session; the claimant itself may still act on it', async () => {
+  it('a stale claimant is taken over by a live session (explicitly, with a reason); the claimant itself may still act on it', async () => {
     const store = await setup();
     await claimWu(envFor(store, A), 'WU-1', {});
     const later = '2026-06-01T12:00:00.000Z';
     const C = 'session_dddddddddddddddddddddddd';
     await store.append([started(C, 'Dirac', later)]);
-    const takeover = await claimWu(envFor(store, C, later), 'WU-1', {});
+    expect((await refusal(claimWu(envFor(store, C, later), 'WU-1', {}))).code).toBe('NOT_HOLDER');
+    const takeover = await claimWu(envFor(store, C, later), 'WU-1', { takeover: true, reason: 'A went quiet past its lease' });
     expect(takeover.claim?.takeover_from).toBe(A);
   });
 

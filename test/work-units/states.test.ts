@@ -157,7 +157,7 @@ describe.concurrent('orchestration states', () => {
     expect(actionFor(status, 'WU-1')).toMatchObject({ type: 'wait', reason: 'Blocked: waiting on API.' });
   });
 
-  it('33: a live claimant wins; the same session is idempotent; an ended claimant is taken over', async () => {
+  it('33: a live claimant wins; the same session is idempotent; an ended claimant is taken over (explicitly, with a reason)', async () => {
     const ws = await fresh();
     const s1 = await ws.startSession();
     const s2 = await ws.startSession();
@@ -169,12 +169,14 @@ describe.concurrent('orchestration states', () => {
     await ws.ok(['wu', 'claim', 'WU-1'], { session: s1 });
     expect(ws.headSeq()).toBe(head);
     await ws.ok(['session', 'end', s1], { session: s1 });
-    await ws.ok(['wu', 'claim', 'WU-1'], { session: s2 });
+    expect((await ws.fail(['wu', 'claim', 'WU-1'], 4, { session: s2 })).code).toBe('NOT_HOLDER');
+    await ws.ok(['wu', 'claim', 'WU-1', '--takeover', '--reason', 'its claimant ended'], { session: s2 });
     const claim = ws
       .events()
       .filter((e) => e.type === 'wu.claimed')
       .at(-1)!;
     expect(claim.data['takeover_from']).toBe(s1);
     expect(claim.data['session_id']).toBe(s2);
+    expect(claim.data['reason']).toBe('its claimant ended');
   });
 });

@@ -108,11 +108,14 @@ describe('the wu machine and its table', () => {
   });
 });
 
-/** The CLI command for a machine event (claims without a session: takeover is always allowed). */
+/**
+ * The CLI command for a machine event. Every step acts as the scenario's one agent identity, so it
+ * holds every claim; the WUs share lane L1, so a claim is forced past the lane's WIP limit.
+ */
 function commandFor(event: WuMachineEvent, wu: string): string[] {
   switch (event.type) {
     case 'CLAIM':
-      return ['wu', 'claim', wu];
+      return ['wu', 'claim', wu, '--force', '--reason', 'scenario: one WU per machine path, all in flight in lane L1'];
     case 'CHECKPOINT':
       return ['wu', 'checkpoint', wu, '--note', 'n'];
     case 'RETURN':

@@ -27,9 +27,12 @@ function gitSaysMainWorkingTree(dir: string): string | null {
   return top.status === 0 ? top.stdout.trim() : null;
 }
 
-/** `baton ARGS…` run from `cwd` with no --dir and no BATON_DIR (childEnv strips every BATON_*). */
+/**
+ * `baton ARGS…` run from `cwd` with no --dir and no BATON_DIR (childEnv strips every BATON_*), as one
+ * agent identity (a claim needs a holder), the one agent that moves between the worktrees.
+ */
 async function at(cwd: string, args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
-  return runBaton(['--json', ...args], { cwd, env: { BATON_NOW: NOW, ...env } });
+  return runBaton(['--json', ...args], { cwd, env: { BATON_NOW: NOW, BATON_AGENT_IDENTITY: 'agent:worktrees', ...env } });
 }
 
 async function ok(cwd: string, args: readonly string[]): Promise<Record<string, unknown>> {

@@ -66,25 +66,40 @@ export async function initFlow(app: AppContext, input: FlowInitInput): Promise<F
   const teamAvailable = variant === Variant.team ? teams : null;
   const workspace = await app.workspace();
   const flowId = `flow_${randomBytes(12).toString('hex')}`;
-  const warnings: string[] = await reconcileFlowFile(app);
+  const warnings: string[] = [...(await reconcileFlowFile(app)), ...(await reconcileDeepDiveFile(app))];
+  // A deep dive Agent Flow's compile script completed is used like one Baton recorded.
+  const dd = adoptDeepDiveEvents(workspace);
+  const deepDive = dd !== null && 'events' in dd && dd.complete ? dd : null;
   let backedUp = false;
+  let deepDiveKept = false;
 
   const path = join(workspace, STATE_FILE[variant]);
-  const command: Omit<InitFlow, 'agentFlowRun'> = { flowId, variant, mode, teamAvailable, task, maxIterations, useDeepDive: input.use_deep_dive === true };
+  const command: Omit<InitFlow, 'agentFlowRun'> = {
+    flowId,
+    variant,
+    mode,
+    teamAvailable,
+    task,
+    maxIterations,
+    useDeepDive: input.use_deep_dive === true,
+    deepDive: deepDive === null ? null : { events: deepDive.events, scope: deepDive.scope },
+    now: app.now,
+  };
   const { result } = await decideAndAppend(
     app,
     (state, versions) => {
       const existing = readIfFile(workspace, path);
-      const run = existing !== undefined ? isActiveAgentFlowRun(existing.toString('utf8')) : null;
-      const decision = decideFlowInit(
-        { ...command, agentFlowRun: run === null ? null : adoptHint(STATE_FILE[variant], run.current_phase) },
-        { state, versions },
-      );
+      const decision = decideFlowInit({ ...command, agentFlowRun: unrecordedRun(workspace) }, { state, versions });
       // I8: a state file Baton did not render (for the previous flow of this variant) is kept.
       const previous = state.flows[variant];
       if (!backedUp && existing !== undefined && (previous === null || !existing.equals(Buffer.from(renderFlowFile(previous), 'utf8')))) {
         backupFile(workspace, path, existing, app.now);
         backedUp = true;
+      }
+      // The deep dive taken over is kept as Agent Flow wrote it; its file becomes Baton's rendering.
+      if (!deepDiveKept && decision.outcome.deepDiveAdopted && deepDive !== null) {
+        backupFile(workspace, join(workspace, deepDive.rel), deepDive.bytes, app.now);
+        deepDiveKept = true;
       }
       return decision;
     },
@@ -92,8 +107,18 @@ export async function initFlow(app: AppContext, input: FlowInitInput): Promise<F
   );
   if (result.deepDiveMissing && !warnings.includes(DEEP_DIVE_MISSING)) warnings.push(DEEP_DIVE_MISSING);
   emitFlowWarnings(app, warnings);
-  const state = await syncStateFiles(app, [StateFileKind.flow]);
+  const state = await syncStateFiles(app, result.deepDiveAdopted ? [StateFileKind.flow, StateFileKind.deepDive] : [StateFileKind.flow]);
   return checked(FlowStatusEnvelope, flowStatusEnvelope(state, app.now, warnings));
+}
+
+/** The first state file that holds an Agent Flow run Baton has not recorded, as the way to take it over. */
+function unrecordedRun(workspace: string): string | null {
+  for (const rel of Object.values(STATE_FILE)) {
+    const bytes = readIfFile(workspace, join(workspace, rel));
+    const run = bytes === undefined ? null : isActiveAgentFlowRun(bytes.toString('utf8'));
+    if (run !== null) return adoptHint(rel, run.current_phase);
+  }
+  return null;
 }
 
 /** `flow update` (§5, §6): the input checked, decided through the machine (deciders/flow-update.ts), one batch appended. */
@@ -114,7 +139,8 @@ export async function adoptFlow(app: AppContext, input: { file?: string | undefi
   const read = readAgentFlowFile(chosen.bytes.toString('utf8'));
   if (!('file' in read)) throw refuse(ErrorCode.INVALID_INPUT, `${chosen.rel}: key '${read.key}': ${read.rule}`);
   const flowId = `flow_${randomBytes(12).toString('hex')}`;
-  const adoption = planAdoption(read.file, chosen.variant, { flow_id: flowId, file: chosen.rel, sha256: sha256(chosen.bytes), at: app.now });
+  const meta = { flow_id: flowId, file: chosen.rel, sha256: sha256(chosen.bytes), at: app.now, extra_keys: read.extra_keys };
+  const adoption = planAdoption(read.file, chosen.variant, meta);
   if (!('plan' in adoption)) throw refuse(ErrorCode.INVALID_INPUT, `${chosen.rel}: key '${adoption.key}': ${adoption.rule}`);
   const deepDive = adoptDeepDiveEvents(workspace);
   if (deepDive !== null && 'key' in deepDive) throw refuse(ErrorCode.INVALID_INPUT, `${deepDive.rel}: key '${deepDive.key}': ${deepDive.rule}`);
@@ -147,7 +173,7 @@ export async function adoptFlow(app: AppContext, input: { file?: string | undefi
 export async function flowStatus(app: AppContext): Promise<FlowStatusEnvelope> {
   const warnings = await reconcileFlowFile(app);
   const state = await syncStateFiles(app, [StateFileKind.flow]);
-  if (latestFlow(state) === null) warnings.push(...(await adoptableFileHints(app)));
+  if (latestFlow(state)?.context.status !== 'active') warnings.push(...(await adoptableFileHints(app)));
   emitFlowWarnings(app, warnings);
   return checked(FlowStatusEnvelope, flowStatusEnvelope(state, app.now, warnings));
 }

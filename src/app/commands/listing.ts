@@ -42,9 +42,14 @@ function checkInitiativeRef(value: string): string {
   return value;
 }
 
+/**
+ * The state filter: an orchestration state, or `ready`, LumenFlow's word for an unclaimed WU whose
+ * dependencies are done, read as `eligible` (as the status documents' legacy `ready` is, §11).
+ */
 function checkState(value: string): OrchestrationState {
+  if (value === 'ready') return 'eligible';
   if (!(ORCHESTRATION_STATES as readonly string[]).includes(value))
-    throw invalidField(`must be one of ${ORCHESTRATION_STATES.join(', ')}, got ${JSON.stringify(value)}`, 'state');
+    throw invalidField(`must be one of ${ORCHESTRATION_STATES.join(', ')} (ready = eligible), got ${JSON.stringify(value)}`, 'state');
   return value as OrchestrationState;
 }
 

@@ -25,7 +25,7 @@ export async function readStatus(app: AppContext): Promise<StatusEnvelope> {
   await app.resolveSession();
   if (app.session !== undefined) await refusalsAsErrors(() => checkId('session', app.session!, 'session'));
   const env = await tasksEnv(app);
-  const { state, initiatives } = await loadStatusFolds(env);
+  const { state, initiatives, held } = await loadStatusFolds(env);
   const envelope = await refusalsAsErrors(() =>
     statusEnvelope(state, viewContext(env), {
       storePath: storePathOf(env.workspace),
@@ -33,6 +33,7 @@ export async function readStatus(app: AppContext): Promise<StatusEnvelope> {
       scope: app.session,
       acting: app.session,
       initiatives,
+      held,
     }),
   );
   return checkedCompiled(OrchestrationStatusEnvelope, envelope);

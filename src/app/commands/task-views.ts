@@ -2,7 +2,10 @@ import type { z } from 'zod';
 import { parseStateFilter } from '../../../projections/tasks/projections.js';
 import { checkId } from '../../../projections/tasks/refusal.js';
 import { resumeEnvelope, sessionEnvelope, sessionsEnvelope, tasksEnvelope } from '../../../projections/tasks/views.js';
+import { heldWorkUnits } from '../../../projections/work-units/held.js';
 import { loadTasks, viewContext } from '../../tasks/env.js';
+import { foldsWithLapses } from '../../tasks/record-lapses.js';
+import { loadTasksAndWorkUnits } from '../../tasks/status-folds.js';
 import { refusalsAsErrors } from '../../tasks/refusals.js';
 import type { AppContext } from '../context.js';
 import { checked } from '../envelopes/checked.js';
@@ -15,7 +18,7 @@ import {
 import { tasksEnv } from '../tasks-env.js';
 import { taskEnvelopeOf, type TaskEnvelope } from './tasks.js';
 
-/** The tasks views (tasks.md §10.1, §10.6): each reads the tasks fold once and appends nothing. */
+/** The tasks views (tasks.md §10.1, §10.6): each reads the tasks fold once; only `sessions` appends (the lapses it notices). */
 export type TasksListEnvelope = z.output<typeof OrchestrationTasksEnvelope>;
 export type SessionsListEnvelope = z.output<typeof OrchestrationSessionsEnvelope>;
 export type SessionViewEnvelope = z.output<typeof OrchestrationSessionViewEnvelope>;
@@ -39,10 +42,13 @@ export async function listTasks(app: AppContext, input: { state?: string | undef
   return checked(OrchestrationTasksEnvelope, await refusalsAsErrors(() => tasksEnvelope(folded, viewContext(env), { state, sessionId })));
 }
 
-/** `sessions`: every session in creation order, with its effective status. */
+/**
+ * `sessions`: every session in creation order, with its effective status; a lapsed one with the
+ * WUs it held. The lapses it notices are recorded first (`session.lapsed`, each once).
+ */
 export async function listSessions(app: AppContext): Promise<SessionsListEnvelope> {
   const env = await tasksEnv(app);
-  const { state } = await loadTasks(env);
+  const { state } = await foldsWithLapses(env);
   return checked(OrchestrationSessionsEnvelope, sessionsEnvelope(state, viewContext(env)));
 }
 
@@ -60,8 +66,12 @@ export async function resumeSession(app: AppContext, input: { session_id: string
   const id = await app.sessionIdFor(input.session_id);
   await refusalsAsErrors(() => checkId('session', id));
   const env = await tasksEnv(app);
-  const { state } = await loadTasks(env);
-  return checked(OrchestrationResumeEnvelope, await refusalsAsErrors(() => resumeEnvelope(state, viewContext(env), id, input.execute === true)));
+  // The work-unit fold too: a session holding a work unit resumes it.
+  const { state, workUnits } = await loadTasksAndWorkUnits(env);
+  return checked(
+    OrchestrationResumeEnvelope,
+    await refusalsAsErrors(() => resumeEnvelope(state, viewContext(env), id, input.execute === true, heldWorkUnits(workUnits))),
+  );
 }
 
 /** Run a resume envelope's command (no shell, stdio inherited): its exit code. */

@@ -35,6 +35,13 @@ export interface ClaimInput {
   mode?: string | undefined;
   worktree?: string | undefined;
   branch?: string | undefined;
+  /** Take over a holder whose lease lapsed (with `reason`). */
+  takeover?: boolean | undefined;
+  /** Claim despite unfinished dependencies or a lane at its WIP limit (with `reason`). */
+  force?: boolean | undefined;
+  reason?: string | undefined;
+  /** Paths or globs reserved for the holder besides the WU's code_paths. */
+  paths?: string[] | undefined;
 }
 export interface CheckpointInput {
   wu: string;
@@ -60,7 +67,15 @@ async function lifecycle(app: AppContext, wu: string, check: () => void, run: (e
 }
 
 export function claimWorkUnit(app: AppContext, input: ClaimInput): Promise<WuLifecycleEnvelope> {
-  const fields = given({ mode: input.mode, worktree: input.worktree, branch: input.branch });
+  const fields = given({
+    mode: input.mode,
+    worktree: input.worktree,
+    branch: input.branch,
+    takeover: input.takeover,
+    force: input.force,
+    reason: input.reason,
+    paths: input.paths,
+  });
   return lifecycle(
     app,
     input.wu,

@@ -31,6 +31,17 @@ export const OrchestrationSession = z.strictObject({
     client_type: z.string().optional(),
     last_heartbeat_at: generatedAt,
     stored_status: z.enum(STATUSES),
+    /** Its recorded lapse while it stands (no sign of life since): when its lease lapsed and the WUs it held. */
+    lapse: z
+      .strictObject({
+        last_seen: generatedAt,
+        lapsed_at: generatedAt,
+        ttl_seconds: z.number().int().min(1),
+        held_wus: z.array(z.string()),
+        seq: z.number().int().min(1),
+        recorded_at: generatedAt,
+      })
+      .optional(),
   }),
 });
 

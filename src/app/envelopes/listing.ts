@@ -39,7 +39,11 @@ export const WuShowEnvelope = envelope('wu_detail', {
   claim: z
     .strictObject({ ...seqAt, session_id: z.string().nullable(), mode: z.string(), worktree_path: z.string().nullable(), branch: z.string().nullable() })
     .nullable(),
-  last_checkpoint: z.strictObject({ ...seqAt, actor: z.string(), summary: z.string() }).nullable(),
+  last_checkpoint: z
+    .strictObject({ ...seqAt, actor: z.string(), summary: z.string(), note: z.string(), progress: z.string().nullable(), next_steps: z.string().nullable() })
+    .nullable(),
+  /** The WU was read from a YAML file (`wu import`, `import lumenflow`): `yaml_status` is the status that file says. */
+  has_yaml: z.boolean(),
   blocked_reason: z.string().nullable(),
   stamped: z.strictObject({ seq: z.number().int().min(1), completed_date: z.string(), stamp_path: z.string() }).nullable(),
   last_activity_at: z.string().nullable(),

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { DeepDiveStatusEnvelope, FlowMergeEnvelope, FlowStatusEnvelope } from '../../../projections/flow/flow-envelopes.js';
 import * as foundation from './foundation.js';
 import * as coordination from './coordination.js';
+import * as guard from './guard.js';
 import * as integrations from './integrations.js';
 import * as listing from './listing.js';
 import * as lumenflow from './lumenflow.js';
@@ -20,6 +21,7 @@ import { ErrorEnvelope } from './error.js';
 const MODULES: readonly Record<string, unknown>[] = [
   foundation,
   coordination,
+  guard,
   integrations,
   listing,
   lumenflow,

@@ -79,6 +79,19 @@ export const LastStoppingPointSchema = z.strictObject({
 
 const statuses = z.enum(Object.values(SessionStatus) as [string, ...string[]]);
 
+const seqAt = { seq: z.number().int().min(1), at: iso };
+
+export const HeldWorkUnitSchema = z.strictObject({
+  wu_id: z.string(),
+  title: z.string(),
+  lane: z.string().nullable(),
+  status: z.enum(['in_progress', 'blocked', 'returned']),
+  blocked_reason: z.string().nullable(),
+  claim: z.strictObject({ ...seqAt, mode: z.string(), worktree_path: z.string().nullable(), branch: z.string().nullable() }),
+  last_checkpoint: z.strictObject({ ...seqAt, note: z.string(), progress: z.string().nullable(), next_steps: z.string().nullable() }).nullable(),
+  commands: z.array(z.strictObject({ command: z.string(), why: z.string() })),
+});
+
 export const OrchestrationStatusEnvelope = envelope('orchestration_status', {
   storePath: z.string(),
   storeExists: z.boolean(),
@@ -98,6 +111,8 @@ export const OrchestrationStatusEnvelope = envelope('orchestration_status', {
     integrity_finding_count: z.number().int().min(0),
     /** The most recent integrity findings (at most 20, oldest first): events the fold refused, with why. */
     integrity_findings: z.array(z.strictObject({ seq: z.number().int().min(1), stream: z.string(), type: z.string(), reason: z.string() })),
+    /** The work units the current session holds, in the order to go on with them: where each stopped and the commands to go on. */
+    held_work_units: z.array(HeldWorkUnitSchema),
   }),
 });
 

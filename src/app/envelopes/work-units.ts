@@ -30,6 +30,8 @@ export const WuLifecycleEnvelope = envelope('wu_lifecycle', {
   action: z.enum(['claim', 'checkpoint', 'return', 'block', 'unblock', 'release']),
   appended,
   yaml_status: z.string().nullable(),
+  /** The WU has a YAML file Baton reads (`wu import`, `import lumenflow`): `yaml_status` is what its status says. */
+  has_yaml: z.boolean(),
   claim: z
     .strictObject({
       session_id: z.string().nullable(),
@@ -96,4 +98,18 @@ export const WuExplanationEnvelope = envelope('wu_explanation', {
   predicates: z.array(z.strictObject({ name: z.string(), value: z.unknown(), evidence: z.array(z.number().int()) })),
   evidence: z.array(z.strictObject({ seq: z.number().int(), type: z.string(), at: z.string(), actor: z.string(), stream: z.string(), summary: z.string() })),
   integrity_findings: z.array(z.strictObject({ seq: z.number().int(), stream: z.string(), type: z.string(), code: z.string(), message: z.string() })),
+  claim: z
+    .strictObject({
+      seq: z.number().int(),
+      unowned: z.boolean(),
+      session: z.string().nullable(),
+      agent_identity: z.string().nullable(),
+      live: z.boolean(),
+      last_seen: z.string().nullable(),
+      lease_until: z.string().nullable(),
+      takeover_from: z.string().nullable(),
+      reason: z.string().nullable(),
+      forced: z.array(z.string()),
+    })
+    .nullable(),
 });

@@ -7,7 +7,9 @@ import type {
   OrchestrationTaskEnvelope,
   OrchestrationTasksEnvelope,
   WizardTaskSchema,
+  HeldWorkUnitSchema,
 } from '../../app/envelopes/tasks.js';
+import { table } from '../table.js';
 
 /** Human renderings of the tasks envelopes (tasks.md §10.1, §10.5; "workspace" for "project"). */
 const time = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '(none)' : new Date(ms).toISOString());
@@ -52,20 +54,32 @@ export function humanTask(e: z.output<typeof OrchestrationTaskEnvelope>): string
   return lines.join('\n');
 }
 
+/** `lapsed (held WU-1, WU-2)` for a session whose recorded lapse stands, else its status. */
+function sessionStatusText(s: z.output<typeof OrchestrationSessionsEnvelope>['sessions'][number]): string {
+  const lapse = s.baton.lapse;
+  return lapse !== undefined && s.status === 'abandoned' ? `lapsed (held ${lapse.held_wus.join(', ')})` : s.status;
+}
+
 export function humanSessions(e: z.output<typeof OrchestrationSessionsEnvelope>): string {
   if (e.sessions.length === 0) return 'No sessions recorded for this workspace.';
-  return e.sessions
-    .map(
-      (s) =>
-        `${s.id}  ${s.status}  ${s.goal ?? '(no goal recorded)'}\n  created ${time(s.createdAt)}${s.finishedAt !== undefined ? `, finished ${time(s.finishedAt)}` : ''}`,
-    )
-    .join('\n');
+  return table(
+    ['SESSION', 'NAME', 'STATUS', 'CREATED', 'FINISHED', 'GOAL'],
+    e.sessions.map((s) => [
+      s.id,
+      s.baton.display_name,
+      sessionStatusText(s),
+      time(s.createdAt),
+      s.finishedAt !== undefined ? time(s.finishedAt) : '-',
+      s.goal ?? '(no goal recorded)',
+    ]),
+  );
 }
 
 export function humanSession(e: z.output<typeof OrchestrationSessionViewEnvelope>): string {
   const s = e.session;
   const lines = [
-    `${s.id}  ${s.status}  (${s.baton.display_name})`,
+    `${s.id}  ${sessionStatusText(s)}  (${s.baton.display_name})`,
+    ...(s.baton.lapse !== undefined ? [`  lapsed:   ${s.baton.lapse.lapsed_at} (last seen ${s.baton.lapse.last_seen})`] : []),
     `  goal:     ${s.goal ?? '(no goal recorded)'}`,
     `  branch:   ${s.branch ?? '(none)'}`,
     `  worktree: ${s.worktree ?? '(none)'}`,
@@ -81,6 +95,30 @@ export function humanSession(e: z.output<typeof OrchestrationSessionViewEnvelope
 export function humanSubagent(e: z.output<typeof OrchestrationSubagentEnvelope>): string {
   const a = e.subagent;
   return `${a.id}  ${a.kind}  session ${a.sessionId}  root ${a.rootTaskId}  ${a.finishedAt === null ? 'running' : `finished ${time(a.finishedAt)}`}`;
+}
+
+type HeldWorkUnit = z.output<typeof HeldWorkUnitSchema>;
+
+const HELD_STATUS: Record<HeldWorkUnit['status'], string> = { in_progress: 'in progress', blocked: 'blocked', returned: 'returned' };
+
+/** The session's held work units: where each stopped, and the commands to go on. */
+function heldLines(held: readonly HeldWorkUnit[]): string[] {
+  if (held.length === 0) return [];
+  const lines = [`Held work units: ${held.length}`];
+  for (const w of held) {
+    const where = [w.claim.mode, w.claim.worktree_path, w.claim.branch].filter((x) => x !== null).join(' ');
+    lines.push(
+      `  ${w.wu_id}  ${w.title} — ${HELD_STATUS[w.status]}${w.blocked_reason !== null ? `: ${w.blocked_reason}` : ''} (claimed #${w.claim.seq}, ${where})`,
+    );
+    const cp = w.last_checkpoint;
+    if (cp === null) lines.push('    last checkpoint: none yet');
+    else {
+      lines.push(`    last checkpoint: #${cp.seq} ${cp.at} ${cp.note}${cp.progress !== null ? ` (${cp.progress})` : ''}`);
+      if (cp.next_steps !== null) lines.push(`    next steps:      ${cp.next_steps}`);
+    }
+    for (const c of w.commands) lines.push(`    $ ${c.command}   # ${c.why}`);
+  }
+  return lines;
 }
 
 export function humanStatus(e: z.output<typeof OrchestrationStatusEnvelope>): string {
@@ -100,6 +138,7 @@ export function humanStatus(e: z.output<typeof OrchestrationStatusEnvelope>): st
     `Stopped tasks (24h): ${l.stoppedTasks.length}`,
     `Recently completed: ${l.recentlyCompletedTasks.length}`,
     `Unread signals: ${e.baton.unread_signals.count}`,
+    ...heldLines(e.baton.held_work_units),
   ];
   for (const i of e.baton.initiatives) {
     const first = i.next_safe_actions[0];

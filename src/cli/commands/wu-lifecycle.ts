@@ -4,7 +4,18 @@ import type { CommandContext } from '../context.js';
 import { WuLifecycleEnvelope } from '../../app/envelopes/work-units.js';
 
 /** `wu claim|checkpoint|return|block|unblock|release`: one envelope shape for all of them. */
-export type LifecycleOptions = { mode?: string; worktree?: string; branch?: string; note?: string; progress?: string; nextSteps?: string; reason?: string };
+export type LifecycleOptions = {
+  mode?: string;
+  worktree?: string;
+  branch?: string;
+  note?: string;
+  progress?: string;
+  nextSteps?: string;
+  reason?: string;
+  takeover?: boolean;
+  force?: boolean;
+  paths?: string[];
+};
 
 export async function wuLifecycle(ctx: CommandContext, action: WuAction, wuId: string, options: LifecycleOptions): Promise<void> {
   ctx.output.nameArguments({ wu: 'WU' });
@@ -13,6 +24,6 @@ export async function wuLifecycle(ctx: CommandContext, action: WuAction, wuId: s
   ctx.output.emit(WuLifecycleEnvelope, envelope, (e) =>
     e.appended.length === 0
       ? `${e.wu_id}: ${e.action} — nothing to record (already so)`
-      : `${e.wu_id}: ${e.action} recorded (seq ${e.appended.map((a) => a.seq).join(', ')}); yaml_status ${e.yaml_status ?? '-'}`,
+      : `${e.wu_id}: ${e.action} recorded (seq ${e.appended.map((a) => a.seq).join(', ')})${e.has_yaml ? `; yaml_status ${e.yaml_status ?? '-'}` : ''}`,
   );
 }

@@ -58,12 +58,19 @@ function registerWuImport(wu: Command): void {
 
 /** The lifecycle moves of a claimed (or claimable) WU: one command each, one implementation. */
 function registerWuLifecycle(wu: Command): void {
-  lifecycle(wu, 'claim', "claim a WU for the acting session (a dead claimant's WU is taken over)", (c) =>
+  lifecycle(wu, 'claim', 'claim a WU for the acting session or agent identity: a lease its holder keeps alive', (c) =>
     c
       .option('--mode <mode>', 'worktree|worktree-pr|branch-only|branch-pr (default: config orchestration.default_claim_mode)')
       .option('--worktree <path>', 'the worktree path (worktree modes; default worktrees/<lane slug>-<wu slug>)')
       .option('--branch <branch>', 'the branch (default lane/<lane slug>/<wu slug>)')
-      .addHelpText('after', '\nExamples:\n  baton wu claim WU-12 --session "$BATON_SESSION"\n  baton wu claim WU-12 --mode branch-pr --branch feat/wu-12'),
+      .option('--takeover', 'take over a holder whose lease lapsed (needs --reason; recorded)')
+      .option('--force', 'claim despite unfinished dependencies or a lane at its WIP limit (needs --reason; recorded)')
+      .option('--reason <text>', 'why, for --takeover or --force')
+      .option('--paths <glob...>', "reserve these workspace-relative paths or globs too (besides the WU's code_paths), for as long as the claim is live")
+      .addHelpText(
+        'after',
+        '\nExamples:\n  baton wu claim WU-12 --session "$BATON_SESSION"\n  baton wu claim WU-12 --mode branch-pr --branch feat/wu-12\n  baton wu claim WU-12 --paths \'docs/api/**\' README.md\n  baton wu claim WU-12 --takeover --reason "its worker went silent"',
+      ),
   );
   lifecycle(wu, 'checkpoint', 'record progress on a claimed WU', (c) =>
     c
@@ -109,9 +116,9 @@ function registerWuPrep(wu: Command): void {
 /** The read commands: list, show, explain. */
 function registerWuReads(wu: Command): void {
   wu.command('list')
-    .description('list work units, one per line, with their orchestration state (the log as recorded; no probe runs)')
+    .description('list work units in a table, with their orchestration state (the log as recorded; no probe runs)')
     .option('--initiative <INIT>', 'only the members of this initiative (id or slug)')
-    .option('--state <state>', 'only WUs in this orchestration state (planned, eligible, handoff_emitted, claimed, active, …, done)')
+    .option('--state <state>', 'only WUs in this orchestration state (planned, eligible or its LumenFlow name ready, claimed, active, …, done)')
     .option('--lane <lane>', 'only WUs in this lane')
     .addHelpText('after', "\nExamples:\n  baton wu list --initiative INIT-1\n  baton wu list --state active --lane 'Framework: Core' --human")
     .action(runs(async (ctx, options: { initiative?: string; state?: string; lane?: string }) => (await loadCommand('listing')).wuList(ctx, options)));

@@ -3,7 +3,6 @@ import { displayNameFor } from '../../../projections/coordination/sessions.js';
 import type { SignalRecord } from '../../../projections/coordination/state.js';
 import type { TasksState } from '../../../projections/tasks/state.js';
 import type { StatusEnvelope } from '../../../projections/tasks/views.js';
-import type { WorkUnitsState } from '../../../projections/work-units/state.js';
 
 /**
  * The brief an agent gets at session start and after a compaction: who it is, what it holds (its
@@ -17,7 +16,7 @@ export interface BriefInputs {
   /** startup, resume, clear or compact (Claude Code's `source`). */
   source: string | undefined;
   tasks: TasksState;
-  workUnits: WorkUnitsState;
+  /** `status` scoped to the session: its held work units and the next action. */
   status: StatusEnvelope;
   unread: readonly SignalRecord[];
   now: string;
@@ -29,7 +28,7 @@ const oneLine = (text: string, max: number): string => {
 };
 
 export function sessionBrief(inputs: BriefInputs): { text: string; shown: SignalRecord[] } {
-  const { sessionId, tasks, workUnits, status, unread, now } = inputs;
+  const { sessionId, tasks, status, unread, now } = inputs;
   const session = tasks.coordination.sessions.get(sessionId);
   const name = session?.display_name ?? sessionId;
   const how =
@@ -46,13 +45,15 @@ export function sessionBrief(inputs: BriefInputs): { text: string; shown: Signal
   ];
 
   const held: string[] = [];
-  for (const wu of Object.values(workUnits.wus)) {
-    if (wu.claim?.session_id !== sessionId || wu.stamped !== null) continue;
-    const title = wu.def.title ? ` — ${oneLine(String(wu.def.title), 80)}` : '';
-    // The fold keeps a checkpoint's summary line (`wu.checkpointed wu_id=… note=…`): its note is what the agent wrote.
-    const note = wu.checkpoint ? (/ note=(.*)$/.exec(wu.checkpoint.summary)?.[1] ?? wu.checkpoint.summary) : '';
-    const checkpoint = wu.checkpoint ? `; last checkpoint #${wu.checkpoint.seq} ${wu.checkpoint.at}: ${oneLine(note, 160)}` : '; no checkpoint yet';
-    held.push(`Work unit ${wu.wu_id}${title} (claimed${wu.yaml_status ? `, ${wu.yaml_status}` : ''})${checkpoint}`);
+  // The work units the session holds, as `status` scoped to it lists them (the first is the one to go on with).
+  for (const [i, wu] of status.baton.held_work_units.entries()) {
+    const cp = wu.last_checkpoint;
+    const checkpoint =
+      cp === null
+        ? '; no checkpoint yet'
+        : `; last checkpoint #${cp.seq} ${cp.at}: ${oneLine(cp.note, 160)}${cp.next_steps !== null ? `; next steps: ${oneLine(cp.next_steps, 160)}` : ''}`;
+    held.push(`Work unit ${wu.wu_id} — ${oneLine(wu.title, 80)} (claimed, ${wu.status.replace('_', ' ')})${checkpoint}`);
+    if (i === 0) for (const c of wu.commands) held.push(`- ${c.why}: \`${c.command}\``);
   }
   const lsp = status.lastStoppingPoint;
   for (const t of [...lsp.activeTasks, ...lsp.queuedTasks].slice(0, 3)) held.push(`Task ${t.id} "${oneLine(t.label, 80)}": ${t.state}`);

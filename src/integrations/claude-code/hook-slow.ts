@@ -6,6 +6,7 @@ import { tasksStateProjection } from '../../../projections/tasks/projections.js'
 import type { TasksState } from '../../../projections/tasks/state.js';
 import { statusEnvelope } from '../../../projections/tasks/views.js';
 import { workUnitsStateProjection } from '../../../projections/work-units/fold.js';
+import { heldWorkUnits } from '../../../projections/work-units/held.js';
 import { actingAs } from '../../app/acting-as.js';
 import { endSessionEnvelope, heartbeatSessionEnvelope } from '../../app/commands/sessions.js';
 import { finishSubagentEnvelope, startSubagentEnvelope } from '../../app/commands/subagents.js';
@@ -81,11 +82,12 @@ export async function sessionStartAnswer(ctx: AppContext, env: Acting, input: Cl
     scope: sessionId,
     acting: sessionId,
     initiatives: initiativeSummaries(workUnits.state, config, env.now),
+    held: heldWorkUnits(workUnits.state),
   });
   const session = tasks.state.coordination.sessions.get(sessionId)!;
   const reader = readerIdentityOf(session);
   const unread = unreadFor(tasks.state, reader, readFilter(env.settings));
-  const brief = sessionBrief({ sessionId, source: input.source, tasks: tasks.state, workUnits: workUnits.state, status, unread, now: env.now });
+  const brief = sessionBrief({ sessionId, source: input.source, tasks: tasks.state, status, unread, now: env.now });
   // Claude Code runs later Bash commands with what a SessionStart hook writes to CLAUDE_ENV_FILE.
   const envFile = ctx.env['CLAUDE_ENV_FILE'];
   if (envFile) appendFileSync(envFile, `export BATON_SESSION=${sessionId}\n`);

@@ -72,8 +72,10 @@ function readWuYaml(workspace: string, state: WorkUnitsState, folder: string): W
 
 /** Every source of the repository, read (and parsed where the fold does not already hold its bytes). */
 function readSources(env: WorkUnitsEnv, options: LumenflowImportOptions, state: WorkUnitsState): LumenflowSources {
-  const display = (abs: string): string => displayOf(env.workspace, abs);
   const repo = readLumenflowRepository(options.repo, options.cwd);
+  // Every file is named by its path inside the repository, never the checkout's absolute path: the
+  // same commit imported from the main checkout or a linked worktree is the same facts.
+  const display = (abs: string): string => displayOf(repo.root, abs);
   return {
     repo: repo.root,
     directories: {
@@ -89,9 +91,9 @@ function readSources(env: WorkUnitsEnv, options: LumenflowImportOptions, state: 
       max_active_workers: repo.max_active_workers,
     },
     failures: repo.failures,
-    initiatives: readInitiativeFiles(env.workspace, state, repo.dirs.initiativesDir),
+    initiatives: readInitiativeFiles(repo.root, state, repo.dirs.initiativesDir),
     history: readWuEvents(repo.dirs.stateDir, display),
-    wus: readWuYaml(env.workspace, state, repo.dirs.wuDir),
+    wus: readWuYaml(repo.root, state, repo.dirs.wuDir),
     stamps: readStampFolder(repo.dirs.stampsDir, display),
   };
 }

@@ -317,11 +317,17 @@ function renderAgents(data) {
   const roster = data.roster?.sessions ?? [];
   const sessions = data.sessions?.sessions ?? [];
   const lsp = data.status?.lastStoppingPoint;
+  // A session whose recorded lapse stands shows as lapsed, with the WUs it held.
+  const lapses = new Map(sessions.filter((s) => s.baton?.lapse && s.status === 'abandoned').map((s) => [s.id, s.baton.lapse]));
+  const statusBadge = (id, status) =>
+    lapses.has(id)
+      ? `<span class="badge ss-abandoned" title="lease lapsed ${esc(fmtTime(lapses.get(id).lapsed_at))}">lapsed</span> <span class="muted">held ${esc(lapses.get(id).held_wus.join(', '))}</span>`
+      : `<span class="badge ss-${cls(status)}">${esc(status)}</span>`;
   const rosterRows = roster.length
     ? `<table class="grid"><thead><tr><th>Name</th><th>Identity</th><th>Role</th><th>WU</th><th>Lane</th><th>Status</th><th>Last heartbeat</th></tr></thead><tbody>${roster
         .map(
           (s) =>
-            `<tr data-session="${esc(s.session_id)}"><td><b>${esc(s.display_name)}</b></td><td><code>${esc(s.agent_identity ?? '–')}</code></td><td>${esc(s.role ?? '–')}</td><td>${esc(s.wu_id ?? '–')}</td><td>${esc(s.lane ?? '–')}</td><td><span class="badge ss-${cls(s.status)}">${esc(s.status)}</span></td><td>${esc(fmtTime(s.last_heartbeat_at))}</td></tr>`,
+            `<tr data-session="${esc(s.session_id)}"><td><b>${esc(s.display_name)}</b></td><td><code>${esc(s.agent_identity ?? '–')}</code></td><td>${esc(s.role ?? '–')}</td><td>${esc(s.wu_id ?? '–')}</td><td>${esc(s.lane ?? '–')}</td><td>${statusBadge(s.session_id, s.status)}</td><td>${esc(fmtTime(s.last_heartbeat_at))}</td></tr>`,
         )
         .join('')}</tbody></table>`
     : '<p class="muted">No sessions.</p>';
@@ -339,7 +345,7 @@ function renderAgents(data) {
       const tasks = detail?.tasks ?? [];
       const subagents = detail?.baton?.subagents ?? [];
       return `<article class="session" data-session="${esc(s.id)}">
-        <header><b>${esc(s.baton?.display_name ?? s.id)}</b> <span class="badge ss-${cls(s.status)}">${esc(s.status)}</span><code class="muted">${esc(s.id)}</code></header>
+        <header><b>${esc(s.baton?.display_name ?? s.id)}</b> ${statusBadge(s.id, s.status)}<code class="muted">${esc(s.id)}</code></header>
         ${s.goal ? `<p>Goal: ${esc(s.goal)}${s.branch ? ` · branch <code>${esc(s.branch)}</code>` : ''}</p>` : ''}
         <p class="muted">${esc(s.baton?.agent_identity ?? '')}${s.baton?.role ? ` · ${esc(s.baton.role)}` : ''}</p>
         ${tasks.length ? `<ul class="tasks">${tasks.map((t) => `<li><span class="badge ts-${cls(t.state)}">${esc(String(t.state).replace(/_/g, ' '))}</span> ${esc(t.label)}${t.subagentKind ? ` <span class="muted">(${esc(t.subagentKind)})</span>` : ''}</li>`).join('')}</ul>` : '<p class="muted">No tasks.</p>'}
