@@ -142,6 +142,30 @@ function yamlAfter(state: WorkUnitsState, events: readonly ProposedEvent[]): Map
   return out;
 }
 
+/** The WUs an initiative file lists (`wus:`) that have no YAML in the WU folder. */
+function listedWithoutYaml(
+  files: LumenflowSources['initiatives'],
+  state: WorkUnitsState,
+  yamlFields: ReadonlyMap<string, Record<string, unknown>>,
+): ImportFinding[] {
+  const findings: ImportFinding[] = [];
+  for (const file of files) {
+    if ('unreadable' in file) continue;
+    const parsed = file.parsed !== null && 'fields' in file.parsed ? file.parsed.fields : null;
+    const listed = parsed !== null ? parsed['wus'] : state.initiatives[file.named]?.fields?.wus;
+    if (!Array.isArray(listed)) continue;
+    for (const id of listed)
+      if (typeof id === 'string' && !yamlFields.has(id))
+        findings.push(
+          finding('warning', 'LISTED_WU_WITHOUT_YAML', `${file.display}: wus lists ${id}, which has no YAML in the WU folder`, {
+            path: file.display,
+            wu_id: id,
+          }),
+        );
+  }
+  return findings;
+}
+
 /** Initiatives the WUs name but no file (and no earlier event) defines. */
 function undefinedInitiatives(state: WorkUnitsState, defined: Iterable<string>, yamlFields: ReadonlyMap<string, Record<string, unknown>>): ImportFinding[] {
   const known = new Set<string>([...Object.keys(state.initiatives), ...Object.keys(state.slugs), ...defined]);
@@ -179,6 +203,13 @@ function stampFindings(
           `${file.path}: its text is not "WU ${file.wu_id} — <title>" / "Completed: <date>"; it still counts as done evidence`,
           { path: file.path, wu_id: file.wu_id },
         ),
+      );
+    if (!yamlFields.has(file.wu_id))
+      findings.push(
+        finding('warning', 'STAMP_WITHOUT_YAML', `${file.path}: ${file.wu_id} has no YAML in the WU folder; the stamp still counts as done evidence`, {
+          path: file.path,
+          wu_id: file.wu_id,
+        }),
       );
     const status = yamlFields.get(file.wu_id)?.['status'];
     if (typeof status === 'string' && !isTerminalYamlStatus(status)) {
@@ -236,6 +267,7 @@ export function decideLumenflowImport(command: ImportLumenflow, state: Lumenflow
   const yamlFields = yamlAfter(fold, yaml.events);
   findings.push(...stampFindings(stamps, sources.directories.stamps_dir, fold, yamlFields));
   findings.push(...undefinedInitiatives(fold, initiatives.defined, yamlFields));
+  findings.push(...listedWithoutYaml(sources.initiatives, fold, yamlFields));
 
   const outcome: LumenflowImportOutcome = {
     repo: sources.repo,

@@ -20,6 +20,8 @@ export interface WuListRow {
   yaml_status: string | null;
   orchestration_state: OrchestrationState;
   dependencies: string[];
+  /** LumenFlow's other dependency list: a list row names both, as `wu show` does. */
+  blocked_by: string[];
 }
 
 export interface WuFilter {
@@ -34,7 +36,6 @@ export interface WuDetail extends WuListRow {
   description: string;
   acceptance: string[];
   code_paths: string[];
-  blocked_by: string[];
   blocks: string[];
   /** The decision-table row (1–13) and its reason. */
   rule: number;
@@ -89,6 +90,7 @@ function rowOf(wu: WuRecord, a: Assessor): { row: WuListRow; decision: ReturnTyp
       yaml_status: wu.yaml_status,
       orchestration_state: decision.state,
       dependencies: [...(d.dependencies ?? [])],
+      blocked_by: [...(d.blocked_by ?? [])],
     },
     decision,
     values,
@@ -142,7 +144,6 @@ export function showWu(state: WorkUnitsState, wuId: string, config: WorkUnitsCon
     description: d.description ?? '',
     acceptance: [...(d.acceptance ?? [])],
     code_paths: [...(d.code_paths ?? [])],
-    blocked_by: [...(d.blocked_by ?? [])],
     blocks: [...(d.blocks ?? [])],
     rule: decision.rule,
     reason: decision.reason,

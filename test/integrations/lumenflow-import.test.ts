@@ -315,6 +315,18 @@ describe('baton import lumenflow', () => {
     for (const e of stamps) expect(JSON.stringify(e.data)).not.toContain(tree);
   });
 
+  it('reports the WUs an initiative lists and the stamps that have no YAML in the WU folder', async () => {
+    const ws = await WuWorkspace.create({ initiative: false });
+    buildRepository(ws.dir);
+    writeFileSync(join(ws.dir, 'work/initiatives/INIT-GAPS.yaml'), 'id: INIT-GAPS\ntitle: Gaps\nstatus: open\nwus: [WU-1, WU-98]\n');
+    writeFileSync(join(ws.dir, 'state/stamps/WU-97.done'), 'WU WU-97 \u2014 Gone\nCompleted: 2026-11-02\n');
+    const imported = await importRepo(ws);
+    const codes = imported.findings.map((f) => [f.code, f.wu_id, f.path]);
+    expect(codes).toContainEqual(['LISTED_WU_WITHOUT_YAML', 'WU-98', 'work/initiatives/INIT-GAPS.yaml']);
+    expect(codes).toContainEqual(['STAMP_WITHOUT_YAML', 'WU-97', 'state/stamps/WU-97.done']);
+    expect(codes.filter(([code]) => code === 'LISTED_WU_WITHOUT_YAML')).toHaveLength(1);
+  });
+
   it('initiative update changes only the fields that differ, and nothing when none do', async () => {
     const ws = await WuWorkspace.create({ initiative: false });
     buildRepository(ws.dir);

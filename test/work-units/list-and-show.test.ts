@@ -164,3 +164,18 @@ describe('initiative list and show', () => {
     expect(ws.headSeq()).toBe(headBefore);
   });
 });
+
+describe('wu list names both dependency lists', () => {
+  it('lists blocked_by beside dependencies, as wu show does', async () => {
+    const fresh = await WuWorkspace.create();
+    await fresh.inject('wu.defined', 'wu/WU-1', { wu_id: 'WU-1', initiative: 'INIT-1', lane: 'L1', title: 'One' });
+    await fresh.inject('wu.defined', 'wu/WU-2', { wu_id: 'WU-2', initiative: 'INIT-1', lane: 'L2', title: 'Two', dependencies: [], blocked_by: ['WU-1'] });
+    const list = WuListEnvelope.parse((await fresh.ok(['wu', 'list'])).last);
+    expect(list.wus.map((w) => [w.wu_id, w.dependencies, w.blocked_by])).toEqual([
+      ['WU-1', [], []],
+      ['WU-2', [], ['WU-1']],
+    ]);
+    const shown = (await fresh.ok(['wu', 'show', 'WU-2'])).last as { blocked_by: string[] };
+    expect(shown.blocked_by).toEqual(['WU-1']);
+  });
+});

@@ -19,6 +19,7 @@ export const WuListRow = z.strictObject({
   yaml_status: z.string().nullable(),
   orchestration_state: orchestrationState,
   dependencies: z.array(z.string()),
+  blocked_by: z.array(z.string()),
 });
 
 export const WuListEnvelope = envelope('wu_list', {
@@ -32,7 +33,6 @@ export const WuShowEnvelope = envelope('wu_detail', {
   description: z.string(),
   acceptance: z.array(z.string()),
   code_paths: z.array(z.string()),
-  blocked_by: z.array(z.string()),
   blocks: z.array(z.string()),
   rule: z.number().int().min(1).max(13),
   reason: z.string().nullable(),
