@@ -17,13 +17,15 @@ export function resolveWorkspace(explicit: string | undefined, cwd: string = pro
     if (explicit.trim() === '') throw invalidInput('must not be empty', '--dir');
     return resolve(cwd, explicit);
   }
-  let dir = resolve(cwd);
-  for (;;) {
-    const dotGit = join(dir, '.git');
-    if (existsSync(dotGit)) return mainWorkingTree(dir, dotGit);
-    const parent = dirname(dir);
-    if (parent === dir) return resolve(cwd);
-    dir = parent;
+  return checkoutAround(resolve(cwd))?.main ?? resolve(cwd);
+}
+
+/** The git checkout holding `dir` (the nearest folder up with a `.git`): its top level and its main working tree; null outside any. */
+export function checkoutAround(dir: string): { topLevel: string; main: string } | null {
+  for (let at = dir; ; at = dirname(at)) {
+    const dotGit = join(at, '.git');
+    if (existsSync(dotGit)) return { topLevel: at, main: mainWorkingTree(at, dotGit) };
+    if (dirname(at) === at) return null;
   }
 }
 
@@ -39,7 +41,7 @@ export function resolveWorkspace(explicit: string | undefined, cwd: string = pro
  * - Anything else (a bare repository's worktree, which has no main working tree; an unreadable or
  *   malformed gitfile): `topLevel` itself, as git's own top level would be.
  */
-export function mainWorkingTree(topLevel: string, dotGit: string): string {
+function mainWorkingTree(topLevel: string, dotGit: string): string {
   try {
     if (statSync(dotGit).isDirectory()) return topLevel;
     const match = /^gitdir: (.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { completionTree } from '../src/cli/completion-script.js';
 import { buildProgram } from '../src/cli/program.js';
-import { BATON_BIN, childEnv, errorEnvelopeOf, runBaton } from './helpers/cli.js';
+import { childEnv, pathWithBaton, errorEnvelopeOf, runBaton } from './helpers/cli.js';
 import { makeTempDir, removeTempDirs } from './helpers/workspace.js';
 import { WuWorkspace } from './work-units/helpers.js';
 
@@ -43,15 +43,6 @@ function bashComplete(file: string, typed: string[], options: { PATH?: string; c
     ...(options.PATH !== undefined ? { env: childEnv({ PATH: options.PATH }) } : {}),
   });
   return out.split('\n').filter((w) => w !== '');
-}
-
-/** A `baton` on PATH that runs the built binary, as the scripts call it. */
-function batonOnPath(): string {
-  const dir = makeTempDir('baton-path-');
-  const shim = join(dir, 'baton');
-  writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BATON_BIN)} "$@"\n`);
-  chmodSync(shim, 0o755);
-  return `${dir}${delimiter}${process.env['PATH'] ?? ''}`;
 }
 
 describe('baton completion', () => {
@@ -131,7 +122,7 @@ describe('baton completion', () => {
     await ws.ok(['wu', 'done', 'WU-3'], { session: S });
     const file = join(makeTempDir('baton-completion-'), 'baton.bash');
     writeFileSync(file, await script('bash'));
-    const path = batonOnPath();
+    const path = pathWithBaton();
     const complete = (typed: string[], cwd?: string) => bashComplete(file, typed, { PATH: path, ...(cwd !== undefined ? { cwd } : {}) });
     expect(complete(['--dir', ws.dir, 'wu', 'claim', ''])).toEqual(['WU-1', 'WU-2']);
     expect(complete(['--dir', ws.dir, 'wu', 'show', ''])).toEqual(['WU-1', 'WU-2', 'WU-3']);

@@ -7,7 +7,7 @@ import { initWorkUnits, type WorkUnitsState } from '../../projections/work-units
 import type { AppContext } from '../app/context.js';
 import { storeExists } from '../store/jsonl/layout.js';
 import { runProjection } from '../store/projection-runner.js';
-import { mainWorkingTree } from '../workspace.js';
+import { checkoutAround } from '../workspace.js';
 
 /**
  * The I/O half of file reservations (the rule is projections/work-units/reservations.ts): the
@@ -55,15 +55,6 @@ const inside = (root: string, path: string): string | null => {
   return rel.split(sep).join('/');
 };
 
-/** The checkout (main or linked worktree) whose files hold `path`: its top level and its main working tree. */
-function checkoutOf(path: string): { topLevel: string; main: string } | null {
-  for (let dir = dirname(path); ; dir = dirname(dir)) {
-    const dotGit = join(dir, '.git');
-    if (existsSync(dotGit)) return { topLevel: dir, main: mainWorkingTree(dir, dotGit) };
-    if (dirname(dir) === dir) return null;
-  }
-}
-
 /**
  * `path` (absolute, or relative to `base`) as the repository names it: relative to its checkout's
  * top level when that checkout is the workspace or one of its linked worktrees, else relative to the
@@ -73,7 +64,7 @@ function checkoutOf(path: string): { topLevel: string; main: string } | null {
 export function repositoryPathOf(fold: WorkUnitsState, workspace: string, base: string, path: string): string | null {
   const absolute = realish(resolve(base, path));
   const root = realish(workspace);
-  const checkout = checkoutOf(absolute);
+  const checkout = checkoutAround(dirname(absolute));
   if (checkout !== null && realish(checkout.main) === root) {
     const inCheckout = inside(realish(checkout.topLevel), absolute);
     if (inCheckout !== null) return inCheckout;

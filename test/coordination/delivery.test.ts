@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -15,7 +15,7 @@ import {
   WuPrepEnvelope,
   type Workspace,
 } from '../helpers/coordination.js';
-import { batonOnPathDir, childEnv, errorEnvelopeOf, jsonLines, startBaton } from '../helpers/cli.js';
+import { childEnv, pathWithBaton, errorEnvelopeOf, jsonLines, startBaton } from '../helpers/cli.js';
 import { ClientSetupEnvelope } from '../../src/app/envelopes/integrations.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 import { CountingContext } from '../helpers/counting-store.js';
@@ -36,7 +36,7 @@ describe('hooks install (35)', () => {
     const ws = await workspace();
     mkdirSync(join(ws.dir, '.claude'));
     writeFileSync(join(ws.dir, '.claude', 'settings.json'), '{"permissions":{"allow":["Bash(ls)"]}}');
-    const onPath = { env: { PATH: `${batonOnPathDir(ws.dir)}${delimiter}${process.env['PATH'] ?? ''}` } };
+    const onPath = { env: { PATH: pathWithBaton() } };
     const first = await ws.okAs(ClientSetupEnvelope, ['hooks', 'install', 'claude-code'], onPath);
     expect(first).toMatchObject({ type: 'client_setup', client: 'claude-code', changed: true });
     const settings = readSettings(ws);
@@ -117,7 +117,7 @@ describe('hooks drain (36–38) and the hook script', () => {
 
   it('the installed PostToolUse command, run by a real shell, hands the pending signal to the agent once (additionalContext, exit 0)', async () => {
     const { ws, s1, d } = await setup36();
-    const PATH = `${batonOnPathDir(ws.dir)}${delimiter}${process.env['PATH'] ?? ''}`;
+    const PATH = pathWithBaton();
     await ws.ok(['hooks', 'install', 'claude-code'], { env: { PATH } });
     const command = (readSettings(ws).hooks.PostToolUse.at(-1) as { hooks: { command: string }[] }).hooks[0]!.command;
     // The Claude session that started s1 is not known to Baton: the hook works for the session it

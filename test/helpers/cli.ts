@@ -1,10 +1,11 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { expect } from 'vitest';
 import { checkPrintedEnvelopes } from './envelope-schemas.js';
+import { makeTempDir } from './workspace.js';
 
 /**
  * Running the built `baton` binary as a real child process: `process.execPath dist/bin/baton.js …`,
@@ -145,13 +146,12 @@ export function expectRefused(r: CliResult, exit: number, code: string, names: s
 }
 
 /**
- * A folder holding an executable `baton` that runs the built binary, to put on PATH: `setup` then
- * writes the portable `baton …` into the team's files, and a real shell can run what it wrote.
+ * A PATH with a `baton` first that runs the built binary: `setup` then writes the portable
+ * `baton …` into the team's files, and a real shell runs what it (or a printed command) says.
  */
-export function batonOnPathDir(parent: string): string {
-  const dir = join(parent, 'path-bin');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'baton'), `#!/bin/sh\nexec '${process.execPath}' '${BATON_BIN}' "$@"\n`);
+export function pathWithBaton(): string {
+  const dir = makeTempDir('baton-path-');
+  writeFileSync(join(dir, 'baton'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BATON_BIN)} "$@"\n`);
   chmodSync(join(dir, 'baton'), 0o755);
-  return dir;
+  return `${dir}${delimiter}${process.env['PATH'] ?? ''}`;
 }

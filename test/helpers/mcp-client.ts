@@ -23,3 +23,21 @@ export async function mcpToolError(client: Client, name: string, args: Record<st
   expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
   return JSON.parse((result.content as { type: 'text'; text: string }[])[0]!.text) as Record<string, unknown>;
 }
+
+/** Every tool `baton mcp` lists, sorted: one list for every test that checks it. */
+export const MCP_TOOL_NAMES = [
+  'check_paths',
+  'checkpoint',
+  'claim',
+  'finish',
+  'inbox',
+  'orchestrate_status',
+  'release',
+  'return',
+  'roster',
+  'send_signal',
+  'status',
+  'task_create',
+  'task_transition',
+  'wu_list',
+];

@@ -2,6 +2,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startBaton } from '../helpers/cli.js';
+import { MCP_TOOL_NAMES } from '../helpers/mcp-client.js';
 import { T0, workspace } from '../helpers/coordination.js';
 import { removeTempDirs } from '../helpers/workspace.js';
 
@@ -92,22 +93,7 @@ function toolNames(reply: Reply | undefined): string[] {
   return (result.result['tools'] as { name: string }[]).map((t) => t.name).sort();
 }
 
-const TOOLS = [
-  'check_paths',
-  'checkpoint',
-  'claim',
-  'finish',
-  'inbox',
-  'orchestrate_status',
-  'release',
-  'return',
-  'roster',
-  'send_signal',
-  'status',
-  'task_create',
-  'task_transition',
-  'wu_list',
-];
+const TOOLS = MCP_TOOL_NAMES;
 
 /** Every malformed line, the code it must be answered with and the id the answer must carry. */
 const MALFORMED: readonly { name: string; input: string | Buffer; code: number; id: string | number | null }[] = [

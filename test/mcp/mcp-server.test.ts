@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BATON_BIN, childEnv } from '../helpers/cli.js';
 import { T0, workspace } from '../helpers/coordination.js';
 import { removeTempDirs } from '../helpers/workspace.js';
+import { MCP_TOOL_NAMES } from '../helpers/mcp-client.js';
 
 afterAll(removeTempDirs);
 
@@ -51,22 +52,7 @@ describe('baton mcp through the SDK client (stdio)', () => {
     const b = await connect(ws.dir); // starts its own session on the first call
     try {
       const { tools } = await a.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual([
-        'check_paths',
-        'checkpoint',
-        'claim',
-        'finish',
-        'inbox',
-        'orchestrate_status',
-        'release',
-        'return',
-        'roster',
-        'send_signal',
-        'status',
-        'task_create',
-        'task_transition',
-        'wu_list',
-      ]);
+      expect(tools.map((t) => t.name).sort()).toEqual(MCP_TOOL_NAMES);
       const size = JSON.stringify({ tools }).length;
       expect(size).toBeLessThanOrEqual(TOOLS_LIST_BUDGET_CHARS);
       expect(tools.find((t) => t.name === 'checkpoint')!.inputSchema.required).toEqual(['wu', 'note']);

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
-import { delimiter, join, relative } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OrchestrationResumeEnvelope, OrchestrationStatusEnvelope } from '../../src/app/envelopes/tasks.js';
 import { WuLifecycleEnvelope, WuExplanationEnvelope } from '../../src/app/envelopes/work-units.js';
-import { BATON_BIN, childEnv, runBaton } from '../helpers/cli.js';
+import { childEnv, pathWithBaton, runBaton } from '../helpers/cli.js';
 import { makeTempDir, removeTempDirs } from '../helpers/workspace.js';
 import { T0, WuWorkspace } from './helpers.js';
 
@@ -30,15 +30,6 @@ async function repositoryWithWorktree(): Promise<{ ws: WuWorkspace; worktree: st
   const worktree = join(makeTempDir('baton-wt-'), 'wt-wu1');
   git('worktree', 'add', '-q', '-b', 'wu-1', worktree);
   return { ws, worktree };
-}
-
-/** A `baton` on PATH that runs the built binary: commands printed for a person run as printed. */
-function batonOnPath(): string {
-  const dir = makeTempDir('baton-path-');
-  const shim = join(dir, 'baton');
-  writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BATON_BIN)} "$@"\n`);
-  chmodSync(shim, 0o755);
-  return `${dir}${delimiter}${process.env['PATH'] ?? ''}`;
 }
 
 const sessionIdOf = (run: { last: unknown }): string => z.looseObject({ session: z.looseObject({ id: z.string() }) }).parse(run.last).session.id;
@@ -102,7 +93,7 @@ describe('a session holding a work unit', () => {
     expect(shown).not.toContain('yaml_status');
 
     // The commands run as printed, from any folder.
-    const shell = batonOnPath();
+    const shell = pathWithBaton();
     inShell(held!.commands[0]!.command, shell);
     inShell(held!.commands[1]!.command, shell);
     const after = OrchestrationStatusEnvelope.parse((await ws.ok(['status'], { session: S })).last);

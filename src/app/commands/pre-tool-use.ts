@@ -3,7 +3,7 @@ import { ownValue } from '../../../projections/own-keys.js';
 import { holderName, type Reservation } from '../../../projections/work-units/reservations.js';
 import type { WorkUnitsState } from '../../../projections/work-units/state.js';
 import { invalidInput } from '../../errors.js';
-import { batonSessionIdFor } from '../../integrations/claude-code/session-map.js';
+import { openGeneration } from '../../integrations/claude-code/session-map.js';
 import { storeExists } from '../../store/jsonl/layout.js';
 import { liveReservations, loadReservationFold, repositoryPathOf, verdictFor } from '../../work-units/reservations.js';
 import type { AppContext } from '../context.js';
@@ -41,17 +41,9 @@ export function toolFilePath(hookJson: string): string | undefined {
   return path;
 }
 
-/** The Baton session of this Claude session: the first generation not ended (none started yet: the first). */
-function mappedSession(fold: WorkUnitsState, claudeSessionId: string): string {
-  for (let generation = 0; ; generation++) {
-    const id = batonSessionIdFor(claudeSessionId, generation);
-    const facts = ownValue(fold.sessions, id);
-    if (facts === undefined || facts.ended === false) return id;
-  }
-}
-
 function actingFor(app: AppContext, fold: WorkUnitsState, input: PreToolUseInput): ClaimActor[] {
-  const mapped = mappedSession(fold, input.session_id);
+  // The Baton session of this Claude session, as the work-unit fold knows its sessions.
+  const mapped = openGeneration(input.session_id, (id) => (ownValue(fold.sessions, id)?.ended ?? false) !== false);
   const acting: ClaimActor[] = [{ session: mapped, actor: mapped }];
   const session = app.env['BATON_SESSION']?.trim();
   if (session !== undefined && session !== '') acting.push({ session, actor: session });

@@ -11,6 +11,7 @@ import {
   ReturnFields,
   returnWu,
   unblockWu,
+  type ClaimInput as ClaimFieldsInput,
   type LifecycleResult,
   type WuAction,
 } from '../../work-units/lifecycle.js';
@@ -30,18 +31,9 @@ import { checkInput, checkWuInput, given } from './input.js';
 export type WuLifecycleEnvelope = z.output<typeof WuLifecycleEnvelope>;
 export type WuDoneEnvelope = z.output<typeof WuDoneEnvelope>;
 
-export interface ClaimInput {
+/** `wu claim`'s input: the WU, and the claim's fields as src/work-units/lifecycle.ts names them. */
+export interface ClaimInput extends ClaimFieldsInput {
   wu: string;
-  mode?: string | undefined;
-  worktree?: string | undefined;
-  branch?: string | undefined;
-  /** Take over a holder whose lease lapsed (with `reason`). */
-  takeover?: boolean | undefined;
-  /** Claim despite unfinished dependencies or a lane at its WIP limit (with `reason`). */
-  force?: boolean | undefined;
-  reason?: string | undefined;
-  /** Paths or globs reserved for the holder besides the WU's code_paths. */
-  paths?: string[] | undefined;
 }
 export interface CheckpointInput {
   wu: string;

@@ -20,11 +20,20 @@ export interface MappedSession {
   record: SessionRecord | undefined;
 }
 
-/** The first generation whose session is not ended: the live one, or the one to start. */
-export function mappedSession(state: CoordinationState, claudeSessionId: string): MappedSession {
+/** The first generation whose session has not ended (`ended` answers from whichever fold the caller read): the live one, or the one to start. */
+export function openGeneration(claudeSessionId: string, ended: (sessionId: string) => boolean): string {
   for (let generation = 0; ; generation++) {
     const id = batonSessionIdFor(claudeSessionId, generation);
-    const record = state.sessions.get(id);
-    if (record === undefined || record.stored_status === SessionStatus.active) return { session_id: id, record };
+    if (!ended(id)) return id;
   }
+}
+
+/** The Baton session of a Claude session in the coordination fold, with its record. */
+export function mappedSession(state: CoordinationState, claudeSessionId: string): MappedSession {
+  const ended = (id: string): boolean => {
+    const record = state.sessions.get(id);
+    return record !== undefined && record.stored_status !== SessionStatus.active;
+  };
+  const id = openGeneration(claudeSessionId, ended);
+  return { session_id: id, record: state.sessions.get(id) };
 }
