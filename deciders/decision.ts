@@ -10,11 +10,13 @@
 /** Which version a stream must have for the append to go through (the store's contract). */
 export type ExpectedVersion = number | 'no_stream' | 'stream_exists';
 
-/** An event as a decider proposes it: the handler adds the actor and the time. */
+/** An event as a decider proposes it: the handler adds the time, and the command's actor unless the decider names one. */
 export interface ProposedEvent {
   type: string;
   stream: string;
   data: Record<string, unknown>;
+  /** Who the fact is by, when the rule says so (a heartbeat is its own session's, whoever relays it). */
+  actor?: string;
 }
 
 export interface Decision<R = undefined> {

@@ -95,7 +95,9 @@ function onStream(sessionId: string, type: string, data: Record<string, unknown>
 export function decideHeartbeat(command: { sessionId: string }, state: SessionCommandState): Decision<SessionRecord> {
   const session = knownSession(state.coordination, command.sessionId);
   if (session.stored_status !== SessionStatus.active) throw endedRefusal(session, 'it cannot heartbeat');
-  return onStream(command.sessionId, 'session.heartbeat', { session_id: command.sessionId }, state.version, session);
+  const decision = onStream(command.sessionId, 'session.heartbeat', { session_id: command.sessionId }, state.version, session);
+  // The session is the one saying it is alive, whoever runs the command.
+  return { ...decision, events: decision.events.map((e) => ({ ...e, actor: command.sessionId })) };
 }
 
 /** `session end`: ending once; the same status again appends nothing; another status is SESSION_ENDED. */

@@ -65,8 +65,8 @@ export function coordinationProjection<V>(
 ): Projection<CoordinationState, V> & { viewWith(state: CoordinationState, now: string, args: ViewArgs): V } {
   return {
     name,
-    // 2: a session keeps its latest lapse (`session.lapsed`).
-    version: 2,
+    // 2: a session keeps its latest lapse (`session.lapsed`). 3: the session streams' versions.
+    version: 3,
     fold: COORDINATION_FOLD,
     init: initCoordination,
     apply: (state: CoordinationState, event: BatonEvent) => applyCoordination(state, event),

@@ -46,6 +46,15 @@ export function sessionsInOrder(state: CoordinationState): SessionRecord[] {
   });
 }
 
+/**
+ * The session a token names: a session id as given, or the id of the live (not ended) session
+ * holding that display name; any other token is returned as given (the caller's check refuses it).
+ */
+export function sessionIdIn(state: CoordinationState, token: string): string {
+  if (token.startsWith('session_')) return token;
+  return state.names_held.get(token) ?? token;
+}
+
 export const ResolveFailure = { unknown: 'unknown', ambiguous: 'ambiguous' } as const;
 export type ResolveFailure = (typeof ResolveFailure)[keyof typeof ResolveFailure];
 

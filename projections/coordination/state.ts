@@ -75,6 +75,11 @@ export interface CoordinationState {
   idempotency: Map<string, number>;
   initiatives: Map<string, { lanes: string[] }>;
   wus: Map<string, { initiative: string | null; lane: string | null; claimant: string | null }>;
+  /**
+   * session id → events on `session/<id>` (whatever their type or fate): the stream's version as of
+   * this fold, so a session command decides and appends on one read (no separate version lookup).
+   */
+  session_streams: Map<string, number>;
   findings: IntegrityFinding[];
 }
 
@@ -90,6 +95,7 @@ export function initCoordination(): CoordinationState {
     idempotency: new Map(),
     initiatives: new Map(),
     wus: new Map(),
+    session_streams: new Map(),
     findings: [],
   };
 }
@@ -121,6 +127,10 @@ export function foldReceiptState(current: DeliveryStateT | undefined, next: Deli
  */
 export function applyCoordination(state: CoordinationState, event: BatonEvent): CoordinationState {
   state.head_seq = event.seq;
+  if (event.stream.startsWith('session/')) {
+    const id = event.stream.slice('session/'.length);
+    state.session_streams.set(id, (state.session_streams.get(id) ?? 0) + 1);
+  }
   if (applyFact(state, event)) keepActorAlive(state, event);
   return state;
 }
@@ -356,6 +366,7 @@ interface CoordinationJson {
   receipts: [string, [string, DeliveryStateT][]][];
   initiatives: [string, { lanes: string[] }][];
   wus: [string, { initiative: string | null; lane: string | null; claimant: string | null }][];
+  session_streams: [string, number][];
   findings: IntegrityFinding[];
 }
 
@@ -368,6 +379,7 @@ export function serializeCoordination(state: CoordinationState): CoordinationJso
     receipts: [...state.receipts].map(([id, readers]) => [id, [...readers]]),
     initiatives: [...state.initiatives],
     wus: [...state.wus],
+    session_streams: [...state.session_streams],
     findings: state.findings,
   };
 }
@@ -375,7 +387,7 @@ export function serializeCoordination(state: CoordinationState): CoordinationJso
 export function deserializeCoordination(json: unknown): CoordinationState {
   if (typeof json !== 'object' || json === null) throw new Error('coordination state must be an object');
   const j = json as CoordinationJson;
-  for (const key of ['sessions', 'names_held', 'signals', 'receipts', 'initiatives', 'wus', 'findings'] as const) {
+  for (const key of ['sessions', 'names_held', 'signals', 'receipts', 'initiatives', 'wus', 'session_streams', 'findings'] as const) {
     if (!Array.isArray(j[key])) throw new Error(`coordination state: ${key} must be a list`);
   }
   if (typeof j.head_seq !== 'number') throw new Error('coordination state: head_seq must be a number');
@@ -397,6 +409,7 @@ export function deserializeCoordination(json: unknown): CoordinationState {
   state.receipts = new Map(j.receipts.map(([id, readers]) => [id, new Map(readers)]));
   state.initiatives = new Map(j.initiatives);
   state.wus = new Map(j.wus);
+  state.session_streams = new Map(j.session_streams);
   state.findings = j.findings;
   return state;
 }

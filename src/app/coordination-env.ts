@@ -9,7 +9,8 @@ import { workspaceLayout } from '../store/jsonl/layout.js';
 /** A coordination command's environment from its application context (settings read and checked first). */
 export async function coordinationEnv(ctx: AppContext, options: { actAsSession?: boolean } = {}): Promise<CoordinationEnv & { workspace: string }> {
   const workspace = await ctx.workspace();
-  await ctx.resolveSession();
+  // A command that does not act as the session (session start, heartbeat) reads nothing to name it.
+  if (options.actAsSession !== false) await ctx.resolveSession();
   const settings = await loadCoordinationSettings(readConfigText(workspace));
   return {
     workspace,

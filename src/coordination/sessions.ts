@@ -1,7 +1,8 @@
-import { SessionStatus, type ClientType, type EndStatus } from '../../events/coordination/identities.js';
+import { SESSION_ID_PATTERN, SessionStatus, type ClientType, type EndStatus } from '../../events/coordination/identities.js';
+import { refuseInput } from '../../deciders/refusal.js';
 import type { Decision } from '../../deciders/decision.js';
 import { decideHeartbeat, decideSessionEnd, decideSessionStart, type SessionCommandState, type StartSession } from '../../deciders/sessions.js';
-import { effectiveStatus } from '../../projections/coordination/sessions.js';
+import { effectiveStatus, sessionIdIn } from '../../projections/coordination/sessions.js';
 import { applyCoordination, type SessionRecord } from '../../projections/coordination/state.js';
 import { BatonError, ErrorCode } from '../errors.js';
 import { handleCommand } from '../store/handle-command.js';
@@ -42,19 +43,29 @@ export function sessionNotFound(id: string): BatonError {
  */
 const SESSION_RETRIES = 20;
 
-/** The fold, and the version of `session/<id>` read before it (a racing append then conflicts). */
-function readSession(env: CoordinationEnv, sessionId: string): () => Promise<SessionCommandState> {
+/** A session command's state: the fold, the session the command names, and its stream's version as the fold counted it. */
+interface TargetState extends SessionCommandState {
+  sessionId: string;
+}
+
+/**
+ * One read: the fold, in which the token (a session id, or a live session's display name) becomes
+ * its session's id, and that stream's version (the fold counts every event on it, so a racing append
+ * still conflicts).
+ */
+function readTarget(env: CoordinationEnv, token: string): () => Promise<TargetState> {
   return async () => {
-    const version = await env.store.streamVersion(`session/${sessionId}`);
-    return { version, coordination: (await loadState(env)).state };
+    const { state } = await loadState(env);
+    const sessionId = sessionIdIn(state, token);
+    return { coordination: state, sessionId, version: state.session_streams.get(sessionId) ?? 0 };
   };
 }
 
 /** A session command through the one command handler; the appended event is folded into the state read. */
-function runSessionCommand<R>(
+function runSessionCommand<S extends SessionCommandState, R>(
   env: CoordinationEnv,
-  read: () => Promise<SessionCommandState>,
-  decide: (state: SessionCommandState) => Decision<R> | null,
+  read: () => Promise<S>,
+  decide: (state: S) => Decision<R> | null,
   retries?: number,
 ) {
   return handleCommand(
@@ -65,7 +76,7 @@ function runSessionCommand<R>(
       now: env.now,
       read,
       evolve: (state, event) => ({ ...state, coordination: applyCoordination(state.coordination, event) }),
-      acting: actingIn(env, (state: SessionCommandState) => state.coordination),
+      acting: actingIn(env, (state: S) => state.coordination),
     },
     decide,
     retries,
@@ -105,13 +116,32 @@ function resultOf(env: CoordinationEnv, sessionId: string, state: SessionCommand
   return { session, status: effectiveStatus(session, env.now), appended };
 }
 
-export async function heartbeatSession(env: CoordinationEnv, sessionId: string): Promise<SessionResult> {
-  const handled = await runSessionCommand(env, readSession(env, sessionId), (state) => decideHeartbeat({ sessionId }, state), SESSION_RETRIES);
-  return resultOf(env, sessionId, handled.state, handled.appended.length > 0);
+/**
+ * `session heartbeat`: the session named (its id or a live session's display name) says it is alive.
+ * `field` names the input a token that is neither came from.
+ */
+export async function heartbeatSession(env: CoordinationEnv, session: string, field = 'session_id'): Promise<SessionResult> {
+  const handled = await runSessionCommand(
+    env,
+    readTarget(env, session),
+    (state) => decideHeartbeat({ sessionId: requireSessionId(state.sessionId, field) }, state),
+    SESSION_RETRIES,
+  );
+  return resultOf(env, handled.state.sessionId, handled.state, handled.appended.length > 0);
 }
 
-/** Ending once; the same status again appends nothing; another status is SESSION_ENDED. */
-export async function endSession(env: CoordinationEnv, sessionId: string, status: EndStatus): Promise<SessionResult> {
-  const handled = await runSessionCommand(env, readSession(env, sessionId), (state) => decideSessionEnd({ sessionId, status }, state), SESSION_RETRIES);
-  return resultOf(env, sessionId, handled.state, handled.appended.length > 0);
+/** Ending once (the session by id or live display name); the same status again appends nothing; another status is SESSION_ENDED. */
+export async function endSession(env: CoordinationEnv, session: string, status: EndStatus, field = 'session_id'): Promise<SessionResult> {
+  const handled = await runSessionCommand(
+    env,
+    readTarget(env, session),
+    (state) => decideSessionEnd({ sessionId: requireSessionId(state.sessionId, field), status }, state),
+    SESSION_RETRIES,
+  );
+  return resultOf(env, handled.state.sessionId, handled.state, handled.appended.length > 0);
+}
+
+function requireSessionId(raw: string, field: string): string {
+  if (!SESSION_ID_PATTERN.test(raw)) throw refuseInput(`Expected session_<id>, got '${raw}'`, field);
+  return raw;
 }

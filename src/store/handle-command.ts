@@ -79,7 +79,8 @@ export async function handleCommand<S, R>(io: CommandIo<S>, decide: (state: S) =
     if (decision === null || decision.events.length === 0) return { state, decision, appended: [], deduplicated: false };
     try {
       const result = await io.store.append(
-        decision.events.map((e) => ({ ...e, actor: io.actor, at: io.now })),
+        // The command's actor, unless the decision names one (a heartbeat is its own session's).
+        decision.events.map((e) => ({ ...e, actor: e.actor ?? io.actor, at: io.now })),
         { expectedVersion: decision.expected, ...(decision.idempotencyKey !== undefined ? { idempotencyKey: decision.idempotencyKey } : {}) },
       );
       if (result.deduplicated) return { state: await io.read(), decision, appended: result.events, deduplicated: true };

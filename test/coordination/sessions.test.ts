@@ -2,6 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { at, envelope, oneSession, OrchestrationSessionEnvelope, RosterEnvelope, T0_ISO, twoSessions, workspace } from '../helpers/coordination.js';
 import { errorEnvelopeOf } from '../helpers/cli.js';
 import { removeTempDirs } from '../helpers/workspace.js';
+import { CountingContext } from '../helpers/counting-store.js';
+import { endSessionEnvelope, heartbeatSessionEnvelope } from '../../src/app/commands/sessions.js';
+import { runProjection } from '../../src/store/projection-runner.js';
+import { coordinationStateProjection } from '../../projections/coordination/roster.js';
 
 afterAll(removeTempDirs);
 
@@ -171,5 +175,50 @@ describe('sessions and display names (coordination.md §15, 1–10, 47)', () => 
     expect(before.sessions).toMatchObject([{ session_id: s1, status: 'active' }]);
     const after = await ws.okAs(RosterEnvelope, ['replay', '--view', 'roster', '--to', String(n)], { now: at(3600) });
     expect(after.sessions).toEqual([]);
+  });
+
+  it('48: heartbeat and end name a session by its display name in one read; the fold counts each session stream as the store does', async () => {
+    const { ws, s1, s2 } = await twoSessions();
+    const app = (session?: string) =>
+      new CountingContext({
+        dir: ws.dir,
+        session,
+        env: { BATON_NOW: at(60) },
+        output: { mode: 'json', warn: () => undefined },
+        names: { dir: '--dir', session: '--session' },
+      });
+    const beat = app('Planck');
+    try {
+      const r = await heartbeatSessionEnvelope(beat, {});
+      expect([r.session.id, beat.counting?.reads]).toEqual([s1, 1]);
+    } finally {
+      await beat.close();
+    }
+    expect(ws.events().at(-1)).toMatchObject({ type: 'session.heartbeat', actor: s1, stream: `session/${s1}` });
+    const end = app(s2);
+    try {
+      const r = await endSessionEnvelope(end, { session_id: 'Planck', status: 'succeeded' });
+      expect([r.envelope.session.id, r.appended, end.counting?.reads]).toEqual([s1, true, 1]);
+    } finally {
+      await end.close();
+    }
+    // A name no live session holds is not a session id: exit 2 naming the argument, nothing written.
+    const head = ws.head();
+    const unknown = await ws.run(['session', 'end', 'Planck']);
+    expect([unknown.code, errorEnvelopeOf(unknown).code, errorEnvelopeOf(unknown).message]).toEqual([
+      2,
+      'INVALID_INPUT',
+      "id: Expected session_<id>, got 'Planck'",
+    ]);
+    expect(ws.head()).toBe(head);
+
+    const reader = app();
+    try {
+      const store = await reader.store();
+      const { state } = await runProjection(store, coordinationStateProjection, { catalog: await reader.catalog(), now: at(60) });
+      for (const id of [s1, s2]) expect(state.session_streams.get(id)).toBe(await store.streamVersion(`session/${id}`));
+    } finally {
+      await reader.close();
+    }
   });
 });

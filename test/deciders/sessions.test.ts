@@ -66,11 +66,11 @@ describe('session start', () => {
 });
 
 describe('session heartbeat and end', () => {
-  it('a heartbeat of a live session, at the stream version read', () => {
+  it('a heartbeat of a live session, at the stream version read, by the session itself', () => {
     const decision = heartbeat
       .given([started(A, 'Planck')])
       .when({ sessionId: A })
-      .then([{ type: 'session.heartbeat', stream: `session/${A}`, data: { session_id: A } }]);
+      .then([{ type: 'session.heartbeat', stream: `session/${A}`, data: { session_id: A }, actor: A }]);
     expect(decision.expected).toEqual({ [`session/${A}`]: 1 });
   });
 
@@ -108,7 +108,7 @@ describe('an abandoned session (idle past its TTL; never stored, read from the c
     const decision = heartbeat
       .given(abandoned)
       .when({ sessionId: A })
-      .then([{ type: 'session.heartbeat', stream: `session/${A}`, data: { session_id: A } }]);
+      .then([{ type: 'session.heartbeat', stream: `session/${A}`, data: { session_id: A }, actor: A }]);
     const after = given(coordinationStateProjection, [...abandoned, { ...decision.events[0]!, at: later }]);
     expect(effectiveStatus(after.sessions.get(A)!, later)).toBe('active');
   });

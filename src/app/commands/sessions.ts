@@ -7,7 +7,6 @@ import {
   lane,
   optionalText,
   role,
-  SESSION_ID_PATTERN,
   wuId,
   type EndStatus,
   type SessionStatus,
@@ -69,11 +68,11 @@ export async function endSessionEnvelope(
   app: AppContext,
   input: { session_id: string; status: string },
 ): Promise<{ envelope: SessionEnvelope; appended: boolean }> {
-  const sessionId = checkSessionId(await app.sessionIdFor(input.session_id), 'session_id');
   if (!(END_STATUSES as readonly string[]).includes(input.status))
     throw refuseInput(`must be one of ${END_STATUSES.join(', ')}, got "${input.status}"`, 'status');
   const env = await coordinationEnv(app);
-  const result = await endSession(env, sessionId, input.status as EndStatus);
+  // The session is named by id or by a live display name, resolved in the command's one read.
+  const result = await endSession(env, input.session_id, input.status as EndStatus, 'session_id');
   return { envelope: sessionEnvelope(app.now, env.workspace, result.session, result.status), appended: result.appended };
 }
 
@@ -82,21 +81,14 @@ export async function endSessionEnvelope(
  * session) says it is alive. Its actor is the session itself: it is the one saying so.
  */
 export async function heartbeatSessionEnvelope(app: AppContext, input: { session_id?: string | undefined }): Promise<SessionEnvelope> {
-  await app.resolveSession();
-  const target = input.session_id !== undefined ? await app.sessionIdFor(input.session_id) : app.session;
+  const target = input.session_id ?? app.session;
   if (target === undefined) {
     const say = (name: string, session: string): string => `${name}: give a session id, or act as one with ${session} / BATON_SESSION`;
     throw new BatonError(ErrorCode.INVALID_INPUT, say('session_id', 'session'), { field: 'session_id' }, { field: 'session_id', say, others: ['session'] });
   }
-  const sessionId = checkSessionId(target, input.session_id !== undefined ? 'session_id' : 'session');
   const env = await coordinationEnv(app, { actAsSession: false });
-  const result = await heartbeatSession({ ...env, session: sessionId }, sessionId);
+  const result = await heartbeatSession(env, target, input.session_id !== undefined ? 'session_id' : 'session');
   return sessionEnvelope(app.now, env.workspace, result.session, result.status);
-}
-
-export function checkSessionId(raw: string, field: string): string {
-  if (!SESSION_ID_PATTERN.test(raw)) throw refuseInput(`Expected session_<id>, got '${raw}'`, field);
-  return raw;
 }
 
 /** tasks.md's `orchestration_session` for one session (its tasks are the session views' to list). */
