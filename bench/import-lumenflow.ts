@@ -1,19 +1,21 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
+import { generateLumenflowRepository, REAL_SHAPE } from './lumenflow-repo.js';
 import { formatNumber, type BenchResult } from './report.js';
 import { makeTempDir, median, PROJECT_ROOT, removeTempDir } from './support.js';
 
 /**
- * `baton import lumenflow` on a generated LumenFlow repository of issue 17's size: 1,400 WU YAML
- * files, 50 initiative files, 3,000 wu-events.jsonl lines, a done stamp per done WU, lane
- * definitions in workspace.yaml. Two rows: the first import into an empty workspace (≤ 3 s) and an
- * unchanged re-run (≤ 1 s, appends nothing), each against `node -e 0` measured in the same run.
+ * `baton import lumenflow` on the real-shaped LumenFlow repository of LumenFlow's own size
+ * (lumenflow-repo.ts, REAL_SHAPE: 1,400 WU YAML files, ~51 initiatives of 5–70 WUs, ~3,800
+ * wu-events.jsonl lines, a stamp for ~95% of the done WUs, lanes with WIP limits). Two rows: the
+ * first import into an empty workspace (≤ 3 s) and an unchanged re-run (≤ 1 s, appends nothing),
+ * each against `node -e 0` measured in the same run.
  */
 export const IMPORT_LUMENFLOW_FIRST = {
   name: 'import-lumenflow-first',
-  work: '`baton import lumenflow`, first run: 1,400 WUs, 50 initiatives, 3,000 wu-events lines',
+  work: '`baton import lumenflow`, first run: the real-shaped repository of 1,400 WUs (~6,500 events)',
   maxMs: 3000,
 };
 export const IMPORT_LUMENFLOW_RERUN = {
@@ -22,92 +24,7 @@ export const IMPORT_LUMENFLOW_RERUN = {
   maxMs: 1000,
 };
 
-const WUS = 1400;
-const INITIATIVES = 50;
-const EVENT_LINES = 3000;
-const LANES = ['Framework: Core', 'Framework: CLI', 'Docs', 'Ops', 'Content: Site', 'Experience: Web'];
 const BATON_BIN = join(PROJECT_ROOT, 'dist', 'bin', 'baton.js');
-
-function initiativeId(i: number): string {
-  return i === 0 ? 'INIT-MCP' : i === 1 ? 'INIT-MCP-FULL' : `INIT-${String(i).padStart(3, '0')}`;
-}
-
-/** Status of WU n: most are done (as in a mature repository), the rest spread over the other statuses. */
-function statusOf(n: number): string {
-  if (n <= 1000) return 'done';
-  return ['ready', 'in_progress', 'blocked', 'todo', 'backlog'][n % 5]!;
-}
-
-export function generateLumenflowRepository(dir: string): void {
-  const put = (rel: string, text: string): void => writeFileSync(join(dir, rel), text);
-  for (const folder of ['docs/operations/tasks/wu', 'docs/operations/tasks/initiatives', '.lumenflow/stamps', '.lumenflow/state'])
-    mkdirSync(join(dir, folder), { recursive: true });
-  put(
-    'workspace.yaml',
-    `software_delivery:\n  lanes:\n    definitions:\n${LANES.map((l, i) => `      - name: "${l}"\n        wip_limit: ${1 + (i % 3)}\n        lock_policy: ${i % 2 === 0 ? 'all' : 'active'}\n        code_paths: ["packages/${i}/**"]\n`).join('')}  orchestration:\n    max_active_workers: 4\n`,
-  );
-  for (let i = 0; i < INITIATIVES; i++) {
-    const wus = Array.from({ length: WUS / INITIATIVES }, (_, k) => `WU-${i * (WUS / INITIATIVES) + k + 1}`);
-    put(
-      `docs/operations/tasks/initiatives/${initiativeId(i)}.yaml`,
-      `id: ${initiativeId(i)}\nslug: initiative-${i}\ntitle: Initiative ${i}\nstatus: ${i < 30 ? 'done' : 'in_progress'}\npriority: P${i % 4}\nowner: team-${i % 7}\ncreated: 2026-0${1 + (i % 9)}-01\ntarget_date: 2026-12-31\nlanes: [${LANES.slice(
-        0,
-        3,
-      )
-        .map((l) => `"${l}"`)
-        .join(
-          ', ',
-        )}]\nphases:\n  - id: 1\n    title: First\n    status: done\n  - id: 2\n    title: Second\n    status: ${i < 30 ? 'done' : 'in_progress'}\nwus: [${wus.join(', ')}]\n`,
-    );
-  }
-  for (let n = 1; n <= WUS; n++) {
-    const initiative = initiativeId(Math.floor((n - 1) / (WUS / INITIATIVES)));
-    const status = statusOf(n);
-    put(
-      `docs/operations/tasks/wu/WU-${n}.yaml`,
-      [
-        `id: WU-${n}`,
-        `title: Work unit ${n} of the generated repository`,
-        `lane: "${LANES[n % LANES.length]}"`,
-        `type: ${['feature', 'bug', 'documentation', 'refactor'][n % 4]}`,
-        `status: ${status}`,
-        `priority: P${n % 4}`,
-        `initiative: ${initiative}`,
-        `created: 2026-03-0${1 + (n % 9)}`,
-        'description: |',
-        `  Generated work unit ${n}: change the module, add the tests, update the docs.`,
-        '  Keep the public surface stable.',
-        'acceptance:',
-        '  - the tests pass',
-        '  - the docs say what changed',
-        `code_paths: ["packages/${n % LANES.length}/src/module-${n}/**"]`,
-        ...(n > 1 && n % 3 === 0 ? [`dependencies: [WU-${n - 1}]`] : []),
-        ...(status === 'blocked' ? ['blocked_reason: waiting on review'] : []),
-        '',
-      ].join('\n'),
-    );
-    if (status === 'done') put(`.lumenflow/stamps/WU-${n}.done`, n % 50 === 0 ? 'done by hand\n' : `WU WU-${n} \u2014 Work unit ${n}\nCompleted: 2026-06-01\n`);
-  }
-  const lines: string[] = [];
-  const base = Date.parse('2026-06-01T00:00:00Z');
-  const t = (n: number, k: number): string => new Date(base + (n * 10 + k) * 60_000).toISOString();
-  for (let n = 1; n <= WUS; n++) {
-    const status = statusOf(n);
-    lines.push(
-      JSON.stringify({ type: 'claim', wuId: `WU-${n}`, timestamp: t(n, 0), lane: LANES[n % LANES.length], title: `Work unit ${n}`, sessionId: `s-${n}` }),
-    );
-    if (status === 'done') lines.push(JSON.stringify({ type: 'complete', wuId: `WU-${n}`, timestamp: t(n, 2) }));
-    else if (status === 'blocked') lines.push(JSON.stringify({ type: 'block', wuId: `WU-${n}`, timestamp: t(n, 2), reason: 'waiting on review' }));
-    else lines.push(JSON.stringify({ type: 'checkpoint', wuId: `WU-${n}`, timestamp: t(n, 1), note: 'progress', progress: '50%', nextSteps: 'finish' }));
-  }
-  // The rest: more checkpoints on the WUs in progress.
-  const inProgress = Array.from({ length: WUS }, (_, i) => i + 1).filter((n) => statusOf(n) === 'in_progress');
-  for (let i = 0; lines.length < EVENT_LINES; i++) {
-    const n = inProgress[i % inProgress.length]!;
-    lines.push(JSON.stringify({ type: 'checkpoint', wuId: `WU-${n}`, timestamp: t(WUS + i, 0), note: `checkpoint ${i}`, sessionId: `s-${n}` }));
-  }
-  put('.lumenflow/state/wu-events.jsonl', `${lines.slice(0, EVENT_LINES).join('\n')}\n`);
-}
 
 function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -150,7 +67,7 @@ function appendedOf(stdout: string): number {
 export async function benchImportLumenflow(options: { rounds: number; nodeRuns: number }): Promise<BenchResult[]> {
   const repo = makeTempDir('lumenflow-repo');
   try {
-    generateLumenflowRepository(repo);
+    generateLumenflowRepository(repo, REAL_SHAPE);
     const firstMs: number[] = [];
     const rerunMs: number[] = [];
     const firstCpu: number[] = [];

@@ -3,13 +3,16 @@
  * Each benchmark prints Baton's figure, the machine's own limit for the same work measured in the
  * same run, their ratio, and the spec's floor with PASS/FAIL; a summary table closes the run.
  *
- *   node --expose-gc dist/bench/run.js [--quick] [--log-events=N] [NAME…]
+ *   node --expose-gc dist/bench/run.js [--quick] [--log-events=N] [--runs=N] [NAME…]
  *
  * NAME (any part of a benchmark's name) runs only the matching benchmarks. `--quick` is a smoke
- * run: fewer events, a 100,000-event log. Exit code 1 when any figure misses its floor or fails.
+ * run: fewer events, a 100,000-event log. `--runs=N` (or `--runs N`) sets the measured runs per
+ * row of reads-at-scale-real and reads-at-scale-large. Exit code 1 when any figure misses its
+ * floor or fails.
  */
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { benchAppendBatch, APPEND_BATCH } from './append-batch.js';
+import { AUDIT, benchAudit } from './audit.js';
 import { benchAppendConcurrent, APPEND_CONCURRENT } from './append-concurrent.js';
 import { benchAppendSingle, APPEND_SINGLE } from './append-single.js';
 import { generateLog, type LogFixture } from './log-fixture.js';
@@ -33,6 +36,7 @@ import { benchHookPostToolUse, benchHookPreToolUse, benchMcpStatus, HOOK_POST_TO
 import { benchServeDashboard, SERVE_RENDER, serveBenchSkipReason } from './serve-dashboard.js';
 import { benchImportLumenflow } from './import-lumenflow.js';
 import { benchLumenflowScale, LUMENFLOW_STATUS } from './lumenflow-scale.js';
+import { benchReadsAtScale, LARGE_SIZE, READS_AT_SCALE, REAL_SIZE, type ScaleSize } from './reads-at-scale.js';
 
 interface Sizes {
   /** append-single, -concurrent, -batch: rounds (the best is reported, every one printed). */
@@ -47,6 +51,9 @@ interface Sizes {
   compareSingle: number;
   compareBatches: number;
   compareRounds: number;
+  /** reads-at-scale: measured runs per row (`--runs`); undefined: each size's own default. */
+  readsRuns: number | undefined;
+  quick: boolean;
 }
 
 const FULL: Sizes = {
@@ -60,6 +67,8 @@ const FULL: Sizes = {
   compareSingle: 10_000,
   compareBatches: 1_000,
   compareRounds: 3,
+  readsRuns: undefined,
+  quick: false,
 };
 const QUICK: Sizes = {
   appendRounds: 1,
@@ -72,19 +81,27 @@ const QUICK: Sizes = {
   compareSingle: 1_000,
   compareBatches: 100,
   compareRounds: 1,
+  readsRuns: undefined,
+  quick: true,
 };
 
 function parseArgs(argv: readonly string[]): { sizes: Sizes; quick: boolean; filters: string[] } {
   let quick = false;
   let logEvents: number | undefined;
+  let runs: number | undefined;
   const filters: string[] = [];
-  for (const arg of argv) {
+  const args = [...argv];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
     if (arg === '--quick') quick = true;
-    else if (arg.startsWith('--log-events=')) {
+    else if (arg === '--runs' || arg.startsWith('--runs=')) {
+      runs = Number(arg === '--runs' ? args[++i] : arg.slice('--runs='.length));
+      if (!Number.isSafeInteger(runs) || runs < 1) throw new Error('--runs must be a positive integer');
+    } else if (arg.startsWith('--log-events=')) {
       logEvents = Number(arg.slice('--log-events='.length));
       if (!Number.isSafeInteger(logEvents) || logEvents < 1) throw new Error('--log-events must be a positive integer');
     } else if (arg === '--help' || arg === '-h') {
-      console.log('usage: node --expose-gc dist/bench/run.js [--quick] [--log-events=N] [NAME…]');
+      console.log('usage: node --expose-gc dist/bench/run.js [--quick] [--log-events=N] [--runs=N] [NAME…]');
       console.log(`benchmarks: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
       process.exit(0);
     } else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}`);
@@ -92,6 +109,7 @@ function parseArgs(argv: readonly string[]): { sizes: Sizes; quick: boolean; fil
   }
   const sizes = { ...(quick ? QUICK : FULL) };
   if (logEvents !== undefined) sizes.logEvents = logEvents;
+  sizes.readsRuns = runs;
   return { sizes, quick, filters };
 }
 
@@ -137,6 +155,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: HOOK_POST_TOOL_USE.name, work: HOOK_POST_TOOL_USE.work, needsLog: false, run: (s) => benchHookPostToolUse({ runs: s.commandRuns }) },
   { name: HOOK_PRE_TOOL_USE.name, work: HOOK_PRE_TOOL_USE.work, needsLog: false, run: (s) => benchHookPreToolUse({ runs: s.commandRuns }) },
   { name: MCP_STATUS.name, work: MCP_STATUS.work, needsLog: false, run: (s) => benchMcpStatus({ events: MCP_STATUS.events, runs: s.commandRuns }) },
+  // Its own log and git repository: a 100,000-event log (at most --log-events) over 1,000 commits.
+  { name: AUDIT.name, work: AUDIT.work, needsLog: false, run: (s) => benchAudit({ events: Math.min(100_000, s.logEvents), runs: Math.min(5, s.commandRuns) }) },
   // Issue 17 at LumenFlow's scale: status and orchestrate status without and with the YAML probe, and the snapshot's size (five rows).
   {
     name: LUMENFLOW_STATUS.name.replace(/-status$/, '-scale'),
@@ -144,6 +164,13 @@ const BENCHMARKS: readonly Benchmark[] = [
     needsLog: false,
     run: (s) => benchLumenflowScale({ runs: s.commandRuns }),
   },
+  // Reads on real-shaped LumenFlow repositories, 1,400 and 20,000 WUs (twelve rows each; LARGE adds the import's two).
+  ...[REAL_SIZE, LARGE_SIZE].map((size: ScaleSize): Benchmark => ({
+    name: `${READS_AT_SCALE.name}-${size.key}`,
+    work: `${READS_AT_SCALE.work}: ${size.shape.wus.toLocaleString('en-US')} WUs`,
+    needsLog: false,
+    run: (s) => benchReadsAtScale(size, { runs: s.readsRuns ?? (s.quick ? size.runs.quick : size.runs.full) }),
+  })),
   // Both rows of `baton serve` (first render, scrub) on one 100,000-event log.
   {
     name: SERVE_RENDER.name.replace(/-first-render$/, ''),

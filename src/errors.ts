@@ -20,6 +20,8 @@ export const EXIT_CODES: Record<string, number> = {
   INTERRUPTED: 130,
   // a read in a folder with no .baton/ (src/cli/uninitialised-reads.ts)
   NO_WORKSPACE: 2,
+  // `log anchor` outside a git repository: where anchors are kept is unavailable
+  NO_GIT_REPOSITORY: 5,
   // phase-gates.md §11
   NO_FLOW: 2,
   FLOW_ACTIVE: 2,

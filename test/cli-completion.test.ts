@@ -70,7 +70,7 @@ describe('baton completion', () => {
     const file = join(makeTempDir('baton-completion-'), 'baton.bash');
     writeFileSync(file, await script('bash'));
     expect(bashComplete(file, ['lo'])).toEqual(['log']);
-    expect(bashComplete(file, ['log', ''])).toEqual(['append', 'show', 'tail', 'verify', 'repair', 'stats', 'export', 'import']);
+    expect(bashComplete(file, ['log', ''])).toEqual(['append', 'show', 'tail', 'verify', 'anchor', 'repair', 'stats', 'export', 'import']);
     expect(bashComplete(file, ['--dir', 'ws', 'wu', 'check'])).toEqual(['checkpoint']);
     expect(bashComplete(file, ['wu', 'checkpoint', 'WU-1', '--no'])).toEqual(['--note']);
     // `--dir log`: "log" is the folder's name, not the log group.
@@ -109,7 +109,7 @@ describe('baton completion', () => {
         .split('\n')
         .filter(Boolean)
         .map((l) => l.split('\t')[0]!);
-    expect(complete('baton log ').sort()).toEqual(['append', 'export', 'import', 'show', 'stats', 'tail', 'verify']);
+    expect(complete('baton log ').sort()).toEqual(['anchor', 'append', 'export', 'import', 'repair', 'show', 'stats', 'tail', 'verify']);
     expect(complete('baton wu checkpoint WU-1 --no')).toEqual(['--note']);
     expect(complete('baton --dir log in').sort()).toEqual(['init', 'initiative']);
   });

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { byteFlipCampaign } from './byte-flip.js';
+import { claimRaceCampaign, ClaimRaceStore } from './claim-races.js';
 import { cliCrashCampaign } from './cli-crash.js';
 import { cliStormCampaign } from './cli-storm.js';
 import { fuzzCampaign } from './fuzz.js';
@@ -21,10 +22,14 @@ export interface CampaignSizes {
   libraryStormAppends: number;
   flips: number;
   invocations: number;
+  /** Claim races on each store (JSONL, and PostgreSQL with two hosts): none when absent. */
+  claimRaces?: number;
+  /** Racers per claim race (default 8). */
+  claimRacers?: number;
 }
 
-/** The campaigns, by the names `--only` matches (a part of the name is enough: `crash`, `cli`, `storm`). */
-export const CAMPAIGNS = ['cli-crash', 'library-crash', 'cli-storm', 'library-storm', 'flip', 'fuzz'] as const;
+/** The campaigns, by the names `--only` matches (a part of the name is enough: `crash`, `cli`, `storm`, `claim`). */
+export const CAMPAIGNS = ['cli-crash', 'library-crash', 'cli-storm', 'library-storm', 'flip', 'fuzz', 'claim-race-jsonl', 'claim-race-postgres'] as const;
 
 export async function runCampaigns(options: {
   sizes: CampaignSizes;
@@ -95,6 +100,18 @@ export async function runCampaigns(options: {
   if (wanted('fuzz') && sizes.invocations > 0) {
     finished(
       ...(await fuzzCampaign({ invocations: sizes.invocations, seed, root: dir('fuzz'), parallel: 2, onProgress: progressEvery(500, 'fuzz', 'invocations') })),
+    );
+  }
+  for (const store of [ClaimRaceStore.jsonl, ClaimRaceStore.postgres]) {
+    if (!wanted(`claim-race-${store}`) || (sizes.claimRaces ?? 0) === 0) continue;
+    finished(
+      await claimRaceCampaign({
+        store,
+        races: sizes.claimRaces!,
+        racers: sizes.claimRacers ?? 8,
+        root: dir(`claim-race-${store}`),
+        ...(options.log ? { log: options.log } : {}),
+      }),
     );
   }
   return results;

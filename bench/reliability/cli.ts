@@ -19,7 +19,7 @@ export interface CliRun {
 }
 
 /** The caller's environment without its BATON_* variables, then `extra`. */
-function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('BATON_')) env[key] = value;
   return Object.assign(env, extra);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuditMark } from '../audit-mark.js';
 import { eventsOn } from '../catalog.js';
 import { agentIdentity, CLIENT_TYPES, displayName, END_STATUSES, isoTime, lane, optionalText, role, sessionId, wuId } from './identities.js';
 
@@ -40,6 +41,8 @@ export const SessionLapsedData = z.strictObject({
   ttl_seconds: SessionStartedData.shape.ttl_seconds,
   lapsed_at: isoTime,
   held_wus: z.array(wuId).min(1).max(10_000),
+  /** Recorded by `baton audit --fix`: the finding it settles, and why. */
+  audit: AuditMark.optional(),
 });
 export type SessionLapsedData = z.infer<typeof SessionLapsedData>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuditMark } from '../audit-mark.js';
 import { eventsOn } from '../catalog.js';
 import { DEFINITION_FIELD_NAMES } from './terms.js';
 import {
@@ -87,6 +88,8 @@ export const ObservationWuYamlData = z.strictObject({
   content_hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest'),
   fields: DefinitionFields,
   removed_fields: z.array(z.enum(DEFINITION_FIELD_NAMES)),
+  /** Recorded by `baton audit --fix`: the finding it settles, and why. */
+  audit: AuditMark.optional(),
 });
 export type ObservationWuYamlData = z.infer<typeof ObservationWuYamlData>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuditMark } from '../audit-mark.js';
 import { defineEvent } from '../catalog.js';
 import { sessionId } from '../coordination/identities.js';
 import { branchName, CLAIMED_MODES, codePath, requiredText, text, worktreePath, wuId } from './vocabulary.js';
@@ -49,6 +50,8 @@ export const WuReleasedData = z.strictObject({
   wu_id: wuId,
   reason: text(2000).nullable(),
   previous_claimant: z.string().max(200).nullable(),
+  /** Recorded by `baton audit --fix`: the finding it settles, and why. */
+  audit: AuditMark.optional(),
 });
 
 export const WuStampedData = z.strictObject({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuditMark } from '../audit-mark.js';
 import { eventsOn } from '../catalog.js';
 import { branchName, worktreePath, wuId } from './vocabulary.js';
 
@@ -19,6 +20,8 @@ export const ObservationStampFileData = z.strictObject({
     .regex(/^[0-9a-f]{64}$/)
     .nullable()
     .optional(),
+  /** Recorded by `baton audit --fix`: the finding it settles, and why. */
+  audit: AuditMark.optional(),
 });
 
 export const OBSERVATION_EVENTS = [

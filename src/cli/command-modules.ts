@@ -18,6 +18,7 @@
  * into one file, names them by these keys.
  */
 export const COMMAND_MODULES = {
+  audit: () => import('./commands/audit.js'),
   completion: () => import('./commands/completion.js'),
   'completion-words': () => import('./commands/completion-words.js'),
   'deep-dive': () => import('./commands/deep-dive.js'),
@@ -35,6 +36,7 @@ export const COMMAND_MODULES = {
   'initiative-create': () => import('./commands/initiative-create.js'),
   'initiative-update': () => import('./commands/initiative-update.js'),
   listing: () => import('./commands/listing.js'),
+  'log-anchor': () => import('./commands/log-anchor.js'),
   'log-append': () => import('./commands/log-append.js'),
   'log-export': () => import('./commands/log-export.js'),
   'log-import': () => import('./commands/log-import.js'),

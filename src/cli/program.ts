@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerInit } from './groups/init.js';
+import { registerAudit } from './groups/audit.js';
 import { registerLog } from './groups/log.js';
 import { registerFlow } from './groups/flow.js';
 import { registerDeepDive } from './groups/deep-dive.js';
@@ -58,6 +59,7 @@ type Registrar = (program: Command) => void;
 export const REGISTRARS: readonly { names: readonly string[]; register: Registrar }[] = [
   { names: ['init'], register: registerInit },
   { names: ['log'], register: registerLog },
+  { names: ['audit'], register: registerAudit },
   { names: ['flow'], register: registerFlow },
   { names: ['deep-dive'], register: registerDeepDive },
   { names: ['replay'], register: registerReplay },

@@ -14,10 +14,17 @@ import { currentInvocation, portableInvocation } from './invocation.js';
  * second run changes nothing. Baton failing (not installed, a broken `.baton/`) never refuses a
  * commit: one line on stderr. `BATON_GUARD=off git commit …` skips the check, and `baton guard`
  * records the skip (guard.skipped).
+ *
+ * With `anchor`, a `post-commit` hook too, installed the same way (an existing one kept as
+ * `post-commit.baton-chained` and run first): `baton log anchor --quiet || true` records the log's
+ * head on `refs/baton/anchors` after each commit; a failure never fails the commit.
  */
 export const HOOK_NAME = 'pre-commit';
 export const CHAINED_NAME = 'pre-commit.baton-chained';
 const MARKER = '# baton: pre-commit guard';
+export const ANCHOR_HOOK_NAME = 'post-commit';
+export const ANCHOR_CHAINED_NAME = 'post-commit.baton-chained';
+const ANCHOR_MARKER = '# baton: post-commit anchor';
 
 export interface GitHooksResult {
   files: string[];
@@ -69,9 +76,26 @@ export function preCommitScript(words: readonly string[]): string {
   ].join('\n');
 }
 
-const isOurs = (path: string): boolean => {
+/** The post-commit hook's text: the chained hook first, then the anchor; nothing it does fails the commit. */
+export function postCommitScript(words: readonly string[]): string {
+  const baton = words.map(shellWord).join(' ');
+  return [
+    '#!/bin/sh',
+    `${ANCHOR_MARKER} (written by \`baton setup git-hooks --anchor\`; re-running it rewrites this file)`,
+    "# Records the Baton log's head on refs/baton/anchors after each commit (baton log verify checks it).",
+    'hooks_dir=$(dirname "$0")',
+    `if [ -x "$hooks_dir/${ANCHOR_CHAINED_NAME}" ]; then`,
+    `  "$hooks_dir/${ANCHOR_CHAINED_NAME}" "$@"`,
+    'fi',
+    `${baton} log anchor --quiet || true`,
+    'exit 0',
+    '',
+  ].join('\n');
+}
+
+const isOurs = (path: string, marker: string): boolean => {
   try {
-    return readFileSync(path, 'utf8').includes(MARKER);
+    return readFileSync(path, 'utf8').includes(marker);
   } catch {
     return false;
   }
@@ -86,40 +110,63 @@ const exists = (path: string): boolean => {
   }
 };
 
-/** Installs (or updates) the pre-commit guard of the repository around `workspace`. */
-export function setupGitHooks(workspace: string, env: NodeJS.ProcessEnv = process.env): GitHooksResult {
+interface HookFile {
+  name: string;
+  chained: string;
+  marker: string;
+  script: string;
+}
+
+/** Writes one hook (keeping a foreign one as its chained hook); whether anything changed, and the files it owns. */
+function installHook(dir: string, hookFile: HookFile, shown: (path: string) => string, notes: string[]): { changed: boolean; files: string[] } {
+  const hook = join(dir, hookFile.name);
+  const chained = join(dir, hookFile.chained);
+  let changed = false;
+  if (exists(hook) && !isOurs(hook, hookFile.marker)) {
+    if (exists(chained))
+      throw invalidInput(`${shown(hook)} is not Baton's and ${shown(chained)} exists already; move one of them, then run setup again`, 'client');
+    renameSync(hook, chained);
+    notes.push(`your ${hookFile.name} hook was kept: renamed to ${shown(chained)}; Baton's hook runs it first`);
+    changed = true;
+  }
+  const current = existsSync(hook) ? readFileSync(hook, 'utf8') : undefined;
+  if (current !== hookFile.script) {
+    mkdirSync(dir, { recursive: true });
+    writeFileAtomic(dir, hook, hookFile.script, FileAccess.executable);
+    changed = true;
+  }
+  return { changed, files: [shown(hook), ...(exists(chained) ? [shown(chained)] : [])] };
+}
+
+export interface GitHooksOptions {
+  /** Also a post-commit hook anchoring the log's head after each commit (`baton log anchor`). */
+  anchor?: boolean;
+}
+
+/** Installs (or updates) the pre-commit guard of the repository around `workspace`, and with `anchor` the post-commit anchor. */
+export function setupGitHooks(workspace: string, env: NodeJS.ProcessEnv = process.env, options: GitHooksOptions = {}): GitHooksResult {
   const { dir, inGitDir } = hooksDirOf(workspace);
   // A hooks folder inside the repository's git folder is this machine's: the absolute baton running
   // now. A configured folder may be committed and shared: the portable command.
   const invocation = inGitDir ? currentInvocation() : { words: portableInvocation(env).words, warning: undefined };
-  const script = preCommitScript(invocation.words);
-  const hook = join(dir, HOOK_NAME);
-  const chained = join(dir, CHAINED_NAME);
   const shown = (path: string): string => {
     const rel = relative(workspace, path);
     return rel.startsWith('..') || isAbsolute(rel) ? path : rel.split(sep).join('/');
   };
   const notes: string[] = [];
-  let changed = false;
-  if (exists(hook) && !isOurs(hook)) {
-    if (exists(chained))
-      throw invalidInput(`${shown(hook)} is not Baton's and ${shown(chained)} exists already; move one of them, then run setup again`, 'client');
-    renameSync(hook, chained);
-    notes.push(`your pre-commit hook was kept: renamed to ${shown(chained)}; Baton's hook runs it first`);
-    changed = true;
+  const baton = invocation.words.map(shellWord).join(' ');
+  const guard = installHook(dir, { name: HOOK_NAME, chained: CHAINED_NAME, marker: MARKER, script: preCommitScript(invocation.words) }, shown, notes);
+  const hooks = [{ event: HOOK_NAME, command: `${baton} guard --staged` }];
+  let anchor: { changed: boolean; files: string[] } = { changed: false, files: [] };
+  if (options.anchor === true) {
+    const script = postCommitScript(invocation.words);
+    anchor = installHook(dir, { name: ANCHOR_HOOK_NAME, chained: ANCHOR_CHAINED_NAME, marker: ANCHOR_MARKER, script }, shown, notes);
+    hooks.push({ event: ANCHOR_HOOK_NAME, command: `${baton} log anchor --quiet` });
   }
-  const current = existsSync(hook) ? readFileSync(hook, 'utf8') : undefined;
-  if (current !== script) {
-    mkdirSync(dir, { recursive: true });
-    writeFileAtomic(dir, hook, script, FileAccess.executable);
-    changed = true;
-  }
-  const files = [shown(hook), ...(exists(chained) ? [shown(chained)] : [])];
-  const command = `${invocation.words.map(shellWord).join(' ')} guard --staged`;
   return {
-    files,
-    changed,
-    hooks: [{ event: HOOK_NAME, command }],
+    files: [...guard.files, ...anchor.files],
+    changed: guard.changed || anchor.changed,
+    hooks,
     warnings: invocation.warning !== undefined ? [invocation.warning] : [],
     ...(notes.length > 0 ? { notes } : {}),
   };

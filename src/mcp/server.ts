@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { EndStatus } from '../../events/coordination/vocabulary.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BatonAppContext } from '../app/app-context.js';
+import { auditWorkspace } from '../app/commands/audit.js';
 import { readRoster } from '../app/commands/coordination-views.js';
 import { checkPaths } from '../app/commands/guard.js';
 import { readInboxEnvelope } from '../app/commands/inbox.js';
@@ -43,13 +44,22 @@ export interface McpOptions {
 type Args = Record<string, unknown>;
 const str = (args: Args, key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
 const flag = (args: Args, key: string): true | undefined => (args[key] === true ? true : undefined);
+const strings = (args: Args, key: string): string[] | undefined => (Array.isArray(args[key]) ? (args[key] as string[]) : undefined);
 
 /** Each tool as the application command it is, its arguments (named as the domain names them) as the command's input. */
 const RUN: Record<McpToolName, (app: AppContext, args: Args) => Promise<unknown>> = {
   status: (app) => readStatus(app),
   wu_list: (app, a) => listWorkUnits(app, { state: str(a, 'state'), initiative: str(a, 'initiative') }),
   roster: (app) => readRoster(app, {}),
-  claim: (app, a) => claimWorkUnit(app, { wu: str(a, 'wu')!, mode: str(a, 'mode') }),
+  claim: (app, a) =>
+    claimWorkUnit(app, {
+      wu: str(a, 'wu')!,
+      mode: str(a, 'mode'),
+      takeover: flag(a, 'takeover'),
+      force: flag(a, 'force'),
+      reason: str(a, 'reason'),
+      paths: strings(a, 'paths'),
+    }),
   checkpoint: (app, a) => checkpointWorkUnit(app, { wu: str(a, 'wu')!, note: str(a, 'note'), progress: str(a, 'progress'), next_steps: str(a, 'next_steps') }),
   finish: (app, a) => finishWorkUnit(app, { wu: str(a, 'wu')! }),
   return: (app, a) => returnWorkUnit(app, { wu: str(a, 'wu')!, note: str(a, 'note') }),
@@ -69,7 +79,8 @@ const RUN: Record<McpToolName, (app: AppContext, args: Args) => Promise<unknown>
     ).envelope,
   inbox: (app, a) => readInboxEnvelope(app, { all: a['all'] === true, mark: a['mark'] !== false }),
   orchestrate_status: (app, a) => readInitiativeStatus(app, { initiative: str(a, 'initiative')! }),
-  check_paths: (app, a) => checkPaths(app, { paths: Array.isArray(a['paths']) ? (a['paths'] as string[]) : [] }),
+  check_paths: (app, a) => checkPaths(app, { paths: strings(a, 'paths') ?? [] }),
+  audit: (app, a) => auditWorkspace(app, { fail_on: str(a, 'fail_on') }),
 };
 
 /**

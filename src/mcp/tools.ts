@@ -37,7 +37,14 @@ export const MCP_TOOLS = {
   },
   claim: {
     description: 'Claim a work unit for this session (= baton wu claim).',
-    input: { wu, mode: z.string().optional().describe('worktree|worktree-pr|branch-only|branch-pr') },
+    input: {
+      wu,
+      mode: z.string().optional().describe('worktree|worktree-pr|branch-only|branch-pr'),
+      takeover: z.boolean().optional().describe("take over a lapsed holder's claim; needs reason"),
+      force: z.boolean().optional().describe('despite unfinished dependencies or a full lane; needs reason'),
+      reason: z.string().optional().describe('why (takeover, force)'),
+      paths: z.array(z.string()).optional().describe('globs to reserve besides its code_paths'),
+    },
   },
   checkpoint: {
     description: 'Record progress on your claimed work unit (= baton wu checkpoint).',
@@ -90,6 +97,10 @@ export const MCP_TOOLS = {
   orchestrate_status: {
     description: "An initiative's work units and next safe actions (= baton orchestrate status).",
     input: { initiative: z.string().describe('initiative id, e.g. INIT-1') },
+  },
+  audit: {
+    description: 'Where the log and the repository disagree: findings, evidence, the command resolving each (= baton audit; read-only).',
+    input: { fail_on: z.string().optional().describe('warn|error') },
   },
 } as const;
 

@@ -203,8 +203,8 @@ function unseenStamps(state: WorkUnitsState, stamps: readonly StampFile[]): Obse
   return events;
 }
 
-/** Outside git: the stamp probe alone, reporting what is on disk. */
-function probeStamps(workspace: string, state: WorkUnitsState, reportAbsence: boolean): ObservationEvent[] {
+/** The stamp probe alone (outside git, and for `baton audit`): `reportAbsence` says a recorded stamp file that is gone. */
+export function probeStamps(workspace: string, state: WorkUnitsState, reportAbsence: boolean): ObservationEvent[] {
   const stamps = stampFiles(workspace, stampFolders(state));
   if (stamps.length === 0 && !reportAbsence) return [];
   const events: ObservationEvent[] = [];

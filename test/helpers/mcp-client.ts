@@ -4,12 +4,12 @@ import { expect } from 'vitest';
 import { BATON_BIN, childEnv } from './cli.js';
 import { T0 } from './coordination.js';
 
-/** `baton --dir DIR --session S mcp` through the SDK's own client, as an MCP host runs it. */
-export async function connectMcp(dir: string, session: string): Promise<Client> {
+/** `baton --dir DIR --session S mcp` through the SDK's own client, as an MCP host runs it (its clock at `now`, T0 unless given). */
+export async function connectMcp(dir: string, session: string, now: string = T0): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BATON_BIN, '--dir', dir, '--session', session, 'mcp'],
-    env: childEnv({ BATON_NOW: T0 }) as Record<string, string>,
+    env: childEnv({ BATON_NOW: now }) as Record<string, string>,
     stderr: 'pipe',
   });
   const client = new Client({ name: 'baton-test', version: '1.0.0' });
@@ -26,6 +26,7 @@ export async function mcpToolError(client: Client, name: string, args: Record<st
 
 /** Every tool `baton mcp` lists, sorted: one list for every test that checks it. */
 export const MCP_TOOL_NAMES = [
+  'audit',
   'check_paths',
   'checkpoint',
   'claim',

@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batonIn, errorEnvelopeOf, jsonLines, startBaton } from '../helpers/cli.js';
+import { batonIn, childEnv, errorEnvelopeOf, jsonLines, startBaton } from '../helpers/cli.js';
 import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
 import { hashTree, makeTempDir, removeTempDirs, segmentBytes } from '../helpers/workspace.js';
 import { newWorkspaceId } from './postgres-harness.js';
@@ -189,6 +190,46 @@ describe('baton on PostgreSQL: log export / log import between JSONL and Postgre
     const final = join(back, 'export-4.jsonl');
     expect((await batonIn(back, ['log', 'export', '--out', final], { env: jsonlEnv })).code).toBe(0);
     expect(readFileSync(final).equals(readFileSync(grown))).toBe(true);
+  });
+});
+
+describe('baton on PostgreSQL: anchors', () => {
+  it("a workspace in a git repository anchors the store's head; verify reads the anchored seqs from the store", async () => {
+    const dir = makeTempDir();
+    const workspaceId = newWorkspaceId('anchor');
+    const env = { ...pgEnv(cluster.urlFor(workspaceId)), HOME: dir, GIT_CONFIG_NOSYSTEM: '1' };
+    const git = (args: string[], input = ''): string => execFileSync('git', args, { cwd: dir, input, encoding: 'utf8', env: childEnv(env) }).trim();
+    git(['init', '-q']);
+    git(['config', 'user.name', 'Ada']);
+    git(['config', 'user.email', 'ada@example.com']);
+    await appendNotes(dir, env, 3);
+    const anchored = await batonIn(dir, ['log', 'anchor'], { env });
+    expect(anchored.code, anchored.stdout).toBe(0);
+    const out = jsonLines(anchored.stdout)[0] as { commit: string; hash: string };
+    expect(out).toMatchObject({ anchored: true, seq: 3, store: { kind: 'postgres', id: workspaceId }, workspace: '.' });
+    expect(git(['log', '-1', '--format=%B', 'refs/baton/anchors'])).toContain(`Baton-Store: postgres\nBaton-Store-Id: ${workspaceId}`);
+    const verified = await batonIn(dir, ['log', 'verify'], { env });
+    expect(verified.code).toBe(0);
+    expect(jsonLines(verified.stdout)[0]).toMatchObject({ ok: true, anchors: { ok: true, found: 1, checked: [{ seq: 3, status: 'ok' }] } });
+
+    // An anchor of seq 2 with a hash the store does not have: the store's event at seq 2 is read and differs.
+    const message = git(['log', '-1', '--format=%B', 'refs/baton/anchors']).replace(/seq=3 hash=\w+/, `seq=2 hash=${'e'.repeat(64)}`);
+    const forged = git(
+      ['commit-tree', git(['rev-parse', 'refs/baton/anchors^{tree}']), '-p', out.commit, '-F', '-'],
+      message.replace('Baton-Seq: 3', 'Baton-Seq: 2').replace(out.hash, 'e'.repeat(64)) + '\n',
+    );
+    git(['update-ref', 'refs/baton/anchors', forged]);
+    const caught = await batonIn(dir, ['log', 'verify'], { env });
+    expect(caught.code).toBe(3);
+    expect(jsonLines(caught.stdout)[0]).toMatchObject({
+      ok: false,
+      anchors: {
+        checked: [
+          { commit: forged, seq: 2, status: 'rewritten' },
+          { seq: 3, status: 'ok' },
+        ],
+      },
+    });
   });
 });
 

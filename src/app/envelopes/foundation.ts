@@ -40,6 +40,70 @@ export const AppendSummaryEnvelope = envelope('append_summary', {
   deduplicated: z.number().int().min(0),
 });
 
+const ANCHOR_REF = z.literal('refs/baton/anchors');
+const gitId = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/);
+
+/** git's verdict on a signed anchor (what `git verify-commit` decides); `bad` and `revoked` fail `log verify`. */
+const AnchorSignature = z.strictObject({
+  status: z.enum(['good', 'untrusted', 'bad', 'expired', 'revoked', 'unverifiable']),
+  key: z.string().optional(),
+  signer: z.string().optional(),
+  /** Why git could not check it (e.g. no gpg.ssh.allowedSignersFile). */
+  detail: z.string().optional(),
+});
+
+/**
+ * One anchor of this workspace, checked: `ok` (the event at `seq` still has `hash`), `truncated`
+ * (the log ends before `seq`), `rewritten` (the event at `seq` has another hash, `found_hash`),
+ * `not_checked` (the log itself is not valid, so no event of it is read).
+ */
+const CheckedAnchor = z.strictObject({
+  commit: gitId,
+  seq: z.number().int().min(1),
+  hash,
+  anchored_at: z.string(),
+  status: z.enum(['ok', 'truncated', 'rewritten', 'not_checked']),
+  found_hash: hash.optional(),
+  signature: AnchorSignature.nullable(),
+});
+
+export const LogAnchorsReport = z.strictObject({
+  /** No anchor disagrees with the log, none has a bad signature, and the chain holds only anchors. */
+  ok: z.boolean(),
+  /** The git repository's top level; null when the workspace is in none (nothing to check). */
+  repository: z.string().nullable(),
+  ref: ANCHOR_REF,
+  /** This workspace as anchors name it (relative to the top level); null outside a repository. */
+  workspace: z.string().nullable(),
+  /** Anchors of this workspace in the chain (each is in `checked`, newest first). */
+  found: z.number().int().min(0),
+  /** Anchors of other workspaces of the same repository (not checked against this log). */
+  other_workspaces: z.number().int().min(0),
+  checked: z.array(CheckedAnchor),
+  /** Commits in the chain that are no anchor (a rewritten or forged chain): each fails `log verify`. */
+  malformed: z.array(z.strictObject({ commit: gitId, problem: z.string() })),
+});
+
+/** `baton log anchor`: the head recorded as a commit on `refs/baton/anchors`, or why nothing was written. */
+export const LogAnchorEnvelope = envelope('log_anchor', {
+  anchored: z.boolean(),
+  /** `anchored`: a new anchor commit; `already_anchored`: the latest anchor of this workspace has this head; `empty_log`: nothing to anchor. */
+  outcome: z.enum(['anchored', 'already_anchored', 'empty_log']),
+  seq: z.number().int().min(0),
+  hash,
+  /** The anchor's time: now, or the existing anchor's. */
+  anchored_at: z.string(),
+  /** The anchor commit (the existing one when already anchored); null for an empty log. */
+  commit: gitId.nullable(),
+  /** The anchor before it on the ref; null for the first. */
+  parent: gitId.nullable(),
+  signed: z.boolean(),
+  ref: ANCHOR_REF,
+  repository: z.string(),
+  workspace: z.string(),
+  store: z.strictObject({ kind: z.string(), id: z.string().optional() }),
+});
+
 export const LogVerificationEnvelope = envelope('log_verification', {
   ok: z.boolean(),
   head_seq: z.number().int().min(0),
@@ -56,6 +120,8 @@ export const LogVerificationEnvelope = envelope('log_verification', {
     .nullable(),
   /** When not ok: how to get a sound log back (the intact prefix, exported and imported into a fresh workspace). */
   recovery: z.strictObject({ intact_to: z.number().int().min(0), steps: z.array(z.string()).min(1) }).optional(),
+  /** The log against the heads anchored in the repository's `refs/baton/anchors` (`baton log anchor`). */
+  anchors: LogAnchorsReport,
 });
 
 /** `baton log repair`: what was done about the bytes after the last complete event. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { DeepDiveStatusEnvelope, FlowMergeEnvelope, FlowStatusEnvelope } from '../../../projections/flow/flow-envelopes.js';
+import * as audit from './audit.js';
 import * as foundation from './foundation.js';
 import * as coordination from './coordination.js';
 import * as guard from './guard.js';
@@ -19,6 +20,7 @@ import { ErrorEnvelope } from './error.js';
  * both. Loads every envelope module: for the schema generator and tests, never a command.
  */
 const MODULES: readonly Record<string, unknown>[] = [
+  audit,
   foundation,
   coordination,
   guard,

@@ -11,6 +11,7 @@ export const SETUP_CLIENTS = ['claude-code', 'codex', 'cursor', 'git-hooks'] as 
 
 export interface SetupFlags {
   local?: boolean;
+  anchor?: boolean;
 }
 
 /** `baton setup <client>` (and its alias `hooks install claude-code`): client configuration, nothing appended. */
@@ -19,8 +20,13 @@ export async function setup(ctx: CommandContext, client: string, flags: SetupFla
   if (!(SETUP_CLIENTS as readonly string[]).includes(client)) throw invalidInput(`must be one of ${SETUP_CLIENTS.join(', ')}, got "${client}"`, 'client');
   if (flags.local === true && client !== 'claude-code')
     throw invalidInput('is for claude-code only (Claude Code reads .claude/settings.local.json)', '--local');
+  if (flags.anchor === true && client !== 'git-hooks') throw invalidInput('is for git-hooks only (a post-commit hook anchoring the log)', '--anchor');
   const result =
-    client === 'claude-code' ? claudeCode(ctx, workspace, flags) : client === 'git-hooks' ? setupGitHooks(workspace, ctx.env) : mcpClient(workspace, client);
+    client === 'claude-code'
+      ? claudeCode(ctx, workspace, flags)
+      : client === 'git-hooks'
+        ? setupGitHooks(workspace, ctx.env, { anchor: flags.anchor === true })
+        : mcpClient(workspace, client);
   for (const warning of result.warnings) ctx.output.warn(warning);
   ctx.output.emit(ClientSetupEnvelope, { v: 1, type: 'client_setup', generated_at: ctx.now, client, ...result }, (e) =>
     [

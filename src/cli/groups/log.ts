@@ -10,6 +10,7 @@ export function registerLog(program: Command): void {
   registerLogShow(log);
   registerLogTail(log);
   registerLogVerify(log);
+  registerLogAnchor(log);
   registerLogRepair(log);
   registerLogStats(log);
   registerLogExport(log);
@@ -68,9 +69,45 @@ function registerLogTail(log: Command): void {
 function registerLogVerify(log: Command): void {
   log
     .command('verify')
-    .description('walk the whole log: contiguous seq, schema-valid lines, unbroken hash chain (exit 3 when not ok)')
-    .addHelpText('after', '\nExamples:\n  baton log verify\n  baton log verify --json | jq .first_bad')
+    .description(
+      'walk the whole log: contiguous seq, schema-valid lines, unbroken hash chain; and the heads anchored in refs/baton/anchors (exit 3 when not ok)',
+    )
+    .addHelpText(
+      'after',
+      `
+In a git repository, every anchor of this workspace on refs/baton/anchors (baton log anchor) is
+checked too: the event at the anchored seq must still have the anchored hash, and the log must
+reach the highest anchored seq; a signed anchor's signature must not be bad (git verify-commit).
+Only the events at anchored seqs are read for it.
+
+Examples:
+  baton log verify
+  baton log verify --json | jq .first_bad
+  baton log verify --json | jq '.anchors.checked[] | select(.status != "ok")'`,
+    )
     .action(runs(async (ctx) => (await loadCommand('log-verify')).logVerify(ctx)));
+}
+
+function registerLogAnchor(log: Command): void {
+  log
+    .command('anchor')
+    .description("record the log's head (seq, hash, time) outside the log: a commit on the git repository's refs/baton/anchors")
+    .option('--sign', "sign the anchor commit with git's own signing (gpg.format, user.signingkey: e.g. an SSH key)")
+    .addHelpText(
+      'after',
+      `
+Whoever rewrites the log (recomputing every hash) or cuts its tail must then also rewrite this
+ref, in every clone it was pushed to, and forge any signatures: baton log verify checks the log
+against every anchor. Anchoring a head already anchored writes nothing. --quiet prints nothing on
+success (the post-commit hook of baton setup git-hooks --anchor). Outside a git repository: exit 5.
+Anchors travel with git push <remote> refs/baton/anchors (and git fetch <remote> refs/baton/anchors:refs/baton/anchors).
+
+Examples:
+  baton log anchor
+  baton log anchor --sign
+  git push origin refs/baton/anchors`,
+    )
+    .action(runs(async (ctx, options: { sign?: boolean }) => (await loadCommand('log-anchor')).logAnchor(ctx, options)));
 }
 
 function registerLogRepair(log: Command): void {

@@ -7,10 +7,11 @@ export function registerSetup(program: Command): void {
   program
     .command('setup')
     .description(
-      'wire an agent client to Baton: claude-code (hooks, .mcp.json, CLAUDE.md), codex or cursor (MCP server + AGENTS.md), git-hooks (pre-commit guard)',
+      'wire an agent client to Baton: claude-code (hooks, .mcp.json, CLAUDE.md), codex or cursor (MCP server + AGENTS.md), git-hooks (pre-commit guard, post-commit anchor)',
     )
     .argument('<client>', 'claude-code, codex, cursor or git-hooks')
     .option('--local', "claude-code: the hooks call this machine's baton from .claude/settings.local.json (git-ignored)")
+    .option('--anchor', "git-hooks: also a post-commit hook that anchors the log's head on refs/baton/anchors after each commit")
     .addHelpText(
       'after',
       `
@@ -25,16 +26,20 @@ Codex: a [mcp_servers.baton] block in .codex/config.toml (between markers). Curs
 in .cursor/mcp.json. Both run \`baton mcp\` for this workspace and get the Baton section of AGENTS.md.
 git-hooks: a pre-commit hook (where core.hooksPath says, else .git/hooks) running \`baton guard
 --staged\`: a commit staging a path another live holder reserves is refused; an existing pre-commit
-hook is kept and run first; BATON_GUARD=off skips the check and records the skip.
+hook is kept and run first; BATON_GUARD=off skips the check and records the skip. With --anchor,
+a post-commit hook too: \`baton log anchor --quiet || true\` records the log's head on
+refs/baton/anchors after each commit (baton log verify checks the log against it); it never fails
+a commit, and an existing post-commit hook is kept and run first.
 
 Examples:
   baton setup claude-code
   baton setup claude-code --local
   baton setup codex
   baton setup cursor
-  baton setup git-hooks`,
+  baton setup git-hooks
+  baton setup git-hooks --anchor`,
     )
-    .action(runs(async (ctx, client: string, options: { local?: boolean }) => (await loadCommand('setup')).setup(ctx, client, options)));
+    .action(runs(async (ctx, client: string, options: { local?: boolean; anchor?: boolean }) => (await loadCommand('setup')).setup(ctx, client, options)));
 }
 
 /** `baton hook claude-code <EVENT>`: what the installed hooks run; never blocks the agent. */
