@@ -3,7 +3,9 @@ import { currentClaim, holderOf, type Holder } from '../projections/work-units/c
 import { ownValue } from '../projections/own-keys.js';
 import { isDone, depsOf } from '../projections/work-units/evidence.js';
 import { laneSettings, type WorkUnitsConfig } from '../projections/work-units/settings.js';
+import { withRecordedSettings } from '../projections/work-units/recorded-settings.js';
 import type { WorkUnitsState, WuRecord } from '../projections/work-units/state.js';
+import { recordsNotDone } from '../projections/work-units/lazy-records.js';
 import { WorkUnitErrorCode } from './error-codes.js';
 import { Refusal } from './refusal.js';
 
@@ -104,9 +106,10 @@ export function unfinishedDependencies(fold: WorkUnitsState, wu: WuRecord): stri
 export function laneAtLimit(fold: WorkUnitsState, wu: WuRecord, config: WorkUnitsConfig): { holders: string[]; wip_limit: number } | null {
   const lane = wu.def.lane;
   if (lane === undefined) return null;
-  const { lock_policy, wip_limit } = laneSettings(config, lane);
+  // The lanes a LumenFlow import recorded count, as they do for orchestrate status (its config wins).
+  const { lock_policy, wip_limit } = laneSettings(withRecordedSettings(config, fold.recorded_settings), lane);
   if (lock_policy === 'none') return null;
-  const holders = Object.values(fold.wus)
+  const holders = [...recordsNotDone(fold)]
     .filter((other) => other.wu_id !== wu.wu_id && other.def.lane === lane && !isDone(other) && currentClaim(other) !== null)
     .filter((other) => other.lifecycle.state === 'in_progress' || (lock_policy === 'all' && other.lifecycle.state === 'blocked'))
     .map((other) => other.wu_id);

@@ -35,11 +35,24 @@ export interface Projection<S, V> {
   /** JSON value → state; may throw on a malformed value (the snapshot is then ignored). */
   deserialize?(json: unknown): S;
   /**
+   * A state too large to parse whole on every run: a snapshot of a JSON head (parsed on load) and a
+   * body of bytes the state decodes as it is read. When given, snapshots are written this way.
+   */
+  serializeSplit?(state: S): { head: unknown; body: string };
+  /** Head and body back to a state; may throw on a malformed head (the snapshot is then ignored). */
+  deserializeSplit?(head: unknown, body: SnapshotBody): S;
+  /**
    * How many events a run must fold past its snapshot before the runner writes a new one, for a
    * fold whose snapshot costs much more to write than a thousand events cost to fold (the runner's
    * default). Given the state, so it can grow with what a write costs. A runner option overrides it.
    */
   snapshotEvery?(state: S): number;
+}
+
+/** A split snapshot's body as a state reads it: its length in bytes, and the text of a byte range (UTF-8). */
+export interface SnapshotBody {
+  readonly length: number;
+  text(start: number, end: number): string;
 }
 
 /**
@@ -66,4 +79,18 @@ export function serializeState<S, V>(projection: Projection<S, V>, state: S): un
 /** The state back from a JSON value. Throws when the projection rejects the value. */
 export function deserializeState<S, V>(projection: Projection<S, V>, json: unknown): S {
   return projection.deserialize ? projection.deserialize(json) : (json as S);
+}
+
+/** What a snapshot of the state stores: its JSON value, or a head and a body (Projection.serializeSplit). */
+export function snapshotParts<S, V>(projection: Projection<S, V>, state: S): { state: unknown; body?: string } {
+  if (projection.serializeSplit === undefined) return { state: serializeState(projection, state) };
+  const { head, body } = projection.serializeSplit(state);
+  return { state: head, body };
+}
+
+/** The state from a snapshot's parts. Throws when the projection rejects them. */
+export function stateFromParts<S, V>(projection: Projection<S, V>, state: unknown, body: SnapshotBody | undefined): S {
+  if (body === undefined) return deserializeState(projection, state);
+  if (projection.deserializeSplit === undefined) throw new Error(`projection ${projection.name} does not read a snapshot with a body`);
+  return projection.deserializeSplit(state, body);
 }

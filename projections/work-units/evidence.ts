@@ -1,4 +1,5 @@
 import { compareWuIds, isTerminalYamlStatus, isWorktreeMode, type ClaimedMode } from '../../events/work-units/terms.js';
+import { isDoneById } from './lazy-records.js';
 import { overlappingPaths } from './code-paths.js';
 import { durationSeconds, type WorkUnitsConfig } from './settings.js';
 import type { Mark, WorkUnitsState, WuRecord } from './state.js';
@@ -222,7 +223,7 @@ export function evidenceOf(wu: WuRecord, ctx: EvidenceContext, options: { assume
   const { last_activity_at, inactive } = activityFacts(wu, ctx, claim, pickup, workspace_present.value ? (worktreeMode ? wtObs : brObs) : undefined);
 
   const deps = depsOf(wu);
-  const unmet_deps = deps.filter((d) => !isDone(state.wus[d]));
+  const unmet_deps = deps.filter((d) => !isDoneById(state, d));
   const deps_done = depsDoneFact(deps, unmet_deps, state);
 
   return {
@@ -362,7 +363,7 @@ export function evidenceValues(wu: WuRecord, ctx: EvidenceContext, options: { as
   const inactive = lastAt !== null && Date.parse(now) - Date.parse(lastAt) > ctx.stall_seconds * 1000;
 
   const deps = depsOf(wu);
-  const unmet_deps = deps.length === 0 ? [] : deps.filter((d) => !isDone(state.wus[d]));
+  const unmet_deps = deps.length === 0 ? [] : deps.filter((d) => !isDoneById(state, d));
 
   return {
     stamped,

@@ -2,6 +2,7 @@ import type { BatonEvent } from '../../events/baton-event.js';
 import type { Projection } from '../projection.js';
 import { DEFAULT_WORK_UNITS_CONFIG, type WorkUnitsConfig } from './settings.js';
 import { decodeWorkUnitsState, encodeWorkUnitsState } from './snapshot-codec.js';
+import { decodePaged, encodePaged } from './paged-codec.js';
 import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from './state.js';
 
 /**
@@ -18,8 +19,9 @@ export type ViewArgs = Readonly<Record<string, string | boolean | undefined>>;
  * keeps its note, progress and next steps; a session its worktree and branch. 5: a session its agent
  * identity and role (who holds a claim, who may finish it). 6: a claim its reserved `paths`. 7: each
  * session stream's version and a session's latest recorded lapse (what a `session.lapsed` expects).
+ * 8: snapshots are paged (paged-codec.ts): a read decodes only the WU records it touches.
  */
-const VERSION = 7;
+const VERSION = 8;
 /**
  * Events folded past the snapshot before a new one is written: at least the runner's usual 1,000,
  * and five per WU. Writing this fold's snapshot (encoding it, JSON, the file) costs about as much as
@@ -44,6 +46,8 @@ export function workUnitsProjection<V>(name: string, view: (state: WorkUnitsStat
     apply: (state: WorkUnitsState, event: BatonEvent) => applyWorkUnits(state, event),
     serialize: encodeWorkUnitsState,
     deserialize: decodeWorkUnitsState,
+    serializeSplit: encodePaged,
+    deserializeSplit: decodePaged,
     snapshotEvery: workUnitsSnapshotEvery,
     view: (state: WorkUnitsState, now: string) => view(state, now, {}, DEFAULT_WORK_UNITS_CONFIG),
     viewWith: (state: WorkUnitsState, now: string, args: ViewArgs) => view(state, now, args, DEFAULT_WORK_UNITS_CONFIG),

@@ -1,6 +1,7 @@
 import { compareWuIds } from '../../events/work-units/terms.js';
 import { isDone } from './evidence.js';
 import type { WorkUnitsState, WuRecord } from './records.js';
+import { recordsNotDone } from './lazy-records.js';
 
 /**
  * The work units a session holds: claimed by it in the current window (no release or relaunch
@@ -27,7 +28,8 @@ const ORDER: Record<HeldStatus, number> = { in_progress: 0, blocked: 1, returned
 /** Every session's held WUs, each list in the order to go on with them: in progress (latest activity first), blocked, returned. */
 export function heldWorkUnits(state: WorkUnitsState): Map<string, HeldWorkUnit[]> {
   const held = new Map<string, HeldWorkUnit[]>();
-  for (const wu of Object.values(state.wus)) {
+  // A done WU is held by no one: only the others' records are read (lazy-records.ts).
+  for (const wu of recordsNotDone(state)) {
     const session = wu.claim?.session_id;
     if (session === null || session === undefined) continue;
     const item = heldOf(wu);

@@ -5,14 +5,17 @@ import {
   type ActionType as ActionTypeT,
   type OrchestrationState as StateT,
 } from '../../events/work-units/terms.js';
-import { decide, type Decision } from './decision-table.js';
 import type { NextSafeAction, PlanDocument, StatusDocument, StatusRow } from './documents.js';
-import { depsOf, evidenceOf, evidenceValues, isDone, stallSeconds, valuesOf, type EvidenceContext, type WuEvidence, type WuValues } from './evidence.js';
+import { depsOf } from './evidence.js';
 import { withRecordedSettings } from './recorded-settings.js';
 import { stampYamlFindings } from './stamp-consistency.js';
 import { laneSettings, type WorkUnitsConfig } from './settings.js';
-import { isMember, type IntegrityFinding, type WorkUnitsState, type WuRecord } from './state.js';
+import { refersTo, type IntegrityFinding, type WorkUnitsState } from './state.js';
 import { DependencyCycleError, findCycle, logicalWaves } from './waves.js';
+import { assessWorkspace, type WuAssessment } from './assessment.js';
+
+export { assessWorkspace, assessWu, thresholdText, type WuAssessment } from './assessment.js';
+import { isDoneById, wuSummary } from './lazy-records.js';
 
 /**
  * The reconciled view of one initiative (work-units.md §6–§9): each member's state by the decision
@@ -33,13 +36,6 @@ export interface InitiativeOptions {
   assessments?: Map<string, WuAssessment> | undefined;
   /** The caller found no cycle in the whole dependency graph (findCycle over every WU): skip the check. */
   knownAcyclic?: boolean | undefined;
-}
-
-export interface WuAssessment {
-  wu: WuRecord;
-  /** The predicate values the decision read. */
-  values: WuValues;
-  decision: Decision;
 }
 
 export interface InitiativeComputation {
@@ -68,29 +64,6 @@ const OCCUPYING = new Set<StateT>(['handoff_emitted', 'claimed', 'active', 'stal
 const NOT_HOLDING = new Set<StateT>(['planned', 'eligible', 'needs_relaunch', 'done']);
 const SCHEDULABLE = new Set<StateT>(['eligible', 'planned', 'needs_relaunch']);
 
-export function thresholdText(config: WorkUnitsConfig): string {
-  return config.orchestration.stall_threshold;
-}
-
-/** One WU's state by the decision table, with the events behind each predicate (for `wu explain`). */
-export function assessWu(
-  state: WorkUnitsState,
-  wu: WuRecord,
-  config: WorkUnitsConfig,
-  now: string,
-  ctx: EvidenceContext = { state, config, now, stall_seconds: stallSeconds(config) },
-): WuAssessment & { evidence: WuEvidence } {
-  const evidence = evidenceOf(wu, ctx);
-  const values = valuesOf(evidence);
-  return { wu, evidence, values, decision: decide(wu, values, now, thresholdText(config)) };
-}
-
-/** assessWu without the events: what a view of every WU needs (evidenceValues, not evidenceOf). */
-function assessValues(wu: WuRecord, ctx: EvidenceContext, threshold: string): WuAssessment {
-  const values = evidenceValues(wu, ctx);
-  return { wu, values, decision: decide(wu, values, ctx.now, threshold) };
-}
-
 /** The members of every initiative reference (an id or a slug), from one workspace assessment. */
 const membersByRef = new WeakMap<Map<string, WuAssessment>, Map<string, string[]>>();
 
@@ -98,12 +71,12 @@ function membersFromAssessments(state: WorkUnitsState, assessments: Map<string, 
   let index = membersByRef.get(assessments);
   if (index === undefined) {
     index = new Map();
-    for (const a of assessments.values()) {
-      const ref = a.wu.def.initiative;
-      if (ref === undefined || ref === null) continue;
+    for (const id of assessments.keys()) {
+      const ref = wuSummary(state, id)?.initiative ?? null;
+      if (ref === null) continue;
       const list = index.get(ref);
-      if (list === undefined) index.set(ref, [a.wu.wu_id]);
-      else list.push(a.wu.wu_id);
+      if (list === undefined) index.set(ref, [id]);
+      else list.push(id);
     }
     membersByRef.set(assessments, index);
   }
@@ -114,9 +87,12 @@ function membersFromAssessments(state: WorkUnitsState, assessments: Map<string, 
 
 export function membersOf(state: WorkUnitsState, initiative: string, assessments?: Map<string, WuAssessment>): string[] {
   if (assessments !== undefined) return membersFromAssessments(state, assessments, initiative);
-  return Object.values(state.wus)
-    .filter((wu) => wu.defined && isMember(state, wu, initiative))
-    .map((wu) => wu.wu_id)
+  // By the summaries (lazy-records.ts): finding one initiative's members decodes no record.
+  return Object.keys(state.wus)
+    .filter((id) => {
+      const s = wuSummary(state, id)!;
+      return s.defined && refersTo(state, s.initiative, initiative);
+    })
     .sort(compareWuIds);
 }
 
@@ -208,15 +184,6 @@ export function computeInitiative(state: WorkUnitsState, initiative: string, opt
   };
 }
 
-/** Every defined WU of the workspace is assessed: lane holders are workspace-wide (§7.3). */
-export function assessWorkspace(state: WorkUnitsState, config: WorkUnitsConfig, now: string): Map<string, WuAssessment> {
-  const assessments = new Map<string, WuAssessment>();
-  const ctx: EvidenceContext = { state, config, now, stall_seconds: stallSeconds(config) };
-  const threshold = thresholdText(config);
-  for (const wu of Object.values(state.wus)) if (wu.defined) assessments.set(wu.wu_id, assessValues(wu, ctx, threshold));
-  return assessments;
-}
-
 /** Capacity (§7.3): the CLI value, else (status only) the one the latest attempt recorded, else the config's. */
 function capacityOf(r: Reconciliation, attempts: WorkUnitsState['attempts'][string], options: InitiativeOptions): Capacity {
   const recordedCli = options.useRecordedCapacity ? [...attempts].reverse().find((a) => a.max_active_workers_source === 'cli') : undefined;
@@ -278,7 +245,7 @@ function deferralsOf(r: Reconciliation, candidates: string[]): Map<string, strin
   for (const id of candidates) {
     for (const d of depsOf(state.wus[id]!)) {
       let reason: string | undefined;
-      if (!memberSet.has(d)) reason = isDone(state.wus[d]) ? undefined : `Waiting for ${d} to complete.`;
+      if (!memberSet.has(d)) reason = isDoneById(state, d) ? undefined : `Waiting for ${d} to complete.`;
       else if (stateOf(r, d) === OrchestrationState.blocked) reason = `Waiting for ${d} (blocked).`;
       else if (deferredReason.has(d)) reason = `Waiting for ${d} (deferred).`;
       if (reason !== undefined) {
@@ -307,7 +274,7 @@ function placeInWaves(r: Reconciliation, scheduled: string[], capacity: Capacity
     const wu = state.wus[id]!;
     let lb = 0;
     for (const d of depsOf(wu)) {
-      if (!memberSet.has(d) || isDone(state.wus[d])) continue;
+      if (!memberSet.has(d) || isDoneById(state, d)) continue;
       const k = placed.get(d);
       lb = Math.max(lb, k === undefined ? 1 : k + 1);
     }

@@ -1,8 +1,9 @@
-import { compareWuIds, ORCHESTRATION_STATES, type OrchestrationState } from '../../events/work-units/terms.js';
+import { compareWuIds, ORCHESTRATION_STATES, OrchestrationState } from '../../events/work-units/terms.js';
 import { decide } from './decision-table.js';
 import { evidenceValues, stallSeconds, type EvidenceContext } from './evidence.js';
 import type { WorkUnitsConfig } from './settings.js';
-import { initiativeOf, isMember, type IntegrityFinding, type Mark, type WorkUnitsState, type WuRecord } from './state.js';
+import { wuSummary } from './lazy-records.js';
+import { initiativeOf, refersTo, type IntegrityFinding, type Mark, type WorkUnitsState, type WuRecord } from './state.js';
 
 /**
  * `wu list | show` and `initiative list | show`: each WU's definition and its
@@ -103,10 +104,31 @@ function definedWus(state: WorkUnitsState): WuRecord[] {
     .sort((a, b) => compareWuIds(a.wu_id, b.wu_id));
 }
 
+/**
+ * The defined WUs a filter may keep, in id order, ruled out by their summaries first
+ * (lazy-records.ts): a list of one initiative, one lane or the WUs in a state other than `done`
+ * decodes only the records it may show. A WU is `done` exactly when it is DONE (the table's first row).
+ */
+function candidates(state: WorkUnitsState, initiative: string | undefined, lane: string | undefined, wanted: OrchestrationState | undefined): WuRecord[] {
+  const ids: string[] = [];
+  for (const id of Object.keys(state.wus)) {
+    const s = wuSummary(state, id)!;
+    if (!s.defined) continue;
+    if (initiative !== undefined && !refersTo(state, s.initiative, initiative)) continue;
+    if (lane !== undefined && s.lane?.trim() !== lane) continue;
+    if (wanted !== undefined && (wanted === OrchestrationState.done) !== s.done) continue;
+    ids.push(id);
+  }
+  return ids.sort(compareWuIds).map((id) => state.wus[id]!);
+}
+
 /** Whether any WU names `initiative` (by id, or by the slug of a recorded initiative). */
 export function initiativeIsKnown(state: WorkUnitsState, initiative: string): boolean {
   if (Object.hasOwn(state.initiatives, initiative)) return true;
-  return Object.values(state.wus).some((wu) => wu.defined && isMember(state, wu, initiative));
+  return Object.keys(state.wus).some((id) => {
+    const s = wuSummary(state, id)!;
+    return s.defined && refersTo(state, s.initiative, initiative);
+  });
 }
 
 /** The recorded initiative an id or a slug names, else the text itself. */
@@ -119,9 +141,7 @@ export function listWus(state: WorkUnitsState, config: WorkUnitsConfig, now: str
   const a = assessorOf(state, config, now);
   const lane = filter.lane?.trim();
   const rows: WuListRow[] = [];
-  for (const wu of definedWus(state)) {
-    if (filter.initiative !== undefined && !isMember(state, wu, filter.initiative)) continue;
-    if (lane !== undefined && wu.def.lane?.trim() !== lane) continue;
+  for (const wu of candidates(state, filter.initiative, lane, filter.state)) {
     const { row } = rowOf(wu, a);
     if (filter.state !== undefined && row.orchestration_state !== filter.state) continue;
     rows.push(row);

@@ -3,6 +3,7 @@ import { currentClaim, holderOf, type Holder } from './claim-holder.js';
 import { compileCodePath } from './code-paths.js';
 import { isDone } from './evidence.js';
 import type { WorkUnitsState, WuRecord } from './records.js';
+import { recordsNotDone } from './lazy-records.js';
 
 /**
  * File reservations: a live claim reserves its WU's `code_paths` and the claim's own `paths`
@@ -29,7 +30,7 @@ export function reservedGlobs(wu: WuRecord): string[] {
 /** Every live reservation of the fold: one entry per WU with a live holder and something reserved. */
 export function liveReservations(fold: WorkUnitsState, now: string): { wu_id: string; globs: string[]; holder: Holder }[] {
   const live: { wu_id: string; globs: string[]; holder: Holder }[] = [];
-  for (const wu of Object.values(fold.wus)) {
+  for (const wu of recordsNotDone(fold)) {
     if (currentClaim(wu) === null || isDone(wu)) continue;
     const globs = reservedGlobs(wu);
     if (globs.length === 0) continue;

@@ -245,7 +245,7 @@ function decodeCompact(json: unknown): WorkUnitsState {
 }
 
 /** JSON.stringify(a) === JSON.stringify(b) for a definition (text, numbers, lists of text), without the strings. */
-function sameRecord(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+export function sameRecord(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;

@@ -461,8 +461,12 @@ function applyGitObservation(wu: WuRecord, event: WuFactEvent, mark: Mark): void
 
 /** Is this WU a member of the initiative (§2): its `initiative` is the id or the slug. */
 export function isMember(state: WorkUnitsState, wu: WuRecord, initiative: string): boolean {
-  const ref = wu.def.initiative;
-  if (ref === undefined || ref === null) return false;
+  return refersTo(state, wu.def.initiative ?? null, initiative);
+}
+
+/** Whether a WU's initiative reference (an id or a slug) names `initiative`. */
+export function refersTo(state: WorkUnitsState, ref: string | null, initiative: string): boolean {
+  if (ref === null) return false;
   if (ref === initiative) return true;
   const slug = ownValue(state.initiatives, initiative)?.slug;
   return slug !== null && slug !== undefined && ref === slug;

@@ -1,6 +1,7 @@
 import { compareWuIds } from '../../events/work-units/terms.js';
 import { depsOf } from './evidence.js';
 import type { WorkUnitsState } from './state.js';
+import { wuSummary } from './lazy-records.js';
 
 /**
  * Dependency-graph work of work-units.md §7.1–7.2: the cycle check (on the scheduling edges,
@@ -20,8 +21,8 @@ export function findCycle(state: WorkUnitsState, roots: readonly string[]): stri
   const visit = (id: string): string[] | null => {
     color.set(id, 1);
     stack.push(id);
-    const wu = state.wus[id];
-    for (const dep of wu === undefined ? [] : depsOf(wu)) {
+    // The summary's dependencies: a search of the whole graph decodes no record (lazy-records.ts).
+    for (const dep of wuSummary(state, id)?.deps ?? []) {
       const c = color.get(dep);
       if (c === 1) {
         const cycle = stack.slice(stack.indexOf(dep));

@@ -1,11 +1,11 @@
 import type { EventCatalog } from '../../events/catalog.js';
 import { GENESIS_HASH } from '../../events/patterns.js';
-import { deserializeState, serializeState, type AnyProjection, type Projection, type StateOf, type ViewOf } from '../../projections/projection.js';
+import { snapshotParts, stateFromParts, type AnyProjection, type Projection, type StateOf, type ViewOf } from '../../projections/projection.js';
 import { BatonError, ErrorCode, invalidInput } from '../errors.js';
 import type { BatonEvent } from '../../events/baton-event.js';
 import type { StoredEvent } from '../../events/envelope.js';
 import type { EventStore, ReadOptions } from './contract.js';
-import { loadSnapshot, SnapshotLoadKind, writeSnapshot, type SnapshotLoad } from './snapshots.js';
+import { bodyOf, loadSnapshot, SnapshotLoadKind, writeSnapshot, type SnapshotLoad } from './snapshots.js';
 
 /**
  * Runs projections over a store: fold from the latest valid snapshot plus the events after it, in
@@ -187,8 +187,8 @@ function finishLane(lane: Lane, end: { seq: number; hash: string }, atHead: bool
   const replaces = lane.snapshot.kind === SnapshotOutcome.CORRUPT || lane.snapshot.kind === SnapshotOutcome.STALE;
   const every = options.snapshotEvery ?? lane.projection.snapshotEvery?.(lane.state) ?? DEFAULT_SNAPSHOT_EVERY;
   if (options.cacheDir !== undefined && atHead && lane.folded > 0 && (lane.folded >= every || replaces)) {
-    const state = serializeState(lane.projection, lane.state);
-    written = writeSnapshot(options.cacheDir, { name: lane.projection.name, version: lane.projection.version, seq, hash, state }).written;
+    const parts = snapshotParts(lane.projection, lane.state);
+    written = writeSnapshot(options.cacheDir, { name: lane.projection.name, version: lane.projection.version, seq, hash, ...parts }).written;
   }
   return {
     view: lane.projection.view(lane.state, options.now),
@@ -291,7 +291,8 @@ async function startLanes(
     }
     let state: unknown;
     try {
-      state = deserializeState(projection, snapshot.state);
+      const body = typeof snapshot.body === 'string' ? bodyOf(Buffer.from(snapshot.body, 'utf8')) : snapshot.body;
+      state = stateFromParts(projection, snapshot.state, body);
     } catch (error) {
       lanes.push(fresh({ kind: SnapshotOutcome.CORRUPT, reason: `state rejected by the projection: ${(error as Error).message}` }));
       continue;

@@ -168,4 +168,17 @@ describe('a claim checks readiness', () => {
     // A done WU no longer holds its lane.
     expect(decideClaim(claimBy(A), state([...facts, stamped('WU-2')])).events).toHaveLength(1);
   });
+
+  it('a lane limit recorded by a LumenFlow import counts as orchestrate status counts it, unless the config names the lane', () => {
+    const recorded: Fact = {
+      type: 'settings.recorded',
+      stream: 'settings/lumenflow',
+      data: { source: 'lumenflow', path: 'workspace.yaml', lanes: { 'Core API': { wip_limit: 2 } }, max_active_workers: null, stamps_dir: '.lumenflow/stamps' },
+    };
+    const one = [recorded, started(A), started(B), wu('WU-1'), wu('WU-2'), wu('WU-3'), claimed('WU-2', B)];
+    expect(decideClaim(claimBy(A), state(one)).events).toHaveLength(1);
+    expect(refusalOf(() => decideClaim(claimBy(A), state([...one, claimed('WU-3', B)])))?.message).toContain('WIP limit (2)');
+    const configured = { ...config, lanes: { 'Core API': { wip_limit: 1 } } };
+    expect(refusalOf(() => decideClaim({ ...claimBy(A), config: configured }, state(one)))?.code).toBe('LANE_AT_WIP_LIMIT');
+  });
 });

@@ -8,7 +8,15 @@ import { computeInitiative, statusDocument } from '../../projections/work-units/
 import { workUnitsStateProjection } from '../../projections/work-units/fold.js';
 import { decodeWorkUnitsState, encodeWorkUnitsState, snapshotFormFor } from '../../projections/work-units/snapshot-codec.js';
 import { applyWorkUnits, initWorkUnits, type WorkUnitsState } from '../../projections/work-units/state.js';
-import { listWus } from '../../projections/work-units/listing.js';
+import { listWus, showWu } from '../../projections/work-units/listing.js';
+import { decodePaged, encodePaged } from '../../projections/work-units/paged-codec.js';
+import { heldWorkUnits } from '../../projections/work-units/held.js';
+import { liveReservations } from '../../projections/work-units/reservations.js';
+import { findCycle } from '../../projections/work-units/waves.js';
+import { initiativeSummaries } from '../../projections/tasks/initiatives.js';
+import { bodyOf } from '../../src/store/snapshots.js';
+import { lazyRecords } from '../../projections/work-units/lazy-records.js';
+import { newWuRecord, type WuRecord } from '../../projections/work-units/records.js';
 
 /**
  * The work-unit fold's snapshot form (projections/work-units/snapshot-codec.ts): stored
@@ -239,5 +247,125 @@ describe('the work-unit snapshot form', () => {
     const storedBytes = JSON.stringify(serializeState(workUnitsStateProjection, state)).length;
     expect(plainBytes).toBeGreaterThan(logBytes);
     expect(storedBytes).toBeLessThan(logBytes);
+  });
+});
+
+/** What the runner does with the paged form: the head through JSON, the body as bytes read by range (counted). */
+function throughPaged(state: WorkUnitsState): { state: WorkUnitsState; decoded: () => number } {
+  const { head, body } = encodePaged(state);
+  const bytes = bodyOf(Buffer.from(body, 'utf8'));
+  let decoded = 0;
+  const counting = { length: bytes.length, text: (start: number, end: number) => (decoded++, bytes.text(start, end)) };
+  return { state: decodePaged(JSON.parse(JSON.stringify(head)) as unknown, counting), decoded: () => decoded };
+}
+
+/** Every answer a read gives from the fold, as text (a cycle's message stands for a plan). */
+function answers(s: WorkUnitsState): string {
+  const config = DEFAULT_WORK_UNITS_CONFIG;
+  const guarded = (f: () => unknown): unknown => {
+    try {
+      return f();
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  return JSON.stringify([
+    guarded(() => statusDocument(computeInitiative(s, 'INIT-1', { config, now: NOW }), NOW)),
+    guarded(() => initiativeSummaries(s, config, NOW)),
+    listWus(s, config, NOW, { state: 'eligible' }),
+    listWus(s, config, NOW, { state: 'done' }),
+    listWus(s, config, NOW, { initiative: 'INIT-1', lane: 'L1' }),
+    WUS.map((id) => showWu(s, id, config, NOW)),
+    [...heldWorkUnits(s)],
+    liveReservations(s, NOW),
+    findCycle(s, WUS),
+    Object.keys(s.wus),
+    listWus(s, config, NOW),
+  ]);
+}
+
+describe('the paged snapshot (a read decodes only the records it touches)', () => {
+  it('answers every read as the fold it was written from, reads back as that state, and folds on as from scratch', () => {
+    fc.assert(
+      fc.property(histories, fc.nat(), (log, cut) => {
+        const k = cut % (log.length + 1);
+        const prefix = fold(log.slice(0, k));
+        // The answers first, on a fresh read: a view must not depend on records decoded before it.
+        expect(answers(throughPaged(prefix).state)).toBe(answers(fold(log.slice(0, k))));
+        expect(JSON.stringify(throughPaged(prefix).state)).toBe(JSON.stringify(prefix));
+        const incremental = fold(log.slice(k), throughPaged(prefix).state);
+        const scratch = fold(log);
+        expect(answers(incremental)).toBe(answers(scratch));
+        expect(JSON.stringify(incremental)).toBe(JSON.stringify(scratch));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('decodes one record for wu show and none for the keys', () => {
+    const read = throughPaged(
+      fold(
+        ['WU-2', 'WU-10', 'WU-1'].map((id, i) =>
+          decoded({
+            v: 1,
+            seq: i + 1,
+            id: `e${i + 1}`,
+            type: 'wu.defined',
+            stream: `wu/${id}`,
+            at: new Date(T0).toISOString(),
+            actor: 'system',
+            data: { wu_id: id, initiative: 'INIT-1', lane: 'L1', title: id, dependencies: [] },
+            prev: '',
+            hash: '',
+          }),
+        ),
+      ),
+    );
+    expect(Object.keys(read.state.wus)).toEqual(['WU-2', 'WU-10', 'WU-1']);
+    expect([Object.hasOwn(read.state.wus, 'WU-1'), 'WU-9' in read.state.wus, read.decoded()]).toEqual([true, false, 0]);
+    expect(showWu(read.state, 'WU-1', DEFAULT_WORK_UNITS_CONFIG, NOW)?.title).toBe('WU-1');
+    expect(read.decoded()).toBe(1);
+  });
+
+  it("keeps a plain object's key order as keys come and go, array-index keys first", () => {
+    const ids = Object.keys(Object.fromEntries(['WU-2', '10', 'WU-1', '2'].map((id) => [id, 0])));
+    const lazy = lazyRecords(
+      ids,
+      ids.map(() => ({ defined: true, done: false, initiative: null, lane: null, deps: [] })),
+      (i) => newWuRecord(ids[i]!),
+    );
+    const plain: Record<string, WuRecord> = Object.fromEntries(ids.map((id) => [id, newWuRecord(id)]));
+    for (const target of [lazy, plain]) {
+      target['5'] = newWuRecord('5');
+      target['WU-0'] = newWuRecord('WU-0');
+      delete target['10'];
+    }
+    expect(Object.keys(lazy)).toEqual(Object.keys(plain));
+    expect(JSON.stringify(lazy)).toBe(JSON.stringify(plain));
+  });
+
+  it('names the damaged record when its bytes are not what was written, and refuses a body of another length', () => {
+    const state = fold(
+      ['WU-1', 'WU-2'].map((id, i) =>
+        decoded({
+          v: 1,
+          seq: i + 1,
+          id: `e${i + 1}`,
+          type: 'wu.defined',
+          stream: `wu/${id}`,
+          at: new Date(T0).toISOString(),
+          actor: 'system',
+          data: { wu_id: id, initiative: 'INIT-1', lane: 'L1', title: id, dependencies: [] },
+          prev: '',
+          hash: '',
+        }),
+      ),
+    );
+    const { head, body } = encodePaged(state);
+    const damaged = Buffer.from(body.replace('"WU-1"', '"WU-X"'), 'utf8');
+    const read = decodePaged(head, bodyOf(damaged));
+    expect(read.wus['WU-2']!.def.title).toBe('WU-2');
+    expect(() => read.wus['WU-1']).toThrow(/record of WU-1 is damaged/);
+    expect(() => decodePaged(head, bodyOf(Buffer.from(`${body} `, 'utf8')))).toThrow(/body holds/);
   });
 });
