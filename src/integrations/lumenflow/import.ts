@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoredEvent } from '../../../events/envelope.js';
-import { serializeState } from '../../../projections/projection.js';
+import { snapshotParts } from '../../../projections/projection.js';
 import { workUnitsStateProjection } from '../../../projections/work-units/fold.js';
 import { applyWorkUnits, type WorkUnitsState } from '../../../projections/work-units/state.js';
 import { decideLumenflowImport, type LumenflowImportOutcome, type LumenflowImportState, type LumenflowSources } from '../../../deciders/lumenflow-import.js';
@@ -112,7 +112,7 @@ function snapshotAfter(env: WorkUnitsEnv, state: WorkUnitsState, seq: number, st
     version: workUnitsStateProjection.version,
     seq: last.seq,
     hash: last.hash,
-    state: serializeState(workUnitsStateProjection, state),
+    ...snapshotParts(workUnitsStateProjection, state),
   });
 }
 
