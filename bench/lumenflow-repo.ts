@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { seeded } from './support.js';
 
 /**
  * A LumenFlow repository shaped like real ones, generated (never copied) from what a long-lived
@@ -115,17 +116,6 @@ export interface GeneratedRepo {
   generateMs: number;
 }
 
-/** mulberry32: a small seeded generator, so the repository is the same on every machine. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 type Rng = () => number;
 const between = (rng: Rng, min: number, max: number): number => min + Math.floor(rng() * (max - min + 1));
 function weighted(rng: Rng, weights: readonly number[]): number {
@@ -298,7 +288,7 @@ function initiativeYaml(id: string, i: number, members: readonly GeneratedWu[], 
 /** Write the repository into `dir` (created when missing) and say what it holds. */
 export function generateLumenflowRepository(dir: string, shape: RepoShape): GeneratedRepo {
   const started = performance.now();
-  const rng = random(shape.seed);
+  const rng = seeded(shape.seed);
   const total = shape.wus;
   const laneList = lanes();
   const { of: initiativeOf, sizes, active } = assignInitiatives(rng, total);

@@ -155,3 +155,15 @@ export function collectGarbage(): void {
 export function mb(bytes: number): number {
   return bytes / (1024 * 1024);
 }
+
+/** A small seeded generator (mulberry32): a campaign or a generated repository is the same from the same seed, on every machine. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -96,17 +96,8 @@ export function startCli(
   return { done, kill: () => child.kill('SIGKILL') };
 }
 
-/** A small seeded generator (mulberry32): a campaign is replayed exactly from its seed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The campaign's seeded generator is the benches' one (support.ts): a campaign is replayed exactly from its seed.
+export { seeded } from '../support.js';
 
 export function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)]!;
